@@ -1,0 +1,1 @@
+//! mlir-async syntax layer.

@@ -1,1 +1,1063 @@
-//! mlir-async ir layer.
+//! The IR core of mlir-async: operations, blocks, regions and values as
+//! typed handles into arenas owned by one [`Context`], with use-lists,
+//! interned types and attributes, locations, a builder, walks, symbol
+//! tables and dominance.
+//!
+//! The core knows no dialect by name and no text: dialects describe their
+//! ops to it through [`OpTraits`], the syntax layer reads and writes it.
+
+pub mod attrs;
+pub mod dominance;
+pub mod entity;
+pub mod types;
+
+pub use attrs::{AttrKind, Attribute, DenseElem};
+pub use types::{Dim, Signedness, Type, TypeKind};
+
+use entity::Arena;
+use std::collections::HashMap;
+
+entity!(
+    /// An operation.
+    Op,
+    "op"
+);
+entity!(
+    /// A basic block.
+    Block,
+    "block"
+);
+entity!(
+    /// A region: a list of blocks owned by an operation.
+    Region,
+    "region"
+);
+entity!(
+    /// An SSA value: an op result or a block argument.
+    Value,
+    "v"
+);
+entity!(
+    /// An interned string: op names, attribute names, symbol names.
+    Symbol,
+    "sym"
+);
+entity!(
+    /// A source location.
+    Location,
+    "loc"
+);
+entity_ref!(Op, Block, Region, Value, Symbol, Location);
+
+/// Where a location points.
+#[derive(Clone, PartialEq, Debug)]
+pub enum LocKind {
+    Unknown,
+    FileLineCol(Symbol, u32, u32),
+    Name(Symbol, Option<Location>),
+    CallSite(Location, Location),
+    Fused(Vec<Location>, Option<Attribute>),
+}
+
+/// Where a value comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ValueDef {
+    Result(Op, u32),
+    BlockArg(Block, u32),
+}
+
+/// One use of a value: operand `index` of `op`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Use {
+    pub op: Op,
+    pub index: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct ValueData {
+    pub ty: Type,
+    pub def: ValueDef,
+    pub uses: Vec<Use>,
+    /// Location of a block argument (results use their op's).
+    pub loc: Option<Location>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OperationData {
+    pub name: Symbol,
+    pub operands: Vec<Value>,
+    pub results: Vec<Value>,
+    /// Sorted by name, as in MLIR's `DictionaryAttr`.
+    pub attrs: Vec<(Symbol, Attribute)>,
+    pub regions: Vec<Region>,
+    pub successors: Vec<Block>,
+    pub loc: Location,
+    pub parent: Option<Block>,
+    pub prev: Option<Op>,
+    pub next: Option<Op>,
+    pub erased: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct BlockData {
+    pub args: Vec<Value>,
+    pub first: Option<Op>,
+    pub last: Option<Op>,
+    pub parent: Option<Region>,
+    /// Ops that name this block as a successor (one entry per edge).
+    pub pred_uses: Vec<Op>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RegionData {
+    pub blocks: Vec<Block>,
+    pub parent: Option<Op>,
+}
+
+/// What the core needs to know about an op kind; registered by dialects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpTraits {
+    pub is_terminator: bool,
+    pub isolated_from_above: bool,
+    pub symbol_table: bool,
+    /// Regions hold a single block that needs no terminator (`builtin.module`).
+    pub no_terminator: bool,
+    /// Blocks in the regions need not dominate (graph regions).
+    pub graph_region: bool,
+    pub is_symbol: bool,
+    /// No side effects: may be erased when unused.
+    pub pure: bool,
+}
+
+/// Everything needed to create an operation.
+#[derive(Clone, Debug)]
+pub struct OperationState {
+    pub name: Symbol,
+    pub loc: Location,
+    pub operands: Vec<Value>,
+    pub result_types: Vec<Type>,
+    pub attrs: Vec<(Symbol, Attribute)>,
+    pub regions: Vec<Region>,
+    pub successors: Vec<Block>,
+}
+
+impl OperationState {
+    pub fn new(name: Symbol, loc: Location) -> Self {
+        OperationState {
+            name,
+            loc,
+            operands: vec![],
+            result_types: vec![],
+            attrs: vec![],
+            regions: vec![],
+            successors: vec![],
+        }
+    }
+}
+
+/// An IR error: a message at a location (turned into a diagnostic by the
+/// tools).
+#[derive(Clone, Debug)]
+pub struct IrError {
+    pub loc: Location,
+    pub message: String,
+    pub notes: Vec<(Location, String)>,
+}
+
+impl IrError {
+    pub fn new(loc: Location, message: impl Into<String>) -> Self {
+        IrError {
+            loc,
+            message: message.into(),
+            notes: vec![],
+        }
+    }
+    pub fn with_note(mut self, loc: Location, message: impl Into<String>) -> Self {
+        self.notes.push((loc, message.into()));
+        self
+    }
+}
+
+/// Where the builder inserts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InsertPoint {
+    AtEnd(Block),
+    Before(Op),
+    AtStart(Block),
+}
+
+/// Owns all IR entities and interned data of a compilation.
+#[derive(Default)]
+pub struct Context {
+    ops: Arena<Op, OperationData>,
+    blocks: Arena<Block, BlockData>,
+    regions: Arena<Region, RegionData>,
+    values: Arena<Value, ValueData>,
+    locs: Arena<Location, LocKind>,
+    strings: Vec<Box<str>>,
+    string_ids: HashMap<Box<str>, Symbol>,
+    types: Vec<TypeKind>,
+    type_ids: HashMap<TypeKind, Type>,
+    attrs: Vec<AttrKind>,
+    attr_ids: HashMap<AttrKind, Attribute>,
+    traits: HashMap<Symbol, OpTraits>,
+    unknown_loc: Option<Location>,
+}
+
+impl Context {
+    pub fn new() -> Self {
+        let mut c = Context::default();
+        c.unknown_loc = Some(c.locs.push(LocKind::Unknown));
+        c
+    }
+
+    // ----- interning -----
+
+    pub fn sym(&mut self, s: &str) -> Symbol {
+        if let Some(&id) = self.string_ids.get(s) {
+            return id;
+        }
+        let id = Symbol::from_index(self.strings.len());
+        self.strings.push(s.into());
+        self.string_ids.insert(s.into(), id);
+        id
+    }
+    pub fn lookup_sym(&self, s: &str) -> Option<Symbol> {
+        self.string_ids.get(s).copied()
+    }
+    pub fn str(&self, s: Symbol) -> &str {
+        &self.strings[s.index()]
+    }
+    pub fn ty(&mut self, k: TypeKind) -> Type {
+        if let Some(&id) = self.type_ids.get(&k) {
+            return id;
+        }
+        let id = Type::from_index(self.types.len());
+        self.types.push(k.clone());
+        self.type_ids.insert(k, id);
+        id
+    }
+    pub fn kind(&self, t: Type) -> &TypeKind {
+        &self.types[t.index()]
+    }
+    pub fn attr(&mut self, k: AttrKind) -> Attribute {
+        if let Some(&id) = self.attr_ids.get(&k) {
+            return id;
+        }
+        let id = Attribute::from_index(self.attrs.len());
+        self.attrs.push(k.clone());
+        self.attr_ids.insert(k, id);
+        id
+    }
+    pub fn attr_kind(&self, a: Attribute) -> &AttrKind {
+        &self.attrs[a.index()]
+    }
+    pub fn loc(&mut self, k: LocKind) -> Location {
+        if k == LocKind::Unknown {
+            return self.unknown_loc();
+        }
+        self.locs.push(k)
+    }
+    pub fn unknown_loc(&self) -> Location {
+        self.unknown_loc.expect("context created with Context::new")
+    }
+    pub fn loc_kind(&self, l: Location) -> &LocKind {
+        &self.locs[l]
+    }
+    /// The first file:line:col inside a location, for diagnostics.
+    pub fn file_line_col(&self, l: Location) -> Option<(&str, u32, u32)> {
+        match &self.locs[l] {
+            LocKind::FileLineCol(f, line, col) => Some((self.str(*f), *line, *col)),
+            LocKind::Name(_, Some(c)) => self.file_line_col(*c),
+            LocKind::CallSite(c, _) => self.file_line_col(*c),
+            LocKind::Fused(ls, _) => ls.iter().find_map(|l| self.file_line_col(*l)),
+            _ => None,
+        }
+    }
+
+    // common types
+    pub fn int_type(&mut self, w: u32) -> Type {
+        self.ty(TypeKind::Integer(w, Signedness::Signless))
+    }
+    pub fn index_type(&mut self) -> Type {
+        self.ty(TypeKind::Index)
+    }
+    pub fn none_type(&mut self) -> Type {
+        self.ty(TypeKind::None)
+    }
+    pub fn token_type(&mut self) -> Type {
+        self.ty(TypeKind::AsyncToken)
+    }
+    pub fn function_type(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
+        self.ty(TypeKind::Function(inputs, results))
+    }
+    pub fn unit_attr(&mut self) -> Attribute {
+        self.attr(AttrKind::Unit)
+    }
+    pub fn string_attr(&mut self, s: &str) -> Attribute {
+        self.attr(AttrKind::String(s.to_string(), None))
+    }
+    pub fn type_attr(&mut self, t: Type) -> Attribute {
+        self.attr(AttrKind::Type(t))
+    }
+    pub fn int_attr(&mut self, v: i128, t: Type) -> Attribute {
+        self.attr(AttrKind::Integer(v, t))
+    }
+
+    // ----- op traits -----
+
+    pub fn register_op(&mut self, name: &str, traits: OpTraits) -> Symbol {
+        let s = self.sym(name);
+        self.traits.insert(s, traits);
+        s
+    }
+    pub fn op_traits(&self, name: Symbol) -> Option<&OpTraits> {
+        self.traits.get(&name)
+    }
+    pub fn is_registered(&self, name: Symbol) -> bool {
+        self.traits.contains_key(&name)
+    }
+    pub fn traits_of(&self, op: Op) -> OpTraits {
+        self.traits
+            .get(&self.ops[op].name)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    // ----- entity access -----
+
+    pub fn op(&self, op: Op) -> &OperationData {
+        &self.ops[op]
+    }
+    pub fn op_mut(&mut self, op: Op) -> &mut OperationData {
+        &mut self.ops[op]
+    }
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b]
+    }
+    pub fn region(&self, r: Region) -> &RegionData {
+        &self.regions[r]
+    }
+    pub fn value(&self, v: Value) -> &ValueData {
+        &self.values[v]
+    }
+    pub fn name(&self, op: Op) -> &str {
+        self.str(self.ops[op].name)
+    }
+    pub fn is(&self, op: Op, name: Symbol) -> bool {
+        self.ops[op].name == name
+    }
+    pub fn operands(&self, op: Op) -> &[Value] {
+        &self.ops[op].operands
+    }
+    pub fn operand(&self, op: Op, i: usize) -> Value {
+        self.ops[op].operands[i]
+    }
+    pub fn results(&self, op: Op) -> &[Value] {
+        &self.ops[op].results
+    }
+    pub fn result(&self, op: Op, i: usize) -> Value {
+        self.ops[op].results[i]
+    }
+    pub fn regions_of(&self, op: Op) -> &[Region] {
+        &self.ops[op].regions
+    }
+    pub fn successors(&self, op: Op) -> &[Block] {
+        &self.ops[op].successors
+    }
+    pub fn op_loc(&self, op: Op) -> Location {
+        self.ops[op].loc
+    }
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v].ty
+    }
+    pub fn set_value_type(&mut self, v: Value, t: Type) {
+        self.values[v].ty = t;
+    }
+    pub fn value_def(&self, v: Value) -> ValueDef {
+        self.values[v].def
+    }
+    pub fn defining_op(&self, v: Value) -> Option<Op> {
+        match self.values[v].def {
+            ValueDef::Result(op, _) => Some(op),
+            _ => None,
+        }
+    }
+    pub fn uses(&self, v: Value) -> &[Use] {
+        &self.values[v].uses
+    }
+    pub fn has_uses(&self, v: Value) -> bool {
+        !self.values[v].uses.is_empty()
+    }
+    pub fn block_args(&self, b: Block) -> &[Value] {
+        &self.blocks[b].args
+    }
+    pub fn region_blocks(&self, r: Region) -> &[Block] {
+        &self.regions[r].blocks
+    }
+    pub fn entry_block(&self, r: Region) -> Option<Block> {
+        self.regions[r].blocks.first().copied()
+    }
+    /// The block that holds a value's definition.
+    pub fn value_block(&self, v: Value) -> Option<Block> {
+        match self.values[v].def {
+            ValueDef::Result(op, _) => self.ops[op].parent,
+            ValueDef::BlockArg(b, _) => Some(b),
+        }
+    }
+    /// Location of a value: its op's, or its block argument's.
+    pub fn value_loc(&self, v: Value) -> Location {
+        match self.values[v].def {
+            ValueDef::Result(op, _) => self.ops[op].loc,
+            ValueDef::BlockArg(..) => self.values[v].loc.unwrap_or(self.unknown_loc()),
+        }
+    }
+    pub fn set_value_loc(&mut self, v: Value, l: Location) {
+        self.values[v].loc = Some(l);
+    }
+
+    // ----- attributes on ops -----
+
+    pub fn get_attr(&self, op: Op, name: &str) -> Option<Attribute> {
+        let s = self.lookup_sym(name)?;
+        self.get_attr_sym(op, s)
+    }
+    pub fn get_attr_sym(&self, op: Op, s: Symbol) -> Option<Attribute> {
+        let attrs = &self.ops[op].attrs;
+        attrs
+            .binary_search_by(|(k, _)| self.str(*k).cmp(self.str(s)))
+            .ok()
+            .map(|i| attrs[i].1)
+    }
+    pub fn set_attr(&mut self, op: Op, name: &str, a: Attribute) {
+        let s = self.sym(name);
+        let pos = self.ops[op]
+            .attrs
+            .binary_search_by(|(k, _)| self.strings[k.index()].as_ref().cmp(name));
+        match pos {
+            Ok(i) => self.ops[op].attrs[i].1 = a,
+            Err(i) => self.ops[op].attrs.insert(i, (s, a)),
+        }
+    }
+    pub fn remove_attr(&mut self, op: Op, name: &str) -> Option<Attribute> {
+        let pos = self.ops[op]
+            .attrs
+            .binary_search_by(|(k, _)| self.strings[k.index()].as_ref().cmp(name))
+            .ok()?;
+        Some(self.ops[op].attrs.remove(pos).1)
+    }
+    /// Sorts attribute entries by name (after building a list by hand).
+    pub fn sort_attrs(&self, attrs: &mut [(Symbol, Attribute)]) {
+        attrs.sort_by(|a, b| self.str(a.0).cmp(self.str(b.0)));
+    }
+
+    // ----- creation -----
+
+    pub fn create_block(&mut self, arg_types: &[Type]) -> Block {
+        let b = self.blocks.push(BlockData::default());
+        for &t in arg_types {
+            self.add_block_arg(b, t);
+        }
+        b
+    }
+    pub fn add_block_arg(&mut self, b: Block, t: Type) -> Value {
+        let i = self.blocks[b].args.len() as u32;
+        let v = self.values.push(ValueData {
+            ty: t,
+            def: ValueDef::BlockArg(b, i),
+            uses: vec![],
+            loc: None,
+        });
+        self.blocks[b].args.push(v);
+        v
+    }
+    /// Inserts a block argument at `index`, renumbering the later ones.
+    pub fn insert_block_arg(&mut self, b: Block, index: usize, t: Type) -> Value {
+        let v = self.values.push(ValueData {
+            ty: t,
+            def: ValueDef::BlockArg(b, index as u32),
+            uses: vec![],
+            loc: None,
+        });
+        self.blocks[b].args.insert(index, v);
+        self.renumber_args(b);
+        v
+    }
+    /// Erases a block argument; fails if it still has uses.
+    pub fn erase_block_arg(&mut self, b: Block, index: usize) -> Result<(), String> {
+        let v = self.blocks[b].args[index];
+        if self.has_uses(v) {
+            return Err("cannot erase a block argument that still has uses".into());
+        }
+        self.blocks[b].args.remove(index);
+        self.renumber_args(b);
+        Ok(())
+    }
+    fn renumber_args(&mut self, b: Block) {
+        for (i, a) in self.blocks[b].args.clone().into_iter().enumerate() {
+            self.values[a].def = ValueDef::BlockArg(b, i as u32);
+        }
+    }
+    pub fn create_region(&mut self) -> Region {
+        self.regions.push(RegionData::default())
+    }
+    /// Creates a detached op. Regions in `state.regions` become owned by it.
+    pub fn create_op(&mut self, state: OperationState) -> Op {
+        let op = self.ops.push(OperationData {
+            name: state.name,
+            operands: vec![],
+            results: vec![],
+            attrs: state.attrs,
+            regions: state.regions,
+            successors: vec![],
+            loc: state.loc,
+            parent: None,
+            prev: None,
+            next: None,
+            erased: false,
+        });
+        for (i, t) in state.result_types.into_iter().enumerate() {
+            let v = self.values.push(ValueData {
+                ty: t,
+                def: ValueDef::Result(op, i as u32),
+                uses: vec![],
+                loc: None,
+            });
+            self.ops[op].results.push(v);
+        }
+        for (i, v) in state.operands.into_iter().enumerate() {
+            self.values[v].uses.push(Use {
+                op,
+                index: i as u32,
+            });
+            self.ops[op].operands.push(v);
+        }
+        for r in self.ops[op].regions.clone() {
+            self.regions[r].parent = Some(op);
+        }
+        for s in state.successors {
+            self.blocks[s].pred_uses.push(op);
+            self.ops[op].successors.push(s);
+        }
+        let mut attrs = std::mem::take(&mut self.ops[op].attrs);
+        self.sort_attrs(&mut attrs);
+        self.ops[op].attrs = attrs;
+        op
+    }
+    /// Creates an op and inserts it at `ip`.
+    pub fn build(&mut self, ip: InsertPoint, state: OperationState) -> Op {
+        let op = self.create_op(state);
+        self.insert_op(ip, op);
+        op
+    }
+
+    // ----- operands and uses -----
+
+    pub fn set_operand(&mut self, op: Op, i: usize, v: Value) {
+        let old = self.ops[op].operands[i];
+        self.remove_use(old, op, i as u32);
+        self.ops[op].operands[i] = v;
+        self.values[v].uses.push(Use {
+            op,
+            index: i as u32,
+        });
+    }
+    fn remove_use(&mut self, v: Value, op: Op, index: u32) {
+        let uses = &mut self.values[v].uses;
+        if let Some(p) = uses.iter().position(|u| u.op == op && u.index == index) {
+            uses.swap_remove(p);
+        }
+    }
+    /// Replaces the whole operand list of an op.
+    pub fn set_operands(&mut self, op: Op, vals: Vec<Value>) {
+        self.drop_operands(op);
+        for (i, &v) in vals.iter().enumerate() {
+            self.values[v].uses.push(Use {
+                op,
+                index: i as u32,
+            });
+        }
+        self.ops[op].operands = vals;
+    }
+    fn drop_operands(&mut self, op: Op) {
+        let ops = std::mem::take(&mut self.ops[op].operands);
+        for (i, v) in ops.into_iter().enumerate() {
+            self.remove_use(v, op, i as u32);
+        }
+    }
+    pub fn replace_all_uses_with(&mut self, old: Value, new: Value) {
+        if old == new {
+            return;
+        }
+        let uses = std::mem::take(&mut self.values[old].uses);
+        for u in &uses {
+            self.ops[u.op].operands[u.index as usize] = new;
+        }
+        self.values[new].uses.extend(uses);
+    }
+    /// Replaces uses of `old` for which `pred` holds.
+    pub fn replace_uses_if(&mut self, old: Value, new: Value, pred: impl Fn(&Context, Use) -> bool) {
+        let uses = self.values[old].uses.clone();
+        for u in uses {
+            if pred(self, u) {
+                self.set_operand(u.op, u.index as usize, new);
+            }
+        }
+    }
+    pub fn set_successor(&mut self, op: Op, i: usize, b: Block) {
+        let old = self.ops[op].successors[i];
+        if let Some(p) = self.blocks[old].pred_uses.iter().position(|&o| o == op) {
+            self.blocks[old].pred_uses.swap_remove(p);
+        }
+        self.ops[op].successors[i] = b;
+        self.blocks[b].pred_uses.push(op);
+    }
+    /// Predecessor blocks, one per edge, in the order MLIR lists them
+    /// (by the position of the branching op is not tracked; callers sort).
+    pub fn predecessors(&self, b: Block) -> Vec<Block> {
+        self.blocks[b]
+            .pred_uses
+            .iter()
+            .filter_map(|&op| self.ops[op].parent)
+            .collect()
+    }
+    pub fn pred_ops(&self, b: Block) -> &[Op] {
+        &self.blocks[b].pred_uses
+    }
+
+    // ----- layout -----
+
+    pub fn parent_block(&self, op: Op) -> Option<Block> {
+        self.ops[op].parent
+    }
+    pub fn parent_region(&self, b: Block) -> Option<Region> {
+        self.blocks[b].parent
+    }
+    pub fn region_parent(&self, r: Region) -> Option<Op> {
+        self.regions[r].parent
+    }
+    /// The op whose region holds `op`.
+    pub fn parent_op(&self, op: Op) -> Option<Op> {
+        let b = self.ops[op].parent?;
+        self.block_parent_op(b)
+    }
+    pub fn block_parent_op(&self, b: Block) -> Option<Op> {
+        let r = self.blocks[b].parent?;
+        self.regions[r].parent
+    }
+    /// The closest ancestor (or `op` itself) satisfying `pred`.
+    pub fn ancestor(&self, op: Op, pred: impl Fn(&Context, Op) -> bool) -> Option<Op> {
+        let mut cur = Some(op);
+        while let Some(o) = cur {
+            if pred(self, o) {
+                return Some(o);
+            }
+            cur = self.parent_op(o);
+        }
+        None
+    }
+    /// Is `op` inside `ancestor` (or equal to it)?
+    pub fn is_ancestor(&self, ancestor: Op, op: Op) -> bool {
+        self.ancestor(op, |_, o| o == ancestor).is_some()
+    }
+    pub fn next_op(&self, op: Op) -> Option<Op> {
+        self.ops[op].next
+    }
+    pub fn prev_op(&self, op: Op) -> Option<Op> {
+        self.ops[op].prev
+    }
+    pub fn first_op(&self, b: Block) -> Option<Op> {
+        self.blocks[b].first
+    }
+    pub fn last_op(&self, b: Block) -> Option<Op> {
+        self.blocks[b].last
+    }
+    /// The ops of a block, in order (a snapshot: safe to mutate while using it).
+    pub fn block_ops(&self, b: Block) -> Vec<Op> {
+        let mut v = Vec::new();
+        let mut cur = self.blocks[b].first;
+        while let Some(o) = cur {
+            v.push(o);
+            cur = self.ops[o].next;
+        }
+        v
+    }
+    pub fn block_ops_iter(&self, b: Block) -> impl Iterator<Item = Op> + '_ {
+        let mut cur = self.blocks[b].first;
+        std::iter::from_fn(move || {
+            let o = cur?;
+            cur = self.ops[o].next;
+            Some(o)
+        })
+    }
+    /// The block's last op if the registered traits say it's a terminator.
+    pub fn terminator(&self, b: Block) -> Option<Op> {
+        let l = self.blocks[b].last?;
+        if self.traits_of(l).is_terminator {
+            Some(l)
+        } else {
+            None
+        }
+    }
+    pub fn insert_op(&mut self, ip: InsertPoint, op: Op) {
+        debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
+        match ip {
+            InsertPoint::AtEnd(b) => {
+                let last = self.blocks[b].last;
+                self.ops[op].prev = last;
+                self.ops[op].next = None;
+                match last {
+                    Some(l) => self.ops[l].next = Some(op),
+                    None => self.blocks[b].first = Some(op),
+                }
+                self.blocks[b].last = Some(op);
+                self.ops[op].parent = Some(b);
+            }
+            InsertPoint::AtStart(b) => match self.blocks[b].first {
+                Some(f) => self.insert_op(InsertPoint::Before(f), op),
+                None => self.insert_op(InsertPoint::AtEnd(b), op),
+            },
+            InsertPoint::Before(anchor) => {
+                let b = self.ops[anchor].parent.expect("anchor in a block");
+                let prev = self.ops[anchor].prev;
+                self.ops[op].prev = prev;
+                self.ops[op].next = Some(anchor);
+                self.ops[anchor].prev = Some(op);
+                match prev {
+                    Some(p) => self.ops[p].next = Some(op),
+                    None => self.blocks[b].first = Some(op),
+                }
+                self.ops[op].parent = Some(b);
+            }
+        }
+    }
+    /// The insertion point right after `op`.
+    pub fn after(&self, op: Op) -> InsertPoint {
+        match self.ops[op].next {
+            Some(n) => InsertPoint::Before(n),
+            None => InsertPoint::AtEnd(self.ops[op].parent.expect("op in a block")),
+        }
+    }
+    /// Unlinks an op from its block (it keeps its operands and regions).
+    pub fn detach_op(&mut self, op: Op) {
+        let Some(b) = self.ops[op].parent else { return };
+        let (prev, next) = (self.ops[op].prev, self.ops[op].next);
+        match prev {
+            Some(p) => self.ops[p].next = next,
+            None => self.blocks[b].first = next,
+        }
+        match next {
+            Some(n) => self.ops[n].prev = prev,
+            None => self.blocks[b].last = prev,
+        }
+        self.ops[op].parent = None;
+        self.ops[op].prev = None;
+        self.ops[op].next = None;
+    }
+    pub fn move_op_before(&mut self, op: Op, anchor: Op) {
+        self.detach_op(op);
+        self.insert_op(InsertPoint::Before(anchor), op);
+    }
+    /// Erases an op and everything nested in it. Fails (and changes
+    /// nothing) if a result is still used outside of the op.
+    pub fn erase_op(&mut self, op: Op) -> Result<(), String> {
+        for &r in &self.ops[op].results {
+            if self.values[r].uses.iter().any(|u| !self.is_ancestor(op, u.op)) {
+                return Err(format!(
+                    "cannot erase '{}': a result still has uses",
+                    self.name(op)
+                ));
+            }
+        }
+        self.detach_op(op);
+        self.destroy_op(op);
+        Ok(())
+    }
+    fn destroy_op(&mut self, op: Op) {
+        for r in self.ops[op].regions.clone() {
+            for b in self.regions[r].blocks.clone() {
+                for o in self.block_ops(b) {
+                    self.destroy_op(o);
+                }
+            }
+        }
+        self.drop_operands(op);
+        for s in std::mem::take(&mut self.ops[op].successors) {
+            if let Some(p) = self.blocks[s].pred_uses.iter().position(|&o| o == op) {
+                self.blocks[s].pred_uses.swap_remove(p);
+            }
+        }
+        self.ops[op].erased = true;
+    }
+    /// Removes all ops of a region's blocks and the blocks themselves.
+    pub fn clear_region(&mut self, r: Region) {
+        let blocks = std::mem::take(&mut self.regions[r].blocks);
+        for b in &blocks {
+            for o in self.block_ops(*b) {
+                self.destroy_op(o);
+            }
+        }
+        for b in blocks {
+            self.blocks[b] = BlockData::default();
+        }
+    }
+    pub fn is_erased(&self, op: Op) -> bool {
+        self.ops[op].erased
+    }
+    pub fn append_block(&mut self, r: Region, b: Block) {
+        self.blocks[b].parent = Some(r);
+        self.regions[r].blocks.push(b);
+    }
+    pub fn insert_block_after(&mut self, after: Block, b: Block) {
+        let r = self.blocks[after].parent.expect("block in a region");
+        let pos = self.block_index(after) + 1;
+        self.blocks[b].parent = Some(r);
+        self.regions[r].blocks.insert(pos, b);
+    }
+    pub fn insert_block_before(&mut self, before: Block, b: Block) {
+        let r = self.blocks[before].parent.expect("block in a region");
+        let pos = self.block_index(before);
+        self.blocks[b].parent = Some(r);
+        self.regions[r].blocks.insert(pos, b);
+    }
+    /// Position of a block in its region.
+    pub fn block_index(&self, b: Block) -> usize {
+        let r = self.blocks[b].parent.expect("block in a region");
+        self.regions[r]
+            .blocks
+            .iter()
+            .position(|&x| x == b)
+            .expect("block listed in its region")
+    }
+    /// Unlinks a block from its region.
+    pub fn detach_block(&mut self, b: Block) {
+        if let Some(r) = self.blocks[b].parent {
+            self.regions[r].blocks.retain(|&x| x != b);
+            self.blocks[b].parent = None;
+        }
+    }
+    /// Erases a block with its ops; fails if other blocks still branch to it.
+    pub fn erase_block(&mut self, b: Block) -> Result<(), String> {
+        if !self.blocks[b].pred_uses.is_empty() {
+            return Err("cannot erase a block that still has predecessors".into());
+        }
+        for o in self.block_ops(b).into_iter().rev() {
+            self.detach_op(o);
+            self.destroy_op(o);
+        }
+        self.detach_block(b);
+        Ok(())
+    }
+    /// Splits `b` before `op`: `op` and everything after it move to a new
+    /// block inserted right after `b`.
+    pub fn split_block(&mut self, b: Block, op: Op) -> Block {
+        let nb = self.create_block(&[]);
+        self.insert_block_after(b, nb);
+        let mut cur = Some(op);
+        while let Some(o) = cur {
+            cur = self.ops[o].next;
+            self.detach_op(o);
+            self.insert_op(InsertPoint::AtEnd(nb), o);
+        }
+        nb
+    }
+    /// Moves all ops of `src` to the insertion point, replacing the block
+    /// arguments of `src` by `args`; `src` is left empty and detached.
+    pub fn inline_block(&mut self, src: Block, ip: InsertPoint, args: &[Value]) {
+        for (i, &a) in self.blocks[src].args.clone().iter().enumerate() {
+            self.replace_all_uses_with(a, args[i]);
+        }
+        for o in self.block_ops(src) {
+            self.detach_op(o);
+            self.insert_op(ip, o);
+        }
+        self.detach_block(src);
+    }
+    /// Moves every block of `src` to the end of `dst`.
+    pub fn take_body(&mut self, dst: Region, src: Region) {
+        for b in std::mem::take(&mut self.regions[src].blocks) {
+            self.append_block(dst, b);
+        }
+    }
+    /// Moves the blocks of `src` into `dst`, before block `before`.
+    pub fn inline_region_before(&mut self, src: Region, before: Block) {
+        for b in std::mem::take(&mut self.regions[src].blocks) {
+            self.insert_block_before(before, b);
+        }
+    }
+
+    // ----- cloning -----
+
+    /// Clones an op (with its regions) at `ip`, mapping operands through
+    /// `map` and recording the new results in it.
+    pub fn clone_op(&mut self, op: Op, ip: InsertPoint, map: &mut HashMap<Value, Value>) -> Op {
+        let d = &self.ops[op];
+        let mut st = OperationState::new(d.name, d.loc);
+        st.operands = d.operands.iter().map(|v| *map.get(v).unwrap_or(v)).collect();
+        st.result_types = d.results.iter().map(|&r| self.values[r].ty).collect();
+        st.attrs = d.attrs.clone();
+        let succs: Vec<Block> = d.successors.clone();
+        let regions = d.regions.clone();
+        let results = d.results.clone();
+        let mut new_regions = Vec::new();
+        for r in regions {
+            let nr = self.create_region();
+            self.clone_region_into(r, nr, map);
+            new_regions.push(nr);
+        }
+        st.regions = new_regions;
+        st.successors = succs;
+        let new = self.create_op(st);
+        for (i, r) in results.into_iter().enumerate() {
+            map.insert(r, self.ops[new].results[i]);
+        }
+        self.insert_op(ip, new);
+        new
+    }
+    /// Clones every block of `src` to the end of `dst`, remapping values and
+    /// successors.
+    pub fn clone_region_into(&mut self, src: Region, dst: Region, map: &mut HashMap<Value, Value>) {
+        let blocks = self.regions[src].blocks.clone();
+        let mut bmap = HashMap::new();
+        for &b in &blocks {
+            let nb = self.create_block(&[]);
+            for a in self.blocks[b].args.clone() {
+                let t = self.values[a].ty;
+                let na = self.add_block_arg(nb, t);
+                self.values[na].loc = self.values[a].loc;
+                map.insert(a, na);
+            }
+            self.append_block(dst, nb);
+            bmap.insert(b, nb);
+        }
+        for &b in &blocks {
+            let nb = bmap[&b];
+            for o in self.block_ops(b) {
+                let c = self.clone_op(o, InsertPoint::AtEnd(nb), map);
+                for i in 0..self.ops[c].successors.len() {
+                    let s = self.ops[c].successors[i];
+                    if let Some(&ns) = bmap.get(&s) {
+                        self.set_successor(c, i, ns);
+                    }
+                }
+            }
+        }
+        // Operands defined later in the region were cloned before their
+        // definitions were mapped: patch them now.
+        for &b in &blocks {
+            for o in self.block_ops(bmap[&b]) {
+                self.remap_nested(o, map);
+            }
+        }
+    }
+    fn remap_nested(&mut self, op: Op, map: &HashMap<Value, Value>) {
+        for i in 0..self.ops[op].operands.len() {
+            let v = self.ops[op].operands[i];
+            if let Some(&n) = map.get(&v) {
+                if n != v {
+                    self.set_operand(op, i, n);
+                }
+            }
+        }
+        for r in self.ops[op].regions.clone() {
+            for b in self.regions[r].blocks.clone() {
+                for o in self.block_ops(b) {
+                    self.remap_nested(o, map);
+                }
+            }
+        }
+    }
+
+    // ----- walks -----
+
+    /// Ops nested in `op` (excluding it), in pre-order.
+    pub fn walk_nested(&self, op: Op, f: &mut dyn FnMut(Op)) {
+        for &r in &self.ops[op].regions {
+            for &b in &self.regions[r].blocks {
+                let mut cur = self.blocks[b].first;
+                while let Some(o) = cur {
+                    f(o);
+                    self.walk_nested(o, f);
+                    cur = self.ops[o].next;
+                }
+            }
+        }
+    }
+    /// Ops nested in `op` (excluding it), in post-order.
+    pub fn walk_post(&self, op: Op, f: &mut dyn FnMut(Op)) {
+        for &r in &self.ops[op].regions {
+            for &b in &self.regions[r].blocks {
+                let mut cur = self.blocks[b].first;
+                while let Some(o) = cur {
+                    self.walk_post(o, f);
+                    f(o);
+                    cur = self.ops[o].next;
+                }
+            }
+        }
+    }
+    /// Collects the nested ops satisfying `pred`, pre-order.
+    pub fn collect(&self, op: Op, pred: impl Fn(&Context, Op) -> bool) -> Vec<Op> {
+        let mut v = Vec::new();
+        self.walk_nested(op, &mut |o| {
+            if pred(self, o) {
+                v.push(o)
+            }
+        });
+        v
+    }
+
+    // ----- symbols -----
+
+    /// The `sym_name` of a symbol op.
+    pub fn symbol_name(&self, op: Op) -> Option<&str> {
+        match self.attr_kind(self.get_attr(op, "sym_name")?) {
+            AttrKind::String(s, _) => Some(s),
+            _ => None,
+        }
+    }
+    /// Looks a symbol up among the direct children of a symbol table op.
+    pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
+        let r = *self.ops[table].regions.first()?;
+        let b = *self.regions[r].blocks.first()?;
+        self.block_ops_iter(b)
+            .find(|&o| self.symbol_name(o) == Some(name))
+    }
+    /// Resolves `@a::@b` from `table`, descending into nested tables.
+    pub fn lookup_symbol_path(&self, table: Op, root: &str, nested: &[&str]) -> Option<Op> {
+        let mut cur = self.lookup_symbol(table, root)?;
+        for n in nested {
+            cur = self.lookup_symbol(cur, n)?;
+        }
+        Some(cur)
+    }
+    /// The closest enclosing symbol table of `op`.
+    pub fn nearest_symbol_table(&self, op: Op) -> Option<Op> {
+        let p = self.parent_op(op)?;
+        self.ancestor(p, |c, o| c.traits_of(o).symbol_table)
+    }
+    /// Every use of a symbol reference attribute naming `name` (root only)
+    /// in the ops nested under `scope`: (user op, attribute name).
+    pub fn symbol_uses(&self, scope: Op, name: &str) -> Vec<(Op, Symbol)> {
+        let mut out = Vec::new();
+        self.walk_nested(scope, &mut |o| {
+            for &(k, a) in &self.ops[o].attrs {
+                if self.attr_refers_to(a, name) {
+                    out.push((o, k));
+                }
+            }
+        });
+        out
+    }
+    fn attr_refers_to(&self, a: Attribute, name: &str) -> bool {
+        match self.attr_kind(a) {
+            AttrKind::SymbolRef(r, _) => self.str(*r) == name,
+            AttrKind::Array(xs) => xs.iter().any(|&x| self.attr_refers_to(x, name)),
+            AttrKind::Dictionary(xs) => xs.iter().any(|&(_, x)| self.attr_refers_to(x, name)),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,69 @@
+//! Orderly shutdown at process exit.
+//!
+//! Upstream destroys its runtime in a static destructor, after which a
+//! detached task that is still running dereferences a null runtime. Our
+//! scheduler is never freed; instead, an `atexit` handler waits until the
+//! queued and running tasks are done (or nothing can make progress any more)
+//! and then prints the leak report according to
+//! `MLIR_ASYNC_RUNTIME_LEAK_REPORT`.
+
+use crate::leak::{self, ReportPolicy};
+use crate::scheduler;
+use std::sync::Once;
+use std::time::Duration;
+
+static HOOK: Once = Once::new();
+
+extern "C" {
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+/// Registers the exit handler once per process.
+pub(crate) fn register_exit_hook() {
+    HOOK.call_once(|| {
+        // SAFETY: `at_exit` is a plain function that stays loaded: the
+        // library is never unloaded by mlir-cpu-runner, and Rust binaries
+        // link it statically.
+        unsafe { atexit(at_exit) };
+    });
+}
+
+extern "C" fn at_exit() {
+    // Never wait from a worker (exit called inside a task): the task calling
+    // exit would wait for itself.
+    if !scheduler::on_worker_thread() {
+        drain();
+    }
+    let live = leak::live_objects();
+    let print = match leak::report_policy() {
+        ReportPolicy::Always => true,
+        ReportPolicy::Never => false,
+        ReportPolicy::OnLeak => live.total() != 0,
+    };
+    if print {
+        eprint!("{}", leak::leak_report());
+    }
+}
+
+/// Waits until every queued task has run, or until the pool is quiescent
+/// (every worker parked, nothing queued: the remaining tasks wait for
+/// objects nobody will produce, which the leak report will show).
+pub(crate) fn drain() {
+    let Some(s) = scheduler::get_if_started() else {
+        return;
+    };
+    let mut quiet = 0;
+    while s.pending() != 0 {
+        // Require quiescence twice in a row to step over the short window in
+        // which a worker has announced itself sleeping but not yet rechecked.
+        if s.is_quiescent() {
+            quiet += 1;
+            if quiet > 2 {
+                break;
+            }
+        } else {
+            quiet = 0;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}

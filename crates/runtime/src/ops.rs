@@ -95,7 +95,7 @@ fn dispatch(list: Awaiters, state: u8) {
             // SAFETY: the awaiter owns a reference to the group.
             Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR) },
             #[cfg(not(loom))]
-            Awaiter::Unpark(t) => t.unpark(),
+            Awaiter::Unpark(t) => scheduler::wake(t),
             #[cfg(loom)]
             Awaiter::Mark(_) => {}
         }

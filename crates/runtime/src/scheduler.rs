@@ -19,7 +19,7 @@
 use crate::object::Task;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use crossbeam_utils::Backoff;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{fence, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::thread::Thread;
@@ -51,6 +51,30 @@ struct WorkerCtx {
 
 thread_local! {
     static CURRENT: Cell<*const WorkerCtx> = const { Cell::new(std::ptr::null()) };
+    static DEFERRED_WAKES: RefCell<Vec<Thread>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Wakes a thread blocked in an await. On a worker the wake-up is deferred
+/// until the running task has returned: a coroutine that emplaces the token
+/// `main` waits for still executes JIT-compiled code (its cleanup) after the
+/// emplace, and if `main` woke at once it could return and let the runner
+/// free that code under the worker's feet (a crash at exit we measured).
+pub(crate) fn wake(t: Thread) {
+    if current_worker().is_some() {
+        DEFERRED_WAKES.with(|d| d.borrow_mut().push(t));
+    } else {
+        t.unpark();
+    }
+}
+
+fn flush_deferred_wakes() {
+    loop {
+        let next = DEFERRED_WAKES.with(|d| d.borrow_mut().pop());
+        match next {
+            Some(t) => t.unpark(),
+            None => break,
+        }
+    }
 }
 
 fn current_worker() -> Option<&'static WorkerCtx> {
@@ -175,6 +199,7 @@ impl Scheduler {
         // exactly once (`mlirAsyncRuntimeExecute` and friends), and it is
         // popped from the queue by exactly one thread.
         unsafe { task.run() };
+        flush_deferred_wakes();
         self.pending.fetch_sub(1, Ordering::Release);
     }
 

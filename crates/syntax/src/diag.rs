@@ -1,0 +1,105 @@
+//! Diagnostics as values, rendered the way mlir-opt renders them:
+//! `file:line:col: error: message`, the source line, a caret.
+
+use mlir_async_ir::{Context, IrError, Location};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+    Remark,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+            Severity::Remark => "remark",
+        }
+    }
+}
+
+/// A message at a point of a source file (line and column are 1-based).
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+    pub notes: Vec<Diagnostic>,
+}
+
+impl Diagnostic {
+    pub fn error(file: &str, line: u32, col: u32, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            file: file.to_string(),
+            line,
+            col,
+            message: message.into(),
+            notes: vec![],
+        }
+    }
+
+    /// Converts an IR error; locations without a file position print as
+    /// `loc(unknown)` does in mlir-opt (`<unknown>:0: error: ...`).
+    pub fn from_ir(ctx: &Context, e: &IrError) -> Self {
+        let mut d = Self::at(ctx, e.loc, Severity::Error, &e.message);
+        for (l, m) in &e.notes {
+            d.notes.push(Self::at(ctx, *l, Severity::Note, m));
+        }
+        d
+    }
+
+    pub fn at(ctx: &Context, loc: Location, severity: Severity, message: &str) -> Self {
+        let (file, line, col) = ctx
+            .file_line_col(loc)
+            .map(|(f, l, c)| (f.to_string(), l, c))
+            .unwrap_or_else(|| ("<unknown>".to_string(), 0, 0));
+        Diagnostic {
+            severity,
+            file,
+            line,
+            col,
+            message: message.to_string(),
+            notes: vec![],
+        }
+    }
+
+    /// Renders with the source line and a caret when `source` has the line.
+    pub fn render(&self, source: Option<&str>) -> String {
+        let mut s = String::new();
+        if self.line == 0 {
+            s.push_str(&format!(
+                "{}:0: {}: {}\n",
+                self.file,
+                self.severity.as_str(),
+                self.message
+            ));
+        } else {
+            s.push_str(&format!(
+                "{}:{}:{}: {}: {}\n",
+                self.file,
+                self.line,
+                self.col,
+                self.severity.as_str(),
+                self.message
+            ));
+            if let Some(text) = source.and_then(|src| src.lines().nth(self.line as usize - 1)) {
+                let text: String = text.chars().take(4096).collect();
+                s.push_str(&text);
+                s.push('\n');
+                s.push_str(&" ".repeat(self.col.saturating_sub(1) as usize));
+                s.push_str("^\n");
+            }
+        }
+        for n in &self.notes {
+            s.push_str(&n.render(source));
+        }
+        s
+    }
+}

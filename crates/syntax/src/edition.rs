@@ -1,0 +1,130 @@
+//! The three generations of MLIR's textual syntax. The IR has one op per
+//! concept, named as LLVM 15 names it; everything that differs between
+//! generations in spelling lives here.
+
+/// A syntax generation, named after the LLVM release that printed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Edition {
+    /// The `std` era: `constant`, `addf`, `br`, `func @f`.
+    V13,
+    /// `arith.*`, but `func`, `br`, `call`, `return` still from `std`.
+    V14,
+    /// `func.func`, `cf.br`, `arith.*`.
+    V15,
+}
+
+impl Edition {
+    pub fn parse(s: &str) -> Option<Edition> {
+        match s {
+            "13" => Some(Edition::V13),
+            "14" => Some(Edition::V14),
+            "15" => Some(Edition::V15),
+            _ => None,
+        }
+    }
+}
+
+/// `(canonical name, 13 custom, 14 custom, 13/14 generic)`: ops whose
+/// spelling changed. Ops not listed print their canonical name everywhere.
+const RENAMES: &[(&str, &str, &str, &str)] = &[
+    ("func.func", "func", "func", "builtin.func"),
+    ("func.call", "call", "call", "std.call"),
+    ("func.call_indirect", "call_indirect", "call_indirect", "std.call_indirect"),
+    ("func.return", "return", "return", "std.return"),
+    ("func.constant", "constant", "constant", "std.constant"),
+    ("cf.br", "br", "br", "std.br"),
+    ("cf.cond_br", "cond_br", "cond_br", "std.cond_br"),
+    ("cf.assert", "assert", "assert", "std.assert"),
+    ("cf.switch", "switch", "switch", "std.switch"),
+];
+
+/// `arith` ops that were unprefixed `std` ops in 13.
+const ARITH_13: &[&str] = &[
+    "constant", "addf", "subf", "mulf", "divf", "remf", "negf", "addi", "subi", "muli", "divsi",
+    "divui", "remsi", "remui", "andi", "ori", "xori", "cmpi", "cmpf", "select", "index_cast",
+    "sitofp", "uitofp", "fptosi", "fptoui", "extf", "truncf", "extsi", "extui", "trunci",
+    "shli", "shrsi", "shrui", "maxf", "minf", "ceildivsi", "floordivsi",
+];
+
+/// The spelling of `name` in the custom form of `ed`.
+pub fn custom_name(name: &str, ed: Edition) -> &str {
+    if ed != Edition::V15 {
+        if let Some(r) = RENAMES.iter().find(|r| r.0 == name) {
+            return if ed == Edition::V13 { r.1 } else { r.2 };
+        }
+        if ed == Edition::V13 {
+            if let Some(rest) = name.strip_prefix("arith.") {
+                if rest == "select" {
+                    return "select";
+                }
+                if let Some(n) = ARITH_13.iter().find(|n| **n == rest) {
+                    return n;
+                }
+            }
+        }
+    }
+    name
+}
+
+/// The spelling of `name` in the generic form of `ed`.
+pub fn generic_name(name: &str, ed: Edition) -> String {
+    if ed != Edition::V15 {
+        if let Some(r) = RENAMES.iter().find(|r| r.0 == name) {
+            return r.3.to_string();
+        }
+        if ed == Edition::V13 {
+            if let Some(rest) = name.strip_prefix("arith.") {
+                if ARITH_13.contains(&rest) {
+                    return format!("std.{rest}");
+                }
+            }
+        }
+    }
+    name.to_string()
+}
+
+/// Maps any generation's spelling to the canonical op name, and says which
+/// generation the spelling betrays (`None`: the same in all).
+pub fn canonical_name(spelled: &str) -> (String, Option<Edition>) {
+    for r in RENAMES {
+        if spelled == r.1 || spelled == r.2 {
+            // `constant` alone is `arith.constant` in 13 (resolved by the
+            // dialect from its operand, see `dialects`), `func.constant` in 14.
+            if spelled == "constant" {
+                return ("constant".to_string(), None);
+            }
+            return (r.0.to_string(), None);
+        }
+        if spelled == r.3 {
+            return (r.0.to_string(), None);
+        }
+        if spelled == r.0 {
+            return (r.0.to_string(), Some(Edition::V15));
+        }
+    }
+    if ARITH_13.contains(&spelled) {
+        return (format!("arith.{spelled}"), Some(Edition::V13));
+    }
+    if let Some(rest) = spelled.strip_prefix("std.") {
+        if ARITH_13.contains(&rest) {
+            return (format!("arith.{rest}"), Some(Edition::V13));
+        }
+    }
+    if spelled.starts_with("arith.") {
+        return (spelled.to_string(), Some(Edition::V14));
+    }
+    (spelled.to_string(), None)
+}
+
+/// The `passthrough` attribute value that marks a coroutine for LLVM.
+pub fn coroutine_passthrough(ed: Edition) -> &'static str {
+    match ed {
+        Edition::V15 => "[\"presplitcoroutine\"]",
+        _ => "[[\"coroutine.presplit\", \"0\"]]",
+    }
+}
+
+/// Does `async.runtime.store/load` print the full `!async.value<T>` type?
+pub fn runtime_value_type_in_full(ed: Edition) -> bool {
+    ed == Edition::V13
+}

@@ -1,0 +1,1852 @@
+//! Recursive-descent parser for MLIR's textual form: the generic op form,
+//! types, attributes, locations, and the services the dialects' custom op
+//! parsers are written against (operands, successors, regions).
+
+use crate::edition::{canonical_name, Edition};
+use crate::DialectHooks;
+use mlir_async_ir::*;
+use std::collections::HashMap;
+
+/// A parse error at a byte offset of the source.
+#[derive(Clone, Debug)]
+pub struct ParseError {
+    pub pos: usize,
+    pub message: String,
+}
+
+pub type PResult<T> = Result<T, ParseError>;
+
+/// An operand reference seen before its type is known: `%name#index`.
+#[derive(Clone, Debug)]
+pub struct UnresolvedOperand {
+    pub name: String,
+    pub index: usize,
+    pub pos: usize,
+}
+
+/// An entry block argument spelled in a custom form: `%x: type`.
+#[derive(Clone, Debug)]
+pub struct RegionArg {
+    pub name: String,
+    pub ty: Type,
+    pub pos: usize,
+}
+
+#[derive(Default)]
+struct Scope {
+    values: HashMap<String, Vec<Value>>,
+    /// An isolated-from-above region starts a scope that hides outer names.
+    isolated: bool,
+    /// Forward references (isolated scopes only): name -> index -> placeholder.
+    forward: HashMap<(String, usize), (Value, usize)>,
+}
+
+struct BlockScope {
+    blocks: HashMap<String, (Block, bool, usize)>,
+}
+
+pub struct Parser<'a, 'c> {
+    pub ctx: &'c mut Context,
+    src: &'a str,
+    b: &'a [u8],
+    pub pos: usize,
+    file: Symbol,
+    line_starts: Vec<usize>,
+    line_offset: u32,
+    hooks: &'a dyn DialectHooks,
+    scopes: Vec<Scope>,
+    block_scopes: Vec<BlockScope>,
+    attr_aliases: HashMap<String, Attribute>,
+    type_aliases: HashMap<String, Type>,
+    loc_aliases: HashMap<String, Location>,
+    pending_loc_aliases: Vec<(Op, String, usize)>,
+    placeholder: Symbol,
+    pub allow_unregistered: bool,
+    /// The generation the spelling of the input betrays.
+    pub seen: Option<Edition>,
+    pub saw_legacy_func: bool,
+    depth: usize,
+}
+
+/// Deepest nesting accepted before reporting an error instead of
+/// overflowing the stack.
+const MAX_DEPTH: usize = 200;
+
+fn is_id_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+fn is_id_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.'
+}
+fn is_suffix_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
+}
+
+impl<'a, 'c> Parser<'a, 'c> {
+    pub fn new(
+        ctx: &'c mut Context,
+        file: &str,
+        src: &'a str,
+        line_offset: u32,
+        hooks: &'a dyn DialectHooks,
+    ) -> Self {
+        let mut line_starts = vec![0];
+        for (i, c) in src.bytes().enumerate() {
+            if c == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        let file = ctx.sym(file);
+        let placeholder = ctx.sym("<<forward reference>>");
+        Parser {
+            ctx,
+            src,
+            b: src.as_bytes(),
+            pos: 0,
+            file,
+            line_starts,
+            line_offset,
+            hooks,
+            scopes: vec![],
+            block_scopes: vec![],
+            attr_aliases: HashMap::new(),
+            type_aliases: HashMap::new(),
+            loc_aliases: HashMap::new(),
+            pending_loc_aliases: vec![],
+            placeholder,
+            allow_unregistered: false,
+            seen: None,
+            saw_legacy_func: false,
+            depth: 0,
+        }
+    }
+
+    /// Records a spelling that only one generation uses.
+    pub fn note_edition(&mut self, e: Edition) {
+        self.seen = Some(match self.seen {
+            Some(s) => s.max(e),
+            None => e,
+        });
+    }
+
+    pub fn line_col(&self, pos: usize) -> (u32, u32) {
+        let line = match self.line_starts.binary_search(&pos) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let col = self.src[self.line_starts[line]..pos.min(self.src.len())]
+            .chars()
+            .count();
+        (line as u32 + 1 + self.line_offset, col as u32 + 1)
+    }
+
+    pub fn loc_at(&mut self, pos: usize) -> Location {
+        let (l, c) = self.line_col(pos);
+        let f = self.file;
+        self.ctx.loc(LocKind::FileLineCol(f, l, c))
+    }
+
+    pub fn err<T>(&self, pos: usize, msg: impl Into<String>) -> PResult<T> {
+        Err(ParseError {
+            pos,
+            message: msg.into(),
+        })
+    }
+    pub fn err_here<T>(&mut self, msg: impl Into<String>) -> PResult<T> {
+        self.skip_ws();
+        self.err(self.pos, msg)
+    }
+
+    // ----- lexing -----
+
+    pub fn skip_ws(&mut self) {
+        loop {
+            while self.pos < self.b.len() && self.b[self.pos].is_ascii_whitespace() {
+                self.pos += 1;
+            }
+            if self.b[self.pos..].starts_with(b"//") {
+                while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+    pub fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        self.pos >= self.b.len()
+    }
+    pub fn peek(&mut self) -> u8 {
+        self.skip_ws();
+        self.b.get(self.pos).copied().unwrap_or(0)
+    }
+    pub fn peek_at(&mut self, off: usize) -> u8 {
+        self.skip_ws();
+        self.b.get(self.pos + off).copied().unwrap_or(0)
+    }
+    /// Consumes a punctuation string if it is next.
+    pub fn eat(&mut self, p: &str) -> bool {
+        self.skip_ws();
+        if self.b[self.pos..].starts_with(p.as_bytes()) {
+            // `-` must not eat the start of `->`.
+            if p == "-" && self.b.get(self.pos + 1) == Some(&b'>') {
+                return false;
+            }
+            self.pos += p.len();
+            true
+        } else {
+            false
+        }
+    }
+    pub fn expect(&mut self, p: &str) -> PResult<()> {
+        if self.eat(p) {
+            Ok(())
+        } else {
+            self.err_here(format!("expected '{p}'"))
+        }
+    }
+    /// A bare identifier (`[a-zA-Z_][a-zA-Z0-9_$.]*`), not consumed.
+    pub fn peek_ident(&mut self) -> Option<&'a str> {
+        self.skip_ws();
+        let s = self.pos;
+        if s >= self.b.len() || !is_id_start(self.b[s]) {
+            return None;
+        }
+        let mut e = s + 1;
+        while e < self.b.len() && (is_id_char(self.b[e]) || self.b[e] == b'-' && false) {
+            e += 1;
+        }
+        Some(&self.src[s..e])
+    }
+    pub fn ident(&mut self) -> Option<&'a str> {
+        let id = self.peek_ident()?;
+        self.pos += id.len();
+        Some(id)
+    }
+    pub fn eat_keyword(&mut self, k: &str) -> bool {
+        if self.peek_ident() == Some(k) {
+            self.pos += k.len();
+            true
+        } else {
+            false
+        }
+    }
+    pub fn expect_keyword(&mut self, k: &str) -> PResult<()> {
+        if self.eat_keyword(k) {
+            Ok(())
+        } else {
+            self.err_here(format!("expected '{k}'"))
+        }
+    }
+    fn suffix_id(&mut self) -> &'a str {
+        let s = self.pos;
+        if s < self.b.len() && self.b[s] == b'"' {
+            // quoted names (`@"foo bar"`) are handled by the callers
+            return "";
+        }
+        let mut e = s;
+        while e < self.b.len() && is_suffix_char(self.b[e]) {
+            e += 1;
+        }
+        self.pos = e;
+        &self.src[s..e]
+    }
+    /// A string literal with MLIR's escapes.
+    pub fn string_lit(&mut self) -> PResult<String> {
+        self.skip_ws();
+        let start = self.pos;
+        if self.b.get(self.pos) != Some(&b'"') {
+            return self.err_here("expected string literal");
+        }
+        self.pos += 1;
+        let mut out = Vec::new();
+        loop {
+            match self.b.get(self.pos) {
+                None | Some(b'\n') => return self.err(start, "expected '\"' in string literal"),
+                Some(b'"') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(b'\\') => {
+                    let n = self.b.get(self.pos + 1).copied().unwrap_or(0);
+                    match n {
+                        b'"' | b'\\' => {
+                            out.push(n);
+                            self.pos += 2;
+                        }
+                        b'n' => {
+                            out.push(b'\n');
+                            self.pos += 2;
+                        }
+                        b't' => {
+                            out.push(b'\t');
+                            self.pos += 2;
+                        }
+                        _ => {
+                            let h = self.b.get(self.pos + 1..self.pos + 3);
+                            match h.and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                                Some(v) => {
+                                    out.push(v);
+                                    self.pos += 3;
+                                }
+                                None => return self.err(self.pos, "unknown escape in string literal"),
+                            }
+                        }
+                    }
+                }
+                Some(&c) => {
+                    out.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+    /// An integer literal (decimal or hex), with optional leading `-`.
+    pub fn int_lit(&mut self) -> Option<i128> {
+        self.skip_ws();
+        let s = self.pos;
+        let neg = self.b.get(s) == Some(&b'-');
+        let mut p = s + neg as usize;
+        if self.b[p..].starts_with(b"0x") {
+            let hs = p + 2;
+            p = hs;
+            while p < self.b.len() && self.b[p].is_ascii_hexdigit() {
+                p += 1;
+            }
+            let v = u128::from_str_radix(&self.src[hs..p], 16).ok()? as i128;
+            self.pos = p;
+            return Some(if neg { -v } else { v });
+        }
+        let ds = p;
+        while p < self.b.len() && self.b[p].is_ascii_digit() {
+            p += 1;
+        }
+        if p == ds || (p < self.b.len() && self.b[p] == b'.') {
+            return None;
+        }
+        let v: i128 = self.src[ds..p].parse().ok()?;
+        self.pos = p;
+        Some(if neg { -v } else { v })
+    }
+    /// A float literal `[-]d+.d*([eE][+-]?d+)?`.
+    pub fn float_lit(&mut self) -> Option<f64> {
+        self.skip_ws();
+        let s = self.pos;
+        let mut p = s;
+        if self.b.get(p) == Some(&b'-') {
+            p += 1;
+        }
+        let ds = p;
+        while p < self.b.len() && self.b[p].is_ascii_digit() {
+            p += 1;
+        }
+        if p == ds || self.b.get(p) != Some(&b'.') {
+            return None;
+        }
+        p += 1;
+        while p < self.b.len() && self.b[p].is_ascii_digit() {
+            p += 1;
+        }
+        if matches!(self.b.get(p), Some(b'e') | Some(b'E')) {
+            let mut q = p + 1;
+            if matches!(self.b.get(q), Some(b'+') | Some(b'-')) {
+                q += 1;
+            }
+            let es = q;
+            while q < self.b.len() && self.b[q].is_ascii_digit() {
+                q += 1;
+            }
+            if q > es {
+                p = q;
+            }
+        }
+        let v = self.src[s..p].parse().ok()?;
+        self.pos = p;
+        Some(v)
+    }
+
+    // ----- top level -----
+
+    /// Parses a whole buffer into a `builtin.module` op (the one written,
+    /// or an implicit one around the top-level ops).
+    pub fn parse_module(&mut self) -> PResult<Op> {
+        let module_name = self.ctx.sym("builtin.module");
+        let region = self.ctx.create_region();
+        let block = self.ctx.create_block(&[]);
+        self.ctx.append_block(region, block);
+        self.scopes.push(Scope {
+            isolated: true,
+            ..Default::default()
+        });
+        self.block_scopes.push(BlockScope {
+            blocks: HashMap::new(),
+        });
+        loop {
+            if self.at_end() {
+                break;
+            }
+            match self.peek() {
+                b'#' => self.parse_attr_alias_def()?,
+                b'!' => self.parse_type_alias_def()?,
+                _ => {
+                    let op = self.parse_operation()?;
+                    self.ctx.insert_op(InsertPoint::AtEnd(block), op);
+                }
+            }
+        }
+        self.finish_isolated_scope()?;
+        self.block_scopes.pop();
+        self.resolve_loc_aliases()?;
+        let ops = self.ctx.block_ops(block);
+        if ops.len() == 1 && self.ctx.op(ops[0]).name == module_name {
+            self.ctx.detach_op(ops[0]);
+            return Ok(ops[0]);
+        }
+        let loc = self.loc_at(0);
+        let mut st = OperationState::new(module_name, loc);
+        st.regions = vec![region];
+        Ok(self.ctx.create_op(st))
+    }
+
+    fn parse_attr_alias_def(&mut self) -> PResult<()> {
+        let start = self.pos;
+        self.pos += 1;
+        let name = self.suffix_id().to_string();
+        if !self.eat("=") {
+            return self.err(start, "expected '=' in attribute alias definition");
+        }
+        if self.peek_ident() == Some("loc") {
+            let l = self.parse_location_body()?;
+            self.loc_aliases.insert(name, l);
+            return Ok(());
+        }
+        let a = self.parse_attribute(None)?;
+        if self.attr_aliases.insert(name.clone(), a).is_some() {
+            return self.err(start, format!("redefinition of attribute alias id '{name}'"));
+        }
+        Ok(())
+    }
+    fn parse_type_alias_def(&mut self) -> PResult<()> {
+        let start = self.pos;
+        self.pos += 1;
+        let name = self.suffix_id().to_string();
+        if !self.eat("=") {
+            return self.err(start, "expected '=' in type alias definition");
+        }
+        self.eat_keyword("type");
+        let t = self.parse_type()?;
+        if self.type_aliases.insert(name.clone(), t).is_some() {
+            return self.err(start, format!("redefinition of type alias id '{name}'"));
+        }
+        Ok(())
+    }
+
+    // ----- operations -----
+
+    /// Parses one operation (custom or generic form) with its result list.
+    pub fn parse_operation(&mut self) -> PResult<Op> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err_here("nesting too deep");
+        }
+        let r = self.parse_operation_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_operation_inner(&mut self) -> PResult<Op> {
+        self.skip_ws();
+        let start = self.pos;
+        // Result list: `%a, %b:2 =`.
+        let mut result_names: Vec<(String, usize, usize)> = vec![];
+        if self.peek() == b'%' {
+            loop {
+                self.skip_ws();
+                let p = self.pos;
+                if self.peek() != b'%' {
+                    return self.err_here("expected SSA value name");
+                }
+                self.pos += 1;
+                let name = self.suffix_id().to_string();
+                if name.is_empty() {
+                    return self.err(p, "expected valid SSA identifier");
+                }
+                let mut count = 1;
+                if self.eat(":") {
+                    match self.int_lit() {
+                        Some(n) if n >= 1 && n < 1 << 20 => count = n as usize,
+                        _ => return self.err_here("expected integer number of results"),
+                    }
+                }
+                result_names.push((name, count, p));
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            if !self.eat("=") {
+                return self.err_here("expected '=' after SSA name");
+            }
+        }
+        let total: usize = result_names.iter().map(|r| r.1).sum();
+        self.skip_ws();
+        let name_pos = self.pos;
+        let loc = self.loc_at(start);
+        let op = if self.peek() == b'"' {
+            let name = self.string_lit()?;
+            self.parse_generic_op(&name, loc, name_pos)?
+        } else {
+            let Some(name) = self.ident() else {
+                return self.err_here("expected operation name in quotes");
+            };
+            let (canon, ed) = canonical_name(name);
+            if let Some(e) = ed {
+                self.note_edition(e);
+            }
+            if name == "func" {
+                self.saw_legacy_func = true;
+            }
+            let mut st = OperationState::new(self.ctx.sym(&canon), loc);
+            let hooks = self.hooks;
+            if !hooks.parse_custom(&canon, self, &mut st, total, name_pos)? {
+                return self.err(name_pos, format!("custom op '{name}' is unknown"));
+            }
+            let name_sym = st.name;
+            let _ = name_sym;
+            self.ctx.create_op(st)
+        };
+        self.parse_trailing_loc(op)?;
+        let nres = self.ctx.results(op).len();
+        if total != nres && !result_names.is_empty() {
+            let n = self.ctx.name(op).to_string();
+            return self.err(
+                start,
+                format!("operation defines {nres} results but was provided {total} to bind"),
+            )
+            .map_err(|mut e| {
+                let _ = n;
+                e.pos = start;
+                e
+            });
+        }
+        let mut i = 0;
+        for (name, count, p) in result_names {
+            let vals = self.ctx.results(op)[i..i + count].to_vec();
+            i += count;
+            self.define_value(&name, vals, p)?;
+        }
+        Ok(op)
+    }
+
+    fn parse_trailing_loc(&mut self, op: Op) -> PResult<()> {
+        if self.peek_ident() == Some("loc") && self.peek_after_ident_is(b'(') {
+            let p = self.pos;
+            let l = self.parse_location_body_or_alias(op, p)?;
+            if let Some(l) = l {
+                self.ctx.op_mut(op).loc = l;
+            }
+        }
+        Ok(())
+    }
+    fn peek_after_ident_is(&mut self, c: u8) -> bool {
+        let save = self.pos;
+        let ok = self.ident().is_some() && self.peek() == c;
+        self.pos = save;
+        ok
+    }
+    fn parse_location_body_or_alias(&mut self, op: Op, p: usize) -> PResult<Option<Location>> {
+        let save = self.pos;
+        self.expect_keyword("loc")?;
+        self.expect("(")?;
+        if self.peek() == b'#' {
+            self.pos += 1;
+            let name = self.suffix_id().to_string();
+            self.expect(")")?;
+            self.pending_loc_aliases.push((op, name, p));
+            return Ok(None);
+        }
+        self.pos = save;
+        Ok(Some(self.parse_location_body()?))
+    }
+    fn resolve_loc_aliases(&mut self) -> PResult<()> {
+        for (op, name, p) in std::mem::take(&mut self.pending_loc_aliases) {
+            match self.loc_aliases.get(&name) {
+                Some(&l) => self.ctx.op_mut(op).loc = l,
+                None => return self.err(p, format!("operation location alias was never defined")),
+            }
+        }
+        Ok(())
+    }
+    /// `loc(...)`.
+    pub fn parse_location_body(&mut self) -> PResult<Location> {
+        self.expect_keyword("loc")?;
+        self.expect("(")?;
+        let l = self.parse_location_inner()?;
+        self.expect(")")?;
+        Ok(l)
+    }
+    fn parse_location_inner(&mut self) -> PResult<Location> {
+        if self.eat_keyword("unknown") {
+            return Ok(self.ctx.unknown_loc());
+        }
+        if self.eat_keyword("callsite") {
+            self.expect("(")?;
+            let a = self.parse_location_inner()?;
+            self.expect_keyword("at")?;
+            let b = self.parse_location_inner()?;
+            self.expect(")")?;
+            return Ok(self.ctx.loc(LocKind::CallSite(a, b)));
+        }
+        if self.eat_keyword("fused") {
+            let meta = if self.eat("<") {
+                let a = self.parse_attribute(None)?;
+                self.expect(">")?;
+                Some(a)
+            } else {
+                None
+            };
+            self.expect("[")?;
+            let mut ls = vec![];
+            if !self.eat("]") {
+                loop {
+                    ls.push(self.parse_location_inner()?);
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+                self.expect("]")?;
+            }
+            return Ok(self.ctx.loc(LocKind::Fused(ls, meta)));
+        }
+        if self.peek() == b'"' {
+            let s = self.string_lit()?;
+            if self.eat(":") {
+                let Some(line) = self.int_lit() else {
+                    return self.err_here("expected integer line number in FileLineColLoc");
+                };
+                self.expect(":")?;
+                let Some(col) = self.int_lit() else {
+                    return self.err_here("expected integer column number in FileLineColLoc");
+                };
+                let f = self.ctx.sym(&s);
+                return Ok(self.ctx.loc(LocKind::FileLineCol(f, line as u32, col as u32)));
+            }
+            let child = if self.eat("(") {
+                let c = self.parse_location_inner()?;
+                self.expect(")")?;
+                Some(c)
+            } else {
+                None
+            };
+            let n = self.ctx.sym(&s);
+            return Ok(self.ctx.loc(LocKind::Name(n, child)));
+        }
+        if self.peek() == b'#' {
+            let p = self.pos;
+            self.pos += 1;
+            let name = self.suffix_id().to_string();
+            return match self.loc_aliases.get(&name) {
+                Some(&l) => Ok(l),
+                None => self.err(p, "location alias was never defined"),
+            };
+        }
+        self.err_here("expected location instance")
+    }
+
+    /// `"name"(%ops)[^succ] ({regions}) {attrs} : (T) -> U`
+    fn parse_generic_op(&mut self, spelled: &str, loc: Location, name_pos: usize) -> PResult<Op> {
+        let (canon, ed) = canonical_name(spelled);
+        if let Some(e) = ed {
+            self.note_edition(e);
+        }
+        if spelled == "builtin.func" || spelled.starts_with("std.") {
+            self.saw_legacy_func = true;
+        }
+        let name = self.ctx.sym(&canon);
+        let registered = self.ctx.is_registered(name);
+        if !registered && !self.allow_unregistered {
+            let dialect = spelled.split('.').next().unwrap_or("");
+            if spelled.contains('.') && !self.hooks.is_known_dialect(dialect) {
+                return self.err(
+                    name_pos,
+                    format!("operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used"),
+                );
+            }
+            return self.err(name_pos, format!("custom op '{spelled}' is unknown"))
+                .or_else(|_: ParseError| {
+                    self.err(
+                        name_pos,
+                        format!(
+                            "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used"
+                        ),
+                    )
+                });
+        }
+        self.expect("(")?;
+        let mut operands = vec![];
+        if !self.eat(")") {
+            loop {
+                operands.push(self.parse_operand_ref()?);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect(")")?;
+        }
+        let mut succs = vec![];
+        if self.eat("[") {
+            loop {
+                succs.push(self.parse_successor()?);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect("]")?;
+        }
+        let isolated = self
+            .ctx
+            .op_traits(name)
+            .map(|t| t.isolated_from_above)
+            .unwrap_or(false);
+        let mut regions = vec![];
+        let save = self.pos;
+        if self.eat("(") {
+            if self.peek() == b'{' {
+                loop {
+                    regions.push(self.parse_region(&[], isolated)?);
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+                self.expect(")")?;
+            } else {
+                self.pos = save;
+            }
+        }
+        let mut attrs = vec![];
+        if self.peek() == b'{' {
+            attrs = self.parse_attr_dict()?;
+        }
+        self.expect(":")?;
+        let tpos = self.pos;
+        let ft = self.parse_type()?;
+        let TypeKind::Function(ins, outs) = self.ctx.kind(ft).clone() else {
+            return self.err(tpos, "expected function type");
+        };
+        if ins.len() != operands.len() {
+            return self.err(
+                tpos,
+                format!(
+                    "expected {} operand type{} but had {}",
+                    operands.len(),
+                    if operands.len() == 1 { "" } else { "s" },
+                    ins.len()
+                ),
+            );
+        }
+        let mut st = OperationState::new(name, loc);
+        for (u, t) in operands.iter().zip(ins) {
+            st.operands.push(self.resolve_operand(u, t)?);
+        }
+        st.result_types = outs;
+        st.attrs = attrs;
+        st.regions = regions;
+        st.successors = succs;
+        Ok(self.ctx.create_op(st))
+    }
+
+    // ----- values -----
+
+    /// `%name` or `%name#3`.
+    pub fn parse_operand_ref(&mut self) -> PResult<UnresolvedOperand> {
+        self.skip_ws();
+        let pos = self.pos;
+        if self.peek() != b'%' {
+            return self.err_here("expected SSA operand");
+        }
+        self.pos += 1;
+        let name = self.suffix_id().to_string();
+        if name.is_empty() {
+            return self.err(pos, "expected SSA operand");
+        }
+        let mut index = 0;
+        if self.b.get(self.pos) == Some(&b'#') {
+            self.pos += 1;
+            match self.int_lit() {
+                Some(i) if i >= 0 => index = i as usize,
+                _ => return self.err_here("expected integer"),
+            }
+        }
+        Ok(UnresolvedOperand { name, index, pos })
+    }
+    pub fn peek_operand(&mut self) -> bool {
+        self.peek() == b'%'
+    }
+    /// Parses `%a, %b, ...` (possibly empty).
+    pub fn parse_operand_list(&mut self) -> PResult<Vec<UnresolvedOperand>> {
+        let mut v = vec![];
+        if !self.peek_operand() {
+            return Ok(v);
+        }
+        loop {
+            v.push(self.parse_operand_ref()?);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(v)
+    }
+
+    fn lookup_value(&self, name: &str) -> Option<&Vec<Value>> {
+        for s in self.scopes.iter().rev() {
+            if let Some(v) = s.values.get(name) {
+                return Some(v);
+            }
+            if s.isolated {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Resolves an operand reference to a value of type `ty`.
+    pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> PResult<Value> {
+        if let Some(vals) = self.lookup_value(&u.name) {
+            let Some(&v) = vals.get(u.index) else {
+                return self.err(u.pos, format!("invalid SSA value result number"));
+            };
+            let vt = self.ctx.value_type(v);
+            if vt != ty {
+                let (a, b) = (crate::print_type(self.ctx, ty), crate::print_type(self.ctx, vt));
+                return self.err(
+                    u.pos,
+                    format!(
+                        "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
+                        u.name, a, b
+                    ),
+                );
+            }
+            return Ok(v);
+        }
+        // Forward reference: a placeholder replaced once defined.
+        let key = (u.name.clone(), u.index);
+        let scope_idx = self
+            .scopes
+            .iter()
+            .rposition(|s| s.isolated)
+            .expect("an isolated scope is always open");
+        if let Some(&(v, _)) = self.scopes[scope_idx].forward.get(&key) {
+            let vt = self.ctx.value_type(v);
+            if vt != ty {
+                let (a, b) = (crate::print_type(self.ctx, ty), crate::print_type(self.ctx, vt));
+                return self.err(
+                    u.pos,
+                    format!(
+                        "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
+                        u.name, a, b
+                    ),
+                );
+            }
+            return Ok(v);
+        }
+        let loc = self.ctx.unknown_loc();
+        let mut st = OperationState::new(self.placeholder, loc);
+        st.result_types = vec![ty];
+        let op = self.ctx.create_op(st);
+        let v = self.ctx.result(op, 0);
+        self.scopes[scope_idx].forward.insert(key, (v, u.pos));
+        Ok(v)
+    }
+
+    /// Binds a name to values in the current scope.
+    pub fn define_value(&mut self, name: &str, vals: Vec<Value>, pos: usize) -> PResult<()> {
+        let scope_idx = self
+            .scopes
+            .iter()
+            .rposition(|s| s.isolated)
+            .expect("an isolated scope is always open");
+        for (i, &v) in vals.iter().enumerate() {
+            if let Some((ph, _)) = self.scopes[scope_idx].forward.remove(&(name.to_string(), i)) {
+                let (pt, vt) = (self.ctx.value_type(ph), self.ctx.value_type(v));
+                if pt != vt {
+                    let (a, b) = (crate::print_type(self.ctx, pt), crate::print_type(self.ctx, vt));
+                    return self.err(
+                        pos,
+                        format!(
+                            "definition of SSA value '%{name}#{i}' has type '{b}' but was used with type '{a}'"
+                        ),
+                    )
+                    .map_err(|mut e| {
+                        if vals.len() == 1 {
+                            e.message = format!(
+                                "definition of SSA value '%{name}' has type '{b}' but was used with type '{a}'"
+                            );
+                        }
+                        e
+                    });
+                }
+                self.ctx.replace_all_uses_with(ph, v);
+            }
+        }
+        if self.lookup_value(name).is_some() {
+            return self.err(pos, format!("redefinition of SSA value '%{name}'"));
+        }
+        self.scopes
+            .last_mut()
+            .expect("scope open")
+            .values
+            .insert(name.to_string(), vals);
+        Ok(())
+    }
+
+    fn finish_isolated_scope(&mut self) -> PResult<()> {
+        let s = self.scopes.pop().expect("scope open");
+        if let Some(((name, _), (_, pos))) = s.forward.iter().min_by_key(|(_, (_, p))| *p) {
+            return self.err(*pos, format!("use of undeclared SSA value name '%{name}'"))
+                .map_err(|mut e| {
+                    let _ = name;
+                    e.message = format!("use of undeclared SSA value name");
+                    e
+                });
+        }
+        Ok(())
+    }
+
+    // ----- blocks and regions -----
+
+    fn block_ref(&mut self, name: &str, pos: usize) -> Block {
+        let scope = self.block_scopes.last_mut().expect("block scope open");
+        if let Some(&(b, _, _)) = scope.blocks.get(name) {
+            return b;
+        }
+        let b = self.ctx.create_block(&[]);
+        self.block_scopes
+            .last_mut()
+            .expect("block scope open")
+            .blocks
+            .insert(name.to_string(), (b, false, pos));
+        b
+    }
+
+    /// `^bb3`
+    pub fn parse_successor(&mut self) -> PResult<Block> {
+        self.skip_ws();
+        let pos = self.pos;
+        if self.peek() != b'^' {
+            return self.err_here("expected block name");
+        }
+        self.pos += 1;
+        let name = self.suffix_id().to_string();
+        if self.block_scopes.is_empty() {
+            return self.err(pos, "branch outside of a region");
+        }
+        Ok(self.block_ref(&name, pos))
+    }
+    /// `^bb3(%a, %b : i32, f32)` or `^bb3`.
+    pub fn parse_successor_and_args(&mut self) -> PResult<(Block, Vec<Value>)> {
+        let b = self.parse_successor()?;
+        let mut vals = vec![];
+        if self.eat("(") {
+            let ops = self.parse_operand_list()?;
+            self.expect(":")?;
+            let tys = self.parse_type_list_no_parens()?;
+            self.expect(")")?;
+            if ops.len() != tys.len() {
+                return self.err_here("expected the same number of operands and types");
+            }
+            for (o, t) in ops.iter().zip(tys) {
+                vals.push(self.resolve_operand(o, t)?);
+            }
+        }
+        Ok((b, vals))
+    }
+
+    /// Parses `{ ... }` into a new region. `args` are the entry block's
+    /// arguments declared by a custom form (`%x: T`); an explicit entry
+    /// label `^bb0(...)` is accepted when `args` is empty.
+    pub fn parse_region(&mut self, args: &[RegionArg], isolated: bool) -> PResult<Region> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err_here("nesting too deep");
+        }
+        let r = self.parse_region_inner(args, isolated);
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_region_inner(&mut self, args: &[RegionArg], isolated: bool) -> PResult<Region> {
+        self.expect("{")?;
+        let region = self.ctx.create_region();
+        self.scopes.push(Scope {
+            isolated,
+            ..Default::default()
+        });
+        self.block_scopes.push(BlockScope {
+            blocks: HashMap::new(),
+        });
+        if self.eat("}") {
+            if !args.is_empty() {
+                let b = self.ctx.create_block(&[]);
+                self.ctx.append_block(region, b);
+                for a in args {
+                    let v = self.ctx.add_block_arg(b, a.ty);
+                    let l = self.loc_at(a.pos);
+                    self.ctx.set_value_loc(v, l);
+                    self.define_value(&a.name, vec![v], a.pos)?;
+                }
+            }
+        } else {
+            let mut cur: Block;
+            if self.peek() == b'^' {
+                if !args.is_empty() {
+                    return self.err_here("invalid block name in region with named arguments");
+                }
+                cur = self.parse_block_header(region)?;
+            } else {
+                cur = self.ctx.create_block(&[]);
+                self.ctx.append_block(region, cur);
+                for a in args {
+                    let v = self.ctx.add_block_arg(cur, a.ty);
+                    let l = self.loc_at(a.pos);
+                    self.ctx.set_value_loc(v, l);
+                    self.define_value(&a.name, vec![v], a.pos)?;
+                }
+            }
+            loop {
+                if self.eat("}") {
+                    break;
+                }
+                if self.at_end() {
+                    return self.err_here("expected '}' to end region");
+                }
+                if self.peek() == b'^' {
+                    cur = self.parse_block_header(region)?;
+                    continue;
+                }
+                let op = self.parse_operation()?;
+                self.ctx.insert_op(InsertPoint::AtEnd(cur), op);
+            }
+        }
+        let bs = self.block_scopes.pop().expect("block scope open");
+        if let Some((name, (_, _, pos))) = bs
+            .blocks
+            .iter()
+            .filter(|(_, (_, defined, _))| !defined)
+            .min_by_key(|(_, (_, _, p))| *p)
+        {
+            return self.err(*pos, format!("reference to an undefined block")).map_err(|mut e| {
+                let _ = name;
+                e.message = "reference to an undefined block".into();
+                e
+            });
+        }
+        if isolated {
+            self.finish_isolated_scope()?;
+        } else {
+            // Forward references made in a nested non-isolated scope stay
+            // with the enclosing isolated scope.
+            self.scopes.pop();
+        }
+        Ok(region)
+    }
+
+    fn parse_block_header(&mut self, region: Region) -> PResult<Block> {
+        self.skip_ws();
+        let pos = self.pos;
+        self.pos += 1;
+        let name = self.suffix_id().to_string();
+        let b = self.block_ref(&name, pos);
+        let entry = self
+            .block_scopes
+            .last_mut()
+            .expect("block scope open")
+            .blocks
+            .get_mut(&name)
+            .expect("just referenced");
+        if entry.1 {
+            return self.err(pos, format!("redefinition of block '^{name}'"));
+        }
+        entry.1 = true;
+        self.ctx.append_block(region, b);
+        if self.eat("(") {
+            if !self.eat(")") {
+                loop {
+                    self.skip_ws();
+                    let ap = self.pos;
+                    let u = self.parse_operand_ref()?;
+                    self.expect(":")?;
+                    let t = self.parse_type()?;
+                    let v = self.ctx.add_block_arg(b, t);
+                    let l = if self.peek_ident() == Some("loc") {
+                        self.parse_location_body()?
+                    } else {
+                        self.loc_at(ap)
+                    };
+                    self.ctx.set_value_loc(v, l);
+                    self.define_value(&u.name, vec![v], ap)?;
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+                self.expect(")")?;
+            }
+        }
+        self.expect(":")?;
+        Ok(b)
+    }
+
+    // ----- types -----
+
+    pub fn parse_type_list_no_parens(&mut self) -> PResult<Vec<Type>> {
+        let mut v = vec![self.parse_type()?];
+        while self.eat(",") {
+            v.push(self.parse_type()?);
+        }
+        Ok(v)
+    }
+    /// `()`, `T` or `(T, U)`: a function result list.
+    pub fn parse_function_result_types(&mut self) -> PResult<Vec<Type>> {
+        if self.peek() == b'(' {
+            let save = self.pos;
+            // `(T) -> U` is a function type, not a parenthesized list.
+            self.pos += 1;
+            let mut v = vec![];
+            if !self.eat(")") {
+                v = self.parse_type_list_no_parens()?;
+                self.expect(")")?;
+            }
+            if self.peek() == b'-' && self.peek_at(1) == b'>' {
+                self.pos = save;
+                return Ok(vec![self.parse_type()?]);
+            }
+            return Ok(v);
+        }
+        Ok(vec![self.parse_type()?])
+    }
+
+    pub fn parse_type(&mut self) -> PResult<Type> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err_here("nesting too deep");
+        }
+        let r = self.parse_type_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_type_inner(&mut self) -> PResult<Type> {
+        self.skip_ws();
+        let start = self.pos;
+        match self.peek() {
+            b'(' => {
+                self.pos += 1;
+                let mut ins = vec![];
+                if !self.eat(")") {
+                    ins = self.parse_type_list_no_parens()?;
+                    self.expect(")")?;
+                }
+                self.expect("->")?;
+                let outs = self.parse_function_result_types()?;
+                return Ok(self.ctx.function_type(ins, outs));
+            }
+            b'!' => {
+                self.pos += 1;
+                let save = self.pos;
+                let id = self.suffix_id();
+                if !id.contains('.') && !self.b.get(self.pos).is_some_and(|&c| c == b'<') {
+                    if let Some(&t) = self.type_aliases.get(id) {
+                        return Ok(t);
+                    }
+                    return self.err(start, format!("undefined symbol alias id '{id}'"));
+                }
+                self.pos = save;
+                let dialect = self.ident_no_dot();
+                if dialect.is_empty() {
+                    return self.err(start, "expected type");
+                }
+                return self.parse_dialect_type(dialect, start);
+            }
+            _ => {}
+        }
+        let Some(id) = self.peek_ident_no_dot() else {
+            return self.err_here("expected non-function type");
+        };
+        let k = match id {
+            "index" => TypeKind::Index,
+            "f16" => TypeKind::F16,
+            "bf16" => TypeKind::BF16,
+            "f32" => TypeKind::F32,
+            "f64" => TypeKind::F64,
+            "f80" => TypeKind::F80,
+            "f128" => TypeKind::F128,
+            "none" => TypeKind::None,
+            "memref" | "tensor" | "vector" | "tuple" | "complex" => {
+                self.pos += id.len();
+                return self.parse_builtin_shaped(id, start);
+            }
+            _ => {
+                let (sign, rest) = if let Some(r) = id.strip_prefix("si") {
+                    (Signedness::Signed, r)
+                } else if let Some(r) = id.strip_prefix("ui") {
+                    (Signedness::Unsigned, r)
+                } else if let Some(r) = id.strip_prefix('i') {
+                    (Signedness::Signless, r)
+                } else {
+                    return self.err_here("expected non-function type");
+                };
+                match rest.parse::<u32>() {
+                    Ok(w) if !rest.is_empty() && w <= 16_777_215 && rest.bytes().all(|c| c.is_ascii_digit()) => {
+                        TypeKind::Integer(w, sign)
+                    }
+                    _ => return self.err_here("expected non-function type"),
+                }
+            }
+        };
+        self.pos += id.len();
+        Ok(self.ctx.ty(k))
+    }
+    fn peek_ident_no_dot(&mut self) -> Option<&'a str> {
+        self.skip_ws();
+        let s = self.pos;
+        if s >= self.b.len() || !is_id_start(self.b[s]) {
+            return None;
+        }
+        let mut e = s + 1;
+        while e < self.b.len() && (self.b[e].is_ascii_alphanumeric() || self.b[e] == b'_') {
+            e += 1;
+        }
+        Some(&self.src[s..e])
+    }
+    fn ident_no_dot(&mut self) -> &'a str {
+        let s = self.pos;
+        let mut e = s;
+        while e < self.b.len() && (self.b[e].is_ascii_alphanumeric() || self.b[e] == b'_') {
+            e += 1;
+        }
+        self.pos = e;
+        &self.src[s..e]
+    }
+    /// Text up to the matching `>`, starting just after a `<`.
+    fn balanced_body(&mut self, start: usize) -> PResult<&'a str> {
+        let s = self.pos;
+        let mut depth = 1;
+        while self.pos < self.b.len() {
+            match self.b[self.pos] {
+                b'<' | b'(' | b'[' | b'{' => depth += 1,
+                b'>' if self.pos > 0 && self.b[self.pos - 1] == b'-' => {}
+                b'>' | b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let body = &self.src[s..self.pos];
+                        self.pos += 1;
+                        return Ok(body);
+                    }
+                }
+                b'"' => {
+                    self.string_lit()?;
+                    continue;
+                }
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        self.err(start, "unbalanced '<' character in pretty dialect name")
+    }
+
+    fn parse_dialect_type(&mut self, dialect: &str, start: usize) -> PResult<Type> {
+        if dialect == "async" && self.b.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            let save = self.pos;
+            let id = self.suffix_id();
+            let k = match id {
+                "token" => Some(TypeKind::AsyncToken),
+                "group" => Some(TypeKind::AsyncGroup),
+                "coro.id" => Some(TypeKind::CoroId),
+                "coro.handle" => Some(TypeKind::CoroHandle),
+                "coro.state" => Some(TypeKind::CoroState),
+                "value" => None,
+                _ => return self.err(start, format!("unknown async type: {id}")),
+            };
+            if let Some(k) = k {
+                return Ok(self.ctx.ty(k));
+            }
+            let _ = save;
+            self.expect("<")?;
+            let t = self.parse_type()?;
+            self.expect(">")?;
+            return Ok(self.ctx.ty(TypeKind::AsyncValue(t)));
+        }
+        // Opaque dialect type: `!d.ident<...>` or `!d<...>`.
+        let s = self.pos;
+        if self.b.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            while self.pos < self.b.len() && is_id_char(self.b[self.pos]) {
+                self.pos += 1;
+            }
+        }
+        if self.b.get(self.pos) == Some(&b'<') {
+            self.pos += 1;
+            self.balanced_body(start)?;
+        }
+        if !self.allow_unregistered && !self.hooks.is_known_dialect(dialect) {
+            return self.err(start, format!("dialect '{dialect}' provides no type parsing hook"))
+                .or_else(|mut e: ParseError| {
+                    e.message = format!("unregistered dialect type !{}{}", dialect, &self.src[s..self.pos]);
+                    Err(e)
+                });
+        }
+        let body = self.src[s..self.pos].to_string();
+        let d = self.ctx.sym(dialect);
+        Ok(self.ctx.ty(TypeKind::Opaque { dialect: d, body }))
+    }
+
+    /// Dimension list `4x?x8x` (up to the element type).
+    fn parse_dims(&mut self, allow_dynamic: bool) -> PResult<Vec<Dim>> {
+        let mut dims = vec![];
+        loop {
+            self.skip_ws();
+            let c = self.b.get(self.pos).copied().unwrap_or(0);
+            if c == b'?' && allow_dynamic {
+                self.pos += 1;
+                dims.push(None);
+            } else if c.is_ascii_digit() {
+                let s = self.pos;
+                while self.pos < self.b.len() && self.b[self.pos].is_ascii_digit() {
+                    self.pos += 1;
+                }
+                let Ok(d) = self.src[s..self.pos].parse::<i64>() else {
+                    return self.err(s, "invalid dimension");
+                };
+                dims.push(Some(d));
+            } else {
+                return Ok(dims);
+            }
+            if self.b.get(self.pos) == Some(&b'x') {
+                self.pos += 1;
+            } else {
+                return self.err_here("expected 'x' in dimension list");
+            }
+        }
+    }
+
+    fn parse_builtin_shaped(&mut self, kw: &str, start: usize) -> PResult<Type> {
+        self.expect("<")?;
+        let k = match kw {
+            "tuple" => {
+                let mut v = vec![];
+                if !self.eat(">") {
+                    v = self.parse_type_list_no_parens()?;
+                    self.expect(">")?;
+                }
+                return Ok(self.ctx.ty(TypeKind::Tuple(v)));
+            }
+            "complex" => {
+                let t = self.parse_type()?;
+                TypeKind::Complex(t)
+            }
+            "vector" => {
+                let dims = self.parse_dims(false)?;
+                let shape: Vec<i64> = dims.into_iter().map(|d| d.unwrap_or(0)).collect();
+                if shape.is_empty() {
+                    return self.err(start, "expected dimension size in vector type");
+                }
+                let elem = self.parse_type()?;
+                TypeKind::Vector {
+                    shape,
+                    scalable: 0,
+                    elem,
+                }
+            }
+            "tensor" | "memref" => {
+                self.skip_ws();
+                if self.b.get(self.pos) == Some(&b'*') {
+                    self.pos += 1;
+                    if !self.eat("x") {
+                        return self.err_here("expected 'x' in unranked type");
+                    }
+                    let elem = self.parse_type()?;
+                    if kw == "tensor" {
+                        TypeKind::UnrankedTensor(elem)
+                    } else {
+                        let ms = if self.eat(",") {
+                            Some(self.parse_attribute(None)?)
+                        } else {
+                            None
+                        };
+                        TypeKind::UnrankedMemRef {
+                            elem,
+                            memory_space: ms,
+                        }
+                    }
+                } else {
+                    let shape = self.parse_dims(true)?;
+                    let elem = self.parse_type()?;
+                    if kw == "tensor" {
+                        let enc = if self.eat(",") {
+                            Some(self.parse_attribute(None)?)
+                        } else {
+                            None
+                        };
+                        TypeKind::Tensor {
+                            shape,
+                            elem,
+                            encoding: enc,
+                        }
+                    } else {
+                        let mut layout = None;
+                        let mut ms = None;
+                        while self.eat(",") {
+                            let a = self.parse_attribute(None)?;
+                            if matches!(self.ctx.attr_kind(a), AttrKind::Affine(_))
+                                || matches!(self.ctx.attr_kind(a), AttrKind::Opaque(s) if s.starts_with("strided"))
+                            {
+                                layout = Some(a);
+                            } else {
+                                ms = Some(a);
+                            }
+                        }
+                        TypeKind::MemRef {
+                            shape,
+                            elem,
+                            layout,
+                            memory_space: ms,
+                        }
+                    }
+                }
+            }
+            _ => unreachable!("caller checks the keyword"),
+        };
+        self.expect(">")?;
+        Ok(self.ctx.ty(k))
+    }
+
+    // ----- attributes -----
+
+    /// `{name = attr, unit_name}`; entries come back sorted.
+    pub fn parse_attr_dict(&mut self) -> PResult<Vec<(Symbol, Attribute)>> {
+        self.expect("{")?;
+        let mut v: Vec<(Symbol, Attribute)> = vec![];
+        if !self.eat("}") {
+            loop {
+                self.skip_ws();
+                let p = self.pos;
+                let name = if self.peek() == b'"' {
+                    self.string_lit()?
+                } else {
+                    match self.ident() {
+                        Some(n) => n.to_string(),
+                        None => return self.err_here("expected attribute name"),
+                    }
+                };
+                let a = if self.eat("=") {
+                    self.parse_attribute(None)?
+                } else {
+                    self.ctx.unit_attr()
+                };
+                let s = self.ctx.sym(&name);
+                if v.iter().any(|(k, _)| *k == s) {
+                    return self.err(p, format!("duplicate key '{name}' in dictionary attribute"));
+                }
+                v.push((s, a));
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect("}")?;
+        }
+        self.ctx.sort_attrs(&mut v);
+        Ok(v)
+    }
+    /// `attributes {...}` or a bare `{...}` if present.
+    pub fn parse_optional_attr_dict(&mut self) -> PResult<Vec<(Symbol, Attribute)>> {
+        if self.peek() == b'{' {
+            self.parse_attr_dict()
+        } else {
+            Ok(vec![])
+        }
+    }
+
+    fn parse_typed_number(&mut self, v_int: Option<i128>, v_float: Option<f64>, ty: Option<Type>, p: usize) -> PResult<Attribute> {
+        let ty = match ty {
+            Some(t) => Some(t),
+            None => {
+                if self.eat(":") {
+                    Some(self.parse_type()?)
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(f) = v_float {
+            let t = match ty {
+                Some(t) => t,
+                None => self.ctx.ty(TypeKind::F64),
+            };
+            if !self.ctx.kind(t).is_float() {
+                return self.err(p, "floating point value not valid for specified type");
+            }
+            return Ok(self.ctx.attr(AttrKind::Float(round_to(self.ctx.kind(t), f).to_bits(), t)));
+        }
+        let i = v_int.expect("int or float");
+        let t = match ty {
+            Some(t) => t,
+            None => self.ctx.int_type(64),
+        };
+        let k = self.ctx.kind(t).clone();
+        if k.is_float() {
+            // Hex literal for a float: the bits.
+            let bits = i as u64;
+            let f = match k {
+                TypeKind::F32 => f32::from_bits(bits as u32) as f64,
+                TypeKind::F64 => f64::from_bits(bits),
+                _ => return self.err(p, "unsupported hexadecimal float type"),
+            };
+            return Ok(self.ctx.attr(AttrKind::Float(f.to_bits(), t)));
+        }
+        if !k.is_int_or_index() {
+            return self.err(p, "integer literal not valid for specified type");
+        }
+        if let TypeKind::Integer(1, _) = k {
+            if i != 0 && i != 1 && i != -1 {
+                return self.err(p, "integer constant out of range for attribute");
+            }
+        }
+        if let TypeKind::Integer(w, s) = k {
+            if w < 128 && !fits(i, w, s) {
+                return self.err(p, "integer constant out of range for attribute");
+            }
+        }
+        Ok(self.ctx.attr(AttrKind::Integer(normalize_int(i, &k), t)))
+    }
+
+    /// Any attribute; `ty` is a type already known from context (e.g. the
+    /// result type of `arith.constant`), which suppresses `: type`.
+    pub fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attribute> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err_here("nesting too deep");
+        }
+        let r = self.parse_attribute_inner(ty);
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_attribute_inner(&mut self, ty: Option<Type>) -> PResult<Attribute> {
+        self.skip_ws();
+        let p = self.pos;
+        let c = self.peek();
+        if c == b'-' || c.is_ascii_digit() {
+            if let Some(f) = self.float_lit() {
+                return self.parse_typed_number(None, Some(f), ty, p);
+            }
+            if let Some(i) = self.int_lit() {
+                return self.parse_typed_number(Some(i), None, ty, p);
+            }
+            return self.err(p, "expected attribute value");
+        }
+        match c {
+            b'"' => {
+                let s = self.string_lit()?;
+                let t = if ty.is_none() && self.peek() == b':' && self.peek_at(1) != b':' {
+                    self.pos += 1;
+                    Some(self.parse_type()?)
+                } else {
+                    None
+                };
+                return Ok(self.ctx.attr(AttrKind::String(s, t)));
+            }
+            b'[' => {
+                self.pos += 1;
+                let mut v = vec![];
+                if !self.eat("]") {
+                    loop {
+                        v.push(self.parse_attribute(None)?);
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
+                    self.expect("]")?;
+                }
+                return Ok(self.ctx.attr(AttrKind::Array(v)));
+            }
+            b'{' => {
+                let d = self.parse_attr_dict()?;
+                return Ok(self.ctx.attr(AttrKind::Dictionary(d)));
+            }
+            b'@' => {
+                let (root, nested) = self.parse_symbol_ref_parts()?;
+                let r = self.ctx.sym(&root);
+                let n = nested.iter().map(|s| self.ctx.sym(s)).collect();
+                return Ok(self.ctx.attr(AttrKind::SymbolRef(r, n)));
+            }
+            b'#' => {
+                self.pos += 1;
+                let s = self.pos;
+                let id = self.suffix_id();
+                if !id.contains('.') && self.b.get(self.pos) != Some(&b'<') {
+                    if let Some(&a) = self.attr_aliases.get(id) {
+                        return Ok(a);
+                    }
+                    return self.err(p, format!("undefined symbol alias id '{id}'"));
+                }
+                if self.b.get(self.pos) == Some(&b'<') {
+                    self.pos += 1;
+                    self.balanced_body(p)?;
+                }
+                let text = format!("#{}", &self.src[s..self.pos]);
+                return Ok(self.ctx.attr(AttrKind::Opaque(text)));
+            }
+            _ => {}
+        }
+        if c == b'(' || c == b'!' {
+            let t = self.parse_type()?;
+            return Ok(self.ctx.type_attr(t));
+        }
+        let Some(id) = self.peek_ident_no_dot() else {
+            return self.err_here("expected attribute value");
+        };
+        match id {
+            "true" | "false" => {
+                self.pos += id.len();
+                let v = id == "true";
+                if let Some(t) = ty {
+                    if self.ctx.kind(t) != &TypeKind::Integer(1, Signedness::Signless) {
+                        let i = self.ctx.int_type(1);
+                        let _ = i;
+                    }
+                } else if self.peek() == b':' && self.peek_at(1) != b':' {
+                    // `true : i1`
+                    let save = self.pos;
+                    self.pos += 1;
+                    if self.parse_type().is_err() {
+                        self.pos = save;
+                    }
+                }
+                Ok(self.ctx.attr(AttrKind::Bool(v)))
+            }
+            "unit" => {
+                self.pos += 4;
+                Ok(self.ctx.unit_attr())
+            }
+            "dense" => {
+                self.pos += 5;
+                self.parse_dense(ty)
+            }
+            "affine_map" | "affine_set" => {
+                self.pos += id.len();
+                self.expect("<")?;
+                let body = self.balanced_body(p)?;
+                let text = format!("{id}<{}>", normalize_affine(body));
+                Ok(self.ctx.attr(AttrKind::Affine(text)))
+            }
+            "loc" => {
+                let l = self.parse_location_body()?;
+                let _ = l;
+                Ok(self.ctx.unit_attr())
+            }
+            _ => {
+                // A type used as an attribute (`i32`, `memref<...>`).
+                let t = self.parse_type()?;
+                Ok(self.ctx.type_attr(t))
+            }
+        }
+    }
+
+    /// `@name` or `@"quoted"`, then `::@nested`*.
+    pub fn parse_symbol_ref_parts(&mut self) -> PResult<(String, Vec<String>)> {
+        let root = self.symbol_name()?;
+        let mut nested = vec![];
+        while self.b[self.pos..].starts_with(b"::@") {
+            self.pos += 2;
+            nested.push(self.symbol_name()?);
+        }
+        Ok((root, nested))
+    }
+    /// `@name` as a plain string.
+    pub fn symbol_name(&mut self) -> PResult<String> {
+        self.skip_ws();
+        if self.b.get(self.pos) != Some(&b'@') {
+            return self.err_here("expected valid '@'-identifier for symbol name");
+        }
+        self.pos += 1;
+        if self.b.get(self.pos) == Some(&b'"') {
+            return self.string_lit();
+        }
+        let s = self.pos;
+        while self.pos < self.b.len() && is_suffix_char(self.b[self.pos]) {
+            self.pos += 1;
+        }
+        if s == self.pos {
+            return self.err(s - 1, "expected valid '@'-identifier for symbol name");
+        }
+        Ok(self.src[s..self.pos].to_string())
+    }
+
+    fn parse_dense(&mut self, ty: Option<Type>) -> PResult<Attribute> {
+        let p = self.pos;
+        self.expect("<")?;
+        let mut elems = vec![];
+        let mut splat = true;
+        if self.peek() == b'[' {
+            splat = false;
+            self.parse_dense_list(&mut elems)?;
+        } else if self.peek() != b'>' {
+            elems.push(self.parse_dense_elem()?);
+        }
+        self.expect(">")?;
+        let t = match ty {
+            Some(t) => t,
+            None => {
+                self.expect(":")?;
+                self.parse_type()?
+            }
+        };
+        let Some(et) = self.ctx.kind(t).element_type() else {
+            return self.err(p, "elements literal type must be a shaped type");
+        };
+        let ek = self.ctx.kind(et).clone();
+        // Canonicalize element kinds to the element type.
+        for e in &mut elems {
+            match (&e, ek.is_float()) {
+                (DenseElem::Int(i), true) => *e = DenseElem::Float((*i as f64).to_bits()),
+                (DenseElem::Float(f), true) => {
+                    *e = DenseElem::Float(round_to(&ek, f64::from_bits(*f)).to_bits())
+                }
+                (DenseElem::Bool(b), false) if ek != TypeKind::Integer(1, Signedness::Signless) => {
+                    *e = DenseElem::Int(*b as i128)
+                }
+                (DenseElem::Int(i), false) if ek == TypeKind::Integer(1, Signedness::Signless) => {
+                    *e = DenseElem::Bool(*i != 0)
+                }
+                _ => {}
+            }
+        }
+        let n: i64 = match self.ctx.kind(t) {
+            TypeKind::Vector { shape, .. } => shape.iter().product(),
+            TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => {
+                shape.iter().map(|d| d.unwrap_or(0)).product()
+            }
+            _ => 0,
+        };
+        if !splat && elems.len() as i64 != n {
+            return self.err(p, format!("inferred shape of elements literal does not match type"));
+        }
+        let splat = splat || (elems.len() > 1 && elems.iter().all(|e| *e == elems[0]));
+        if splat && elems.len() > 1 {
+            elems.truncate(1);
+        }
+        Ok(self.ctx.attr(AttrKind::Dense(elems, t, splat)))
+    }
+    fn parse_dense_list(&mut self, out: &mut Vec<DenseElem>) -> PResult<()> {
+        self.expect("[")?;
+        if self.eat("]") {
+            return Ok(());
+        }
+        loop {
+            if self.peek() == b'[' {
+                self.parse_dense_list(out)?;
+            } else {
+                out.push(self.parse_dense_elem()?);
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect("]")
+    }
+    fn parse_dense_elem(&mut self) -> PResult<DenseElem> {
+        if self.eat_keyword("true") {
+            return Ok(DenseElem::Bool(true));
+        }
+        if self.eat_keyword("false") {
+            return Ok(DenseElem::Bool(false));
+        }
+        if let Some(f) = self.float_lit() {
+            return Ok(DenseElem::Float(f.to_bits()));
+        }
+        if let Some(i) = self.int_lit() {
+            return Ok(DenseElem::Int(i));
+        }
+        self.err_here("expected element literal of primitive type")
+    }
+}
+
+fn fits(i: i128, w: u32, s: Signedness) -> bool {
+    let w = w as i32;
+    match s {
+        Signedness::Unsigned => i >= 0 && i < (1i128 << w),
+        Signedness::Signed => i >= -(1i128 << (w - 1)) && i < (1i128 << (w - 1)),
+        // Signless accepts both readings, as MLIR does.
+        Signedness::Signless => i >= -(1i128 << (w - 1)) && i < (1i128 << w),
+    }
+}
+
+/// Signless integers are stored as their signed reading (MLIR prints them
+/// signed).
+fn normalize_int(i: i128, k: &TypeKind) -> i128 {
+    match k {
+        TypeKind::Integer(w, Signedness::Signless) if *w < 128 && *w > 1 => {
+            let w = *w;
+            let m = 1i128 << w;
+            let v = i.rem_euclid(m);
+            if v >= m / 2 {
+                v - m
+            } else {
+                v
+            }
+        }
+        TypeKind::Integer(1, _) => i & 1,
+        _ => i,
+    }
+}
+
+/// Rounds to the precision of the float type (stored widened to f64).
+pub fn round_to(k: &TypeKind, f: f64) -> f64 {
+    match k {
+        TypeKind::F32 => f as f32 as f64,
+        TypeKind::F16 => half_round(f, 10, 15),
+        TypeKind::BF16 => (f as f32 as f64).pipe_bf16(),
+        _ => f,
+    }
+}
+
+trait Bf16 {
+    fn pipe_bf16(self) -> f64;
+}
+impl Bf16 for f64 {
+    fn pipe_bf16(self) -> f64 {
+        let b = (self as f32).to_bits();
+        let round = ((b >> 16) & 1) + 0x7fff;
+        f32::from_bits((b.wrapping_add(round)) & 0xffff_0000) as f64
+    }
+}
+fn half_round(f: f64, mant: i32, _bias: i32) -> f64 {
+    if f == 0.0 || !f.is_finite() {
+        return f;
+    }
+    let e = f.abs().log2().floor() as i32;
+    let scale = 2f64.powi(mant - e.max(-14));
+    (f * scale).round_ties_even() / scale
+}
+
+/// Canonical spacing of an affine map body, as MLIR prints it.
+fn normalize_affine(body: &str) -> String {
+    let mut out = String::new();
+    let mut prev_space = false;
+    for c in body.chars() {
+        if c.is_whitespace() {
+            prev_space = true;
+            continue;
+        }
+        if prev_space && !out.is_empty() && !out.ends_with(['(', '[']) && !matches!(c, ')' | ']' | ',') {
+            out.push(' ');
+        }
+        prev_space = false;
+        out.push(c);
+        if c == ',' {
+            prev_space = true;
+        }
+    }
+    out
+}

@@ -1,0 +1,958 @@
+//! The printer, with MLIR's exact naming: values are numbered per region
+//! tree (a nested region continues its parent's counters), names suggested
+//! by ops are uniqued with `_N` suffixes, blocks are numbered per region.
+
+use crate::edition::{custom_name, generic_name, Edition};
+use crate::DialectHooks;
+use mlir_async_ir::*;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// Printing options (mlir-opt's `--mlir-print-*` flags).
+#[derive(Clone, Copy, Debug)]
+pub struct PrintOptions {
+    pub edition: Edition,
+    pub generic: bool,
+    pub debug_info: bool,
+}
+
+#[derive(Default)]
+struct Names {
+    /// Numbered values: `%N`.
+    ids: HashMap<Value, u32>,
+    /// Named values: `%name`.
+    names: HashMap<Value, String>,
+    /// Result group starts of ops with several groups.
+    groups: HashMap<Op, Vec<u32>>,
+    blocks: HashMap<Block, u32>,
+}
+
+struct NameScope {
+    used: HashSet<String>,
+    parent: Option<usize>,
+}
+
+struct Namer<'a> {
+    ctx: &'a Context,
+    hooks: &'a dyn DialectHooks,
+    names: Names,
+    scopes: Vec<NameScope>,
+    cur_scope: usize,
+    next_value: u32,
+    next_arg: u32,
+    next_conflict: u32,
+}
+
+impl<'a> Namer<'a> {
+    fn is_used(&self, n: &str) -> bool {
+        let mut s = Some(self.cur_scope);
+        while let Some(i) = s {
+            if self.scopes[i].used.contains(n) {
+                return true;
+            }
+            s = self.scopes[i].parent;
+        }
+        false
+    }
+    fn unique(&mut self, name: &str) -> String {
+        let name = sanitize(name);
+        let out = if !self.is_used(&name) {
+            name
+        } else {
+            loop {
+                let probe = format!("{}_{}", name, self.next_conflict);
+                self.next_conflict += 1;
+                if !self.is_used(&probe) {
+                    break probe;
+                }
+            }
+        };
+        self.scopes[self.cur_scope].used.insert(out.clone());
+        out
+    }
+    fn set_name(&mut self, v: Value, name: &str) {
+        if name.is_empty() {
+            self.names.ids.insert(v, self.next_value);
+            self.next_value += 1;
+        } else {
+            let n = self.unique(name);
+            self.names.names.insert(v, n);
+        }
+    }
+    fn number_op(&mut self, op: Op) {
+        let results = self.ctx.results(op);
+        if results.is_empty() {
+            return;
+        }
+        let mut groups = vec![0u32];
+        let mut hinted: Vec<(usize, String)> = vec![];
+        self.hooks
+            .result_names(self.ctx, op, &mut |i, n| hinted.push((i, n.to_string())));
+        for (i, n) in hinted {
+            let v = results[i];
+            if self.names.names.contains_key(&v) || self.names.ids.contains_key(&v) {
+                continue;
+            }
+            self.set_name(v, &n);
+            if i != 0 {
+                groups.push(i as u32);
+            }
+        }
+        let first = results[0];
+        if !self.names.names.contains_key(&first) && !self.names.ids.contains_key(&first) {
+            self.names.ids.insert(first, self.next_value);
+            self.next_value += 1;
+        }
+        if groups.len() != 1 {
+            groups.sort_unstable();
+            self.names.groups.insert(op, groups);
+        }
+    }
+    fn number_region(&mut self, r: Region) {
+        for (i, &b) in self.ctx.region_blocks(r).iter().enumerate() {
+            self.names.blocks.insert(b, i as u32);
+            let entry = i == 0;
+            for &a in self.ctx.block_args(b) {
+                if entry {
+                    let n = format!("arg{}", self.next_arg);
+                    self.next_arg += 1;
+                    self.set_name(a, &n);
+                } else {
+                    self.set_name(a, "");
+                }
+            }
+            for o in self.ctx.block_ops_iter(b) {
+                self.number_op(o);
+            }
+        }
+    }
+    fn run(&mut self, top: Op) {
+        self.scopes.push(NameScope {
+            used: HashSet::new(),
+            parent: None,
+        });
+        self.cur_scope = 0;
+        let mut work: Vec<(Region, u32, u32, u32, usize)> = vec![];
+        for &r in self.ctx.regions_of(top).iter() {
+            work.push((r, self.next_value, self.next_arg, self.next_conflict, 0));
+        }
+        self.number_op(top);
+        while let Some((r, nv, na, nc, parent)) = work.pop() {
+            self.next_value = nv;
+            self.next_arg = na;
+            self.next_conflict = nc;
+            self.scopes.push(NameScope {
+                used: HashSet::new(),
+                parent: Some(parent),
+            });
+            self.cur_scope = self.scopes.len() - 1;
+            let me = self.cur_scope;
+            self.number_region(r);
+            for &b in self.ctx.region_blocks(r) {
+                for o in self.ctx.block_ops_iter(b) {
+                    for &nr in self.ctx.regions_of(o) {
+                        work.push((nr, self.next_value, self.next_arg, self.next_conflict, me));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// MLIR's `sanitizeIdentifier`: keeps `[a-zA-Z0-9$._-]`, maps others to
+/// `_`, and prefixes names starting with a digit.
+fn sanitize(name: &str) -> String {
+    let mut s = String::with_capacity(name.len() + 1);
+    if name.as_bytes().first().is_some_and(|c| c.is_ascii_digit()) {
+        s.push('_');
+    }
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || "$._-".contains(c) {
+            s.push(c);
+        } else if !s.ends_with('_') {
+            s.push('_');
+        }
+    }
+    s
+}
+
+pub struct Printer<'a> {
+    pub ctx: &'a Context,
+    pub out: String,
+    pub opts: PrintOptions,
+    hooks: &'a dyn DialectHooks,
+    names: Names,
+    indent: usize,
+}
+
+impl<'a> Printer<'a> {
+    /// Names every value under `top` and prepares to print it.
+    pub fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, top: Op, opts: PrintOptions) -> Self {
+        let mut namer = Namer {
+            ctx,
+            hooks,
+            names: Names::default(),
+            scopes: vec![],
+            cur_scope: 0,
+            next_value: 0,
+            next_arg: 0,
+            next_conflict: 0,
+        };
+        namer.run(top);
+        Printer {
+            ctx,
+            out: String::new(),
+            opts,
+            hooks,
+            names: namer.names,
+            indent: 0,
+        }
+    }
+
+    pub fn edition(&self) -> Edition {
+        self.opts.edition
+    }
+    pub fn w(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    // ----- values -----
+
+    fn value_id(&mut self, v: Value, with_result_no: bool) {
+        let (lookup, no) = match self.ctx.value_def(v) {
+            ValueDef::BlockArg(..) => (v, None),
+            ValueDef::Result(op, i) => {
+                let results = self.ctx.results(op);
+                if results.len() == 1 {
+                    (v, None)
+                } else {
+                    match self.names.groups.get(&op) {
+                        None => (results[0], Some(i)),
+                        Some(g) => {
+                            let pos = g.partition_point(|&s| s <= i);
+                            let start = g[pos - 1];
+                            let end = if pos < g.len() {
+                                g[pos]
+                            } else {
+                                results.len() as u32
+                            };
+                            let no = if end - start != 1 {
+                                Some(i - start)
+                            } else {
+                                None
+                            };
+                            (results[start as usize], no)
+                        }
+                    }
+                }
+            }
+        };
+        self.out.push('%');
+        if let Some(id) = self.names.ids.get(&lookup) {
+            let _ = write!(self.out, "{id}");
+        } else if let Some(n) = self.names.names.get(&lookup) {
+            self.out.push_str(n);
+        } else {
+            self.out.push_str("<<UNKNOWN SSA VALUE>>");
+        }
+        if let (Some(n), true) = (no, with_result_no) {
+            let _ = write!(self.out, "#{n}");
+        }
+    }
+    pub fn operand(&mut self, v: Value) {
+        self.value_id(v, true);
+    }
+    pub fn operands(&mut self, vs: &[Value]) {
+        for (i, &v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            self.operand(v);
+        }
+    }
+    pub fn block_name(&mut self, b: Block) {
+        match self.names.blocks.get(&b) {
+            Some(id) => {
+                let _ = write!(self.out, "^bb{id}");
+            }
+            None => self.w("^INVALIDBLOCK"),
+        }
+    }
+
+    // ----- types and attributes -----
+
+    pub fn ty(&mut self, t: Type) {
+        print_type_into(self.ctx, t, &mut self.out);
+    }
+    pub fn types(&mut self, ts: &[Type]) {
+        for (i, &t) in ts.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            self.ty(t);
+        }
+    }
+    /// `(A, B) -> R` as in function signatures (results parenthesized
+    /// unless a single non-function type).
+    pub fn functional_type(&mut self, ins: &[Type], outs: &[Type]) {
+        self.w("(");
+        self.types(ins);
+        self.w(") -> ");
+        self.result_types(outs);
+    }
+    pub fn result_types(&mut self, outs: &[Type]) {
+        let wrap = outs.len() != 1 || matches!(self.ctx.kind(outs[0]), TypeKind::Function(..));
+        if wrap {
+            self.w("(");
+        }
+        self.types(outs);
+        if wrap {
+            self.w(")");
+        }
+    }
+    pub fn attr(&mut self, a: Attribute) {
+        print_attr_into(self.ctx, a, &mut self.out, false);
+    }
+    /// An attribute whose type is implied by context (`arith.constant 1 : i32`).
+    pub fn attr_no_type(&mut self, a: Attribute) {
+        print_attr_into(self.ctx, a, &mut self.out, true);
+    }
+    /// ` {a = 1 : i64, b}` without the elided names; nothing when empty.
+    pub fn attr_dict(&mut self, op: Op, elided: &[&str]) {
+        self.attr_dict_impl(op, elided, false)
+    }
+    /// ` attributes {...}`.
+    pub fn attr_dict_kw(&mut self, op: Op, elided: &[&str]) {
+        self.attr_dict_impl(op, elided, true)
+    }
+    fn attr_dict_impl(&mut self, op: Op, elided: &[&str], kw: bool) {
+        let attrs: Vec<(Symbol, Attribute)> = self
+            .ctx
+            .op(op)
+            .attrs
+            .iter()
+            .filter(|(k, _)| !elided.contains(&self.ctx.str(*k)))
+            .copied()
+            .collect();
+        self.attr_entries(&attrs, kw);
+    }
+    pub fn attr_entries(&mut self, attrs: &[(Symbol, Attribute)], kw: bool) {
+        if attrs.is_empty() {
+            return;
+        }
+        self.w(if kw { " attributes {" } else { " {" });
+        print_dict_entries(self.ctx, attrs, &mut self.out);
+        self.w("}");
+    }
+
+    // ----- ops, blocks, regions -----
+
+    fn newline(&mut self) {
+        self.out.push('\n');
+    }
+    fn do_indent(&mut self) {
+        for _ in 0..self.indent {
+            self.out.push(' ');
+        }
+    }
+
+    /// Prints an op at the current indentation (without a newline).
+    pub fn op(&mut self, op: Op) {
+        self.do_indent();
+        self.op_no_indent(op);
+    }
+    fn op_no_indent(&mut self, op: Op) {
+        let results = self.ctx.results(op).to_vec();
+        if !results.is_empty() {
+            let groups = self.names.groups.get(&op).cloned().unwrap_or_else(|| vec![0]);
+            for (gi, &start) in groups.iter().enumerate() {
+                if gi > 0 {
+                    self.w(", ");
+                }
+                let end = groups.get(gi + 1).copied().unwrap_or(results.len() as u32);
+                self.value_id(results[start as usize], false);
+                if end - start > 1 {
+                    let _ = write!(self.out, ":{}", end - start);
+                }
+            }
+            self.w(" = ");
+        }
+        let name = self.ctx.name(op);
+        let custom = !self.opts.generic && self.hooks.has_custom(name);
+        if custom {
+            let spelled = custom_name(name, self.opts.edition).to_string();
+            let mark = self.out.len();
+            self.w(&spelled);
+            if !self.hooks.print_custom(self, op) {
+                self.out.truncate(mark);
+                self.generic_op(op);
+            }
+        } else {
+            self.generic_op(op);
+        }
+        if self.opts.debug_info {
+            self.w(" ");
+            let l = self.ctx.op_loc(op);
+            self.location(l);
+        }
+    }
+
+    /// `loc(...)`.
+    pub fn location(&mut self, l: Location) {
+        self.w("loc(");
+        self.location_inner(l);
+        self.w(")");
+    }
+    fn location_inner(&mut self, l: Location) {
+        match self.ctx.loc_kind(l).clone() {
+            LocKind::Unknown => self.w("unknown"),
+            LocKind::FileLineCol(f, line, col) => {
+                print_string(self.ctx.str(f), &mut self.out);
+                let _ = write!(self.out, ":{line}:{col}");
+            }
+            LocKind::Name(n, child) => {
+                print_string(self.ctx.str(n), &mut self.out);
+                if let Some(c) = child {
+                    self.w("(");
+                    self.location_inner(c);
+                    self.w(")");
+                }
+            }
+            LocKind::CallSite(a, b) => {
+                self.w("callsite(");
+                self.location_inner(a);
+                self.w(" at ");
+                self.location_inner(b);
+                self.w(")");
+            }
+            LocKind::Fused(ls, meta) => {
+                self.w("fused");
+                if let Some(m) = meta {
+                    self.w("<");
+                    self.attr(m);
+                    self.w(">");
+                }
+                self.w("[");
+                for (i, l) in ls.iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    self.location_inner(*l);
+                }
+                self.w("]");
+            }
+        }
+    }
+
+    /// The generic form `"name"(...) ... : (...) -> ...`.
+    pub fn generic_op(&mut self, op: Op) {
+        let name = generic_name(self.ctx.name(op), self.opts.edition);
+        print_string(&name, &mut self.out);
+        self.w("(");
+        let operands = self.ctx.operands(op).to_vec();
+        self.operands(&operands);
+        self.w(")");
+        let succs = self.ctx.successors(op).to_vec();
+        if !succs.is_empty() {
+            self.w("[");
+            for (i, &s) in succs.iter().enumerate() {
+                if i > 0 {
+                    self.w(", ");
+                }
+                self.block_name(s);
+            }
+            self.w("]");
+        }
+        let regions = self.ctx.regions_of(op).to_vec();
+        if !regions.is_empty() {
+            self.w(" (");
+            for (i, &r) in regions.iter().enumerate() {
+                if i > 0 {
+                    self.w(", ");
+                }
+                self.region_full(r, true, true, true);
+            }
+            self.w(")");
+        }
+        self.attr_dict(op, &[]);
+        self.w(" : ");
+        let ins: Vec<Type> = operands.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let outs: Vec<Type> = self
+            .ctx
+            .results(op)
+            .iter()
+            .map(|&v| self.ctx.value_type(v))
+            .collect();
+        self.functional_type(&ins, &outs);
+    }
+
+    /// `{ ... }` with MLIR's rules for the entry block header.
+    pub fn region(&mut self, r: Region, print_entry_args: bool, print_terminators: bool) {
+        self.region_full(r, print_entry_args, print_terminators, false)
+    }
+    pub fn region_full(&mut self, r: Region, entry_args: bool, terminators: bool, empty_block: bool) {
+        self.w("{");
+        self.newline();
+        let blocks = self.ctx.region_blocks(r).to_vec();
+        if let Some(&entry) = blocks.first() {
+            let header = (empty_block && self.ctx.first_op(entry).is_none())
+                || (entry_args && !self.ctx.block_args(entry).is_empty());
+            self.block(entry, header, terminators);
+            for &b in &blocks[1..] {
+                self.block(b, true, true);
+            }
+        }
+        self.do_indent();
+        self.w("}");
+    }
+    fn block(&mut self, b: Block, header: bool, terminators: bool) {
+        if header {
+            self.do_indent();
+            self.block_name(b);
+            let args = self.ctx.block_args(b).to_vec();
+            if !args.is_empty() {
+                self.w("(");
+                for (i, &a) in args.iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    self.operand(a);
+                    self.w(": ");
+                    let t = self.ctx.value_type(a);
+                    self.ty(t);
+                    if self.opts.debug_info {
+                        self.w(" ");
+                        let l = self.ctx.value_loc(a);
+                        self.location(l);
+                    }
+                }
+                self.w(")");
+            }
+            self.w(":");
+            let preds = self.ctx.predecessors(b);
+            let is_entry = self.ctx.parent_region(b).and_then(|r| self.ctx.entry_block(r)) == Some(b);
+            if preds.is_empty() {
+                if !is_entry {
+                    self.w("  // no predecessors");
+                }
+            } else if preds.len() == 1 {
+                self.w("  // pred: ");
+                self.block_name(preds[0]);
+            } else {
+                let mut ids: Vec<(usize, Block)> = preds
+                    .iter()
+                    .map(|&p| (self.ctx.block_index(p), p))
+                    .collect();
+                ids.sort_by_key(|x| x.0);
+                let _ = write!(self.out, "  // {} preds: ", ids.len());
+                for (i, (_, p)) in ids.into_iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    self.block_name(p);
+                }
+            }
+            self.newline();
+        }
+        self.indent += 2;
+        let ops = self.ctx.block_ops(b);
+        let has_term = ops
+            .last()
+            .is_some_and(|&o| self.ctx.traits_of(o).is_terminator);
+        let n = if has_term && !terminators {
+            ops.len() - 1
+        } else {
+            ops.len()
+        };
+        for &o in &ops[..n] {
+            self.op(o);
+            self.newline();
+        }
+        self.indent -= 2;
+    }
+
+    /// `^bb1(%0, %1 : i32, f32)` or `^bb1`.
+    pub fn successor_with_args(&mut self, b: Block, args: &[Value]) {
+        self.block_name(b);
+        if !args.is_empty() {
+            self.w("(");
+            self.operands(args);
+            self.w(" : ");
+            let tys: Vec<Type> = args.iter().map(|&v| self.ctx.value_type(v)).collect();
+            self.types(&tys);
+            self.w(")");
+        }
+    }
+}
+
+/// Prints a type to a string.
+pub fn print_type(ctx: &Context, t: Type) -> String {
+    let mut s = String::new();
+    print_type_into(ctx, t, &mut s);
+    s
+}
+
+fn dims(out: &mut String, shape: &[Dim]) {
+    for d in shape {
+        match d {
+            Some(n) => {
+                let _ = write!(out, "{n}x");
+            }
+            None => out.push_str("?x"),
+        }
+    }
+}
+
+pub fn print_type_into(ctx: &Context, t: Type, out: &mut String) {
+    match ctx.kind(t) {
+        TypeKind::Integer(w, s) => {
+            let p = match s {
+                Signedness::Signless => "i",
+                Signedness::Signed => "si",
+                Signedness::Unsigned => "ui",
+            };
+            let _ = write!(out, "{p}{w}");
+        }
+        TypeKind::Index => out.push_str("index"),
+        TypeKind::BF16 => out.push_str("bf16"),
+        TypeKind::F16 => out.push_str("f16"),
+        TypeKind::F32 => out.push_str("f32"),
+        TypeKind::F64 => out.push_str("f64"),
+        TypeKind::F80 => out.push_str("f80"),
+        TypeKind::F128 => out.push_str("f128"),
+        TypeKind::None => out.push_str("none"),
+        TypeKind::Function(ins, outs) => {
+            out.push('(');
+            type_list(ctx, ins, out);
+            out.push_str(") -> ");
+            let wrap = outs.len() != 1 || matches!(ctx.kind(outs[0]), TypeKind::Function(..));
+            if wrap {
+                out.push('(');
+            }
+            type_list(ctx, outs, out);
+            if wrap {
+                out.push(')');
+            }
+        }
+        TypeKind::MemRef {
+            shape,
+            elem,
+            layout,
+            memory_space,
+        } => {
+            out.push_str("memref<");
+            dims(out, shape);
+            print_type_into(ctx, *elem, out);
+            if let Some(l) = layout {
+                out.push_str(", ");
+                print_attr_into(ctx, *l, out, false);
+            }
+            if let Some(m) = memory_space {
+                out.push_str(", ");
+                print_attr_into(ctx, *m, out, true);
+            }
+            out.push('>');
+        }
+        TypeKind::UnrankedMemRef { elem, memory_space } => {
+            out.push_str("memref<*x");
+            print_type_into(ctx, *elem, out);
+            if let Some(m) = memory_space {
+                out.push_str(", ");
+                print_attr_into(ctx, *m, out, true);
+            }
+            out.push('>');
+        }
+        TypeKind::Vector { shape, elem, .. } => {
+            out.push_str("vector<");
+            for d in shape {
+                let _ = write!(out, "{d}x");
+            }
+            print_type_into(ctx, *elem, out);
+            out.push('>');
+        }
+        TypeKind::Tensor {
+            shape,
+            elem,
+            encoding,
+        } => {
+            out.push_str("tensor<");
+            dims(out, shape);
+            print_type_into(ctx, *elem, out);
+            if let Some(e) = encoding {
+                out.push_str(", ");
+                print_attr_into(ctx, *e, out, false);
+            }
+            out.push('>');
+        }
+        TypeKind::UnrankedTensor(e) => {
+            out.push_str("tensor<*x");
+            print_type_into(ctx, *e, out);
+            out.push('>');
+        }
+        TypeKind::Tuple(ts) => {
+            out.push_str("tuple<");
+            type_list(ctx, ts, out);
+            out.push('>');
+        }
+        TypeKind::Complex(t) => {
+            out.push_str("complex<");
+            print_type_into(ctx, *t, out);
+            out.push('>');
+        }
+        TypeKind::AsyncToken => out.push_str("!async.token"),
+        TypeKind::AsyncGroup => out.push_str("!async.group"),
+        TypeKind::CoroId => out.push_str("!async.coro.id"),
+        TypeKind::CoroHandle => out.push_str("!async.coro.handle"),
+        TypeKind::CoroState => out.push_str("!async.coro.state"),
+        TypeKind::AsyncValue(t) => {
+            out.push_str("!async.value<");
+            print_type_into(ctx, *t, out);
+            out.push('>');
+        }
+        TypeKind::Opaque { dialect, body } => {
+            out.push('!');
+            out.push_str(ctx.str(*dialect));
+            out.push_str(body);
+        }
+    }
+}
+
+fn type_list(ctx: &Context, ts: &[Type], out: &mut String) {
+    for (i, &t) in ts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        print_type_into(ctx, t, out);
+    }
+}
+
+/// `llvm::printEscapedString` inside quotes.
+pub fn print_string(s: &str, out: &mut String) {
+    out.push('"');
+    for &c in s.as_bytes() {
+        if c == b'\\' {
+            out.push_str("\\\\");
+        } else if (0x20..0x7f).contains(&c) && c != b'"' {
+            out.push(c as char);
+        } else {
+            let _ = write!(out, "\\{:02X}", c);
+        }
+    }
+    out.push('"');
+}
+
+fn is_bare_identifier(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
+}
+
+fn print_symbol(s: &str, out: &mut String) {
+    out.push('@');
+    if is_bare_identifier(s) || (!s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || b"_$.-".contains(&c)) && !s.as_bytes()[0].is_ascii_digit()) {
+        out.push_str(s);
+    } else {
+        print_string(s, out);
+    }
+}
+
+pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mut String) {
+    for (i, &(k, a)) in attrs.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let name = ctx.str(k);
+        if is_bare_identifier(name) {
+            out.push_str(name);
+        } else {
+            print_string(name, out);
+        }
+        if *ctx.attr_kind(a) != AttrKind::Unit {
+            out.push_str(" = ");
+            print_attr_into(ctx, a, out, false);
+        }
+    }
+}
+
+/// MLIR's float spelling: `%e`-like with 6 digits when that reads back
+/// exactly, a longer decimal otherwise, hex for inf and NaN.
+pub fn format_float(v: f64, k: &TypeKind) -> String {
+    let is_f32 = matches!(k, TypeKind::F32);
+    if v.is_finite() {
+        let s = format!("{:.6e}", v);
+        let s = fix_exponent(&s);
+        let back: f64 = s.parse().unwrap_or(f64::NAN);
+        let same = if is_f32 {
+            (back as f32).to_bits() == (v as f32).to_bits()
+        } else if matches!(k, TypeKind::F16 | TypeKind::BF16) {
+            crate::parser::round_to(k, back).to_bits() == v.to_bits()
+        } else {
+            back.to_bits() == v.to_bits()
+        };
+        if same {
+            return s;
+        }
+        // APFloat's natural-precision spelling.
+        let digits = if is_f32 { 9 } else { 17 };
+        let s = format!("{:.*e}", digits - 1, v);
+        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let mant = mant.trim_end_matches('0').trim_end_matches('.');
+        let neg = mant.starts_with('-');
+        let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+        let mut out = String::new();
+        if neg {
+            out.push('-');
+        }
+        if (0..digits.len() as i32 + 3).contains(&exp) && exp < 17 {
+            let int_len = exp as usize + 1;
+            if digits.len() <= int_len {
+                out.push_str(&digits);
+                out.push_str(&"0".repeat(int_len - digits.len()));
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..int_len]);
+                out.push('.');
+                out.push_str(&digits[int_len..]);
+            }
+            return out;
+        }
+        if (-4..0).contains(&exp) {
+            out.push_str("0.");
+            out.push_str(&"0".repeat((-exp - 1) as usize));
+            out.push_str(&digits);
+            return out;
+        }
+        out.push_str(&digits[..1]);
+        out.push('.');
+        if digits.len() > 1 {
+            out.push_str(&digits[1..]);
+        } else {
+            out.push('0');
+        }
+        let _ = write!(out, "E{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+        return out;
+    }
+    match k {
+        TypeKind::F32 => format!("0x{:X}", (v as f32).to_bits()),
+        TypeKind::F64 => format!("0x{:X}", v.to_bits()),
+        _ => format!("0x{:X}", v.to_bits()),
+    }
+}
+
+fn fix_exponent(s: &str) -> String {
+    let (m, e) = s.split_once('e').expect("{:e} has an exponent");
+    let e: i32 = e.parse().unwrap_or(0);
+    format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+fn dense_elem(ctx: &Context, e: &DenseElem, et: Type, out: &mut String) {
+    match e {
+        DenseElem::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        DenseElem::Float(b) => out.push_str(&format_float(f64::from_bits(*b), ctx.kind(et))),
+        DenseElem::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+    }
+}
+
+fn dense_nested(ctx: &Context, elems: &[DenseElem], shape: &[i64], et: Type, out: &mut String) {
+    if shape.is_empty() {
+        if let Some(e) = elems.first() {
+            dense_elem(ctx, e, et, out);
+        }
+        return;
+    }
+    let inner: i64 = shape[1..].iter().product();
+    out.push('[');
+    for i in 0..shape[0] as usize {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let s = i * inner as usize;
+        dense_nested(ctx, &elems[s..s + inner as usize], &shape[1..], et, out);
+    }
+    out.push(']');
+}
+
+/// Prints an attribute; `elide_type` drops the `: type` of scalars.
+pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool) {
+    match ctx.attr_kind(a) {
+        AttrKind::Unit => out.push_str("unit"),
+        AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        AttrKind::Integer(v, t) => {
+            if *ctx.kind(*t) == TypeKind::Integer(1, Signedness::Signless) {
+                out.push_str(if *v != 0 { "true" } else { "false" });
+                return;
+            }
+            let _ = write!(out, "{v}");
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
+        AttrKind::Float(bits, t) => {
+            out.push_str(&format_float(f64::from_bits(*bits), ctx.kind(*t)));
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
+        AttrKind::String(s, t) => {
+            print_string(s, out);
+            if let Some(t) = t {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
+        AttrKind::Type(t) => print_type_into(ctx, *t, out),
+        AttrKind::Array(xs) => {
+            out.push('[');
+            for (i, &x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                print_attr_into(ctx, x, out, false);
+            }
+            out.push(']');
+        }
+        AttrKind::Dictionary(es) => {
+            out.push('{');
+            print_dict_entries(ctx, es, out);
+            out.push('}');
+        }
+        AttrKind::SymbolRef(r, nested) => {
+            print_symbol(ctx.str(*r), out);
+            for n in nested {
+                out.push_str("::");
+                print_symbol(ctx.str(*n), out);
+            }
+        }
+        AttrKind::Dense(elems, t, splat) => {
+            out.push_str("dense<");
+            let et = ctx.kind(*t).element_type().expect("dense of shaped type");
+            if *splat {
+                if let Some(e) = elems.first() {
+                    dense_elem(ctx, e, et, out);
+                }
+            } else {
+                let shape: Vec<i64> = match ctx.kind(*t) {
+                    TypeKind::Vector { shape, .. } => shape.clone(),
+                    TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => {
+                        shape.iter().map(|d| d.unwrap_or(0)).collect()
+                    }
+                    _ => vec![elems.len() as i64],
+                };
+                dense_nested(ctx, elems, &shape, et, out);
+            }
+            out.push('>');
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
+        AttrKind::Affine(s) | AttrKind::Opaque(s) => out.push_str(s),
+    }
+}

@@ -2,7 +2,7 @@
 //! (LLVM's `FileCheck::readCheckFile` and `FileCheck::checkInput`).
 
 use crate::pattern::{
-    eval_block, parse_numeric_block, CheckTy, Context, ErrDiag, Kind, MatchOutcome, Pattern,
+    eval_block, parse_numeric_block, parse_variable, CheckTy, Context, ErrDiag, Kind, MatchOutcome, Pattern,
     Request,
 };
 use crate::sm::{DiagKind, Loc, SourceMgr};
@@ -33,7 +33,6 @@ pub struct Diag {
 #[derive(Clone)]
 struct DagNot {
     pat: Pattern,
-    prefix: String,
 }
 
 struct CheckString {
@@ -306,37 +305,25 @@ impl FileCheck {
                 }
             } else {
                 let eq = def.iter().position(|&c| c == b'=').unwrap_or(def.len());
-                let name_b = &def[..eq];
-                let name = String::from_utf8_lossy(name_b).into_owned();
-                let valid = !name_b.is_empty()
-                    && (name_b[0] == b'_' || name_b[0] == b'$' || name_b[0].is_ascii_alphabetic())
-                    && {
-                        let body = if name_b[0] == b'$' { &name_b[1..] } else { name_b };
-                        !body.is_empty()
-                            && (body[0] == b'_' || body[0].is_ascii_alphabetic())
-                            && body.iter().all(|&c| c == b'_' || c.is_ascii_alphanumeric())
-                    };
-                if !valid {
-                    let msg = if name_b.first() == Some(&b'$') && name_b.len() == 1 {
-                        "empty global variable name".to_string()
-                    } else if name_b
-                        .iter()
-                        .skip(usize::from(name_b.first() == Some(&b'$')))
-                        .next()
-                        .is_some_and(|&c| c == b'_' || c.is_ascii_alphabetic())
-                    {
-                        format!("invalid name in string variable definition '{name}'")
-                    } else {
-                        "invalid variable name".to_string()
-                    };
-                    let off = if msg == "empty global variable name" {
-                        start + 1
-                    } else {
-                        start
-                    };
-                    errs.push(ErrDiag::at(at(off), msg));
-                    continue;
-                }
+                let name = match parse_variable(&s, b, start, start + eq) {
+                    Ok((name, pseudo, after)) => {
+                        if pseudo || after != start + eq {
+                            errs.push(ErrDiag::at(
+                                at(start),
+                                format!(
+                                    "invalid name in string variable definition '{}'",
+                                    String::from_utf8_lossy(&def[..eq])
+                                ),
+                            ));
+                            continue;
+                        }
+                        name
+                    }
+                    Err(e) => {
+                        errs.push(e);
+                        continue;
+                    }
+                };
                 if self.ctx.num_table.contains_key(&name) {
                     errs.push(ErrDiag::at(
                         at(start),
@@ -399,10 +386,7 @@ impl FileCheck {
                 "IMPLICIT-CHECK",
                 &self.req,
             );
-            implicit.push(DagNot {
-                pat,
-                prefix: "IMPLICIT-CHECK".into(),
-            });
+            implicit.push(DagNot { pat });
         }
         let mut dag_not = implicit.clone();
         let text = sm.bufs[check_buf].text.clone();
@@ -531,7 +515,7 @@ impl FileCheck {
                 return false;
             }
             if matches!(ty.kind, Kind::Dag | Kind::Not) {
-                dag_not.push(DagNot { pat, prefix });
+                dag_not.push(DagNot { pat });
                 continue;
             }
             self.checks.push(CheckString {
@@ -973,7 +957,7 @@ impl Run<'_, '_> {
                 self.wrong_line(&cs.pat, range);
                 return None;
             }
-            if self.check_not(skipped, &nots) {
+            if self.check_not(&cs.prefix, skipped, &nots) {
                 return None;
             }
         }
@@ -1110,12 +1094,14 @@ impl Run<'_, '_> {
         false
     }
 
-    fn check_not(&mut self, r: (usize, usize), nots: &[&DagNot]) -> bool {
+    /// LLVM 14 reports CHECK-NOT/-DAG results under the prefix of the
+    /// directive they precede, not their own (visible with mixed prefixes).
+    fn check_not(&mut self, prefix: &str, r: (usize, usize), nots: &[&DagNot]) -> bool {
         let mut fail = false;
         for n in nots {
             let res = n.pat.match_at(self.ctx, self.input, r.0, r.1, self.input_buf);
             if self
-                .report(false, &n.prefix, &n.pat, 1, r.0, r.1, res)
+                .report(false, prefix, &n.pat, 1, r.0, r.1, res)
                 .is_err()
             {
                 fail = true;
@@ -1152,7 +1138,7 @@ impl Run<'_, '_> {
                 let needs_report = !matches!(&res, MatchOutcome::Found { errs, .. } if errs.is_empty())
                     || self.req.verbose_verbose;
                 let (p, l) = if needs_report {
-                    self.report(true, &dn.prefix, pat, 1, ms, end, res).ok()?
+                    self.report(true, &cs.prefix, pat, 1, ms, end, res).ok()?
                 } else {
                     match res {
                         MatchOutcome::Found { pos, len, .. } => (pos, len),
@@ -1207,13 +1193,13 @@ impl Run<'_, '_> {
                 match_pos = ranges[mi].1;
             }
             if !self.req.verbose_verbose {
-                self.print_match(true, &dn.prefix, pat, 1, start, match_pos, match_len, vec![]);
+                self.print_match(true, &cs.prefix, pat, 1, start, match_pos, match_len, vec![]);
             }
             let group_end = idx + 1 == n || cs.dag_not[idx + 1].pat.ty.kind == Kind::Not;
             if group_end {
                 if !nots.is_empty() {
                     let first = ranges.first().map_or(start_pos, |r| r.0);
-                    if self.check_not((start + start_pos, start + first), nots) {
+                    if self.check_not(&cs.prefix, (start + start_pos, start + first), nots) {
                         return None;
                     }
                     nots.clear();

@@ -85,6 +85,7 @@ struct Options {
     dump: Vec<DumpInput>,
     filters: Vec<dump::Filter>,
     contexts: Vec<usize>,
+    color: bool,
 }
 
 fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
@@ -95,6 +96,7 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
         dump: vec![],
         filters: vec![],
         contexts: vec![],
+        color: false,
     };
     let mut i = 0;
     let mut only_positional = false;
@@ -118,17 +120,11 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
         }
         let body = a.trim_start_matches('-');
         if let Some(v) = body.strip_prefix('D') {
-            let v = if v.is_empty() {
-                if i < args.len() {
-                    i += 1;
-                    args[i - 1].clone()
-                } else {
-                    return Err(fail(err, "for the -D option: requires a value!".into()));
-                }
-            } else {
-                v.to_string()
-            };
-            o.req.global_defines.push(v);
+            // `-D` is an always-prefix option: its value must be attached.
+            if v.is_empty() {
+                return Err(fail(err, "for the -D option: requires a value!".into()));
+            }
+            o.req.global_defines.push(v.to_string());
             continue;
         }
         let (name, inline) = match body.find('=') {
@@ -173,6 +169,7 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
                 "enable-var-scope" => o.req.enable_var_scope = v,
                 "allow-deprecated-dag-overlap" => o.req.allow_deprecated_dag_overlap = v,
                 "v" => o.req.verbose = v,
+                "color" => o.color = v,
                 "vv" => o.req.verbose_verbose = v,
                 _ => {}
             }
@@ -381,7 +378,10 @@ pub fn run(
             return 2;
         }
     };
-    let mut sm = sm::SourceMgr::default();
+    let mut sm = sm::SourceMgr {
+        color: o.color,
+        ..Default::default()
+    };
     let strict = fc.req.strict_whitespace;
     let check_name = if check_file == "-" {
         "<stdin>"

@@ -725,6 +725,17 @@ impl ExprParser<'_> {
     }
 }
 
+/// LLVM's `Pattern::parseVariable` on `s[start..end]`: (name, is_pseudo,
+/// end of the name).
+pub fn parse_variable(
+    s: &[u8],
+    buf: usize,
+    start: usize,
+    end: usize,
+) -> Result<(String, bool, usize), ErrDiag> {
+    ExprParser { s, buf, line: None }.parse_variable(start, end)
+}
+
 /// Parsed `[[#...]]` block: expression (if any), its format and the defined
 /// variable (if any).
 pub struct NumBlock {
@@ -1555,7 +1566,7 @@ impl Pattern {
 fn overflow(sub: &Subst) -> ErrDiag {
     ErrDiag::at(
         sub.from_loc,
-        "unable to substitute variable or numeric expression",
+        "unable to substitute variable or numeric expression: overflow error",
     )
 }
 

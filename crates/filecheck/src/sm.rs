@@ -27,6 +27,8 @@ pub struct Buffer {
 #[derive(Default)]
 pub struct SourceMgr {
     pub bufs: Vec<Buffer>,
+    /// `-color`: ANSI escapes as `llvm::WithColor` emits them.
+    pub color: bool,
 }
 
 impl SourceMgr {
@@ -78,9 +80,28 @@ impl SourceMgr {
             DiagKind::Note => "note",
             DiagKind::Remark => "remark",
         };
-        out.extend_from_slice(
-            format!("{}:{}:{}: {}: {}\n", buf.name, line, col + 1, kind_str, msg).as_bytes(),
-        );
+        if self.color {
+            let kc = match kind {
+                DiagKind::Error => "\x1b[0;1;31m",
+                DiagKind::Note => "\x1b[0;1;30m",
+                DiagKind::Remark => "\x1b[0;1;34m",
+            };
+            out.extend_from_slice(
+                format!(
+                    "\x1b[1m{}:{}:{}: {kc}{}: \x1b[0m\x1b[1m{}\n\x1b[0m",
+                    buf.name,
+                    line,
+                    col + 1,
+                    kind_str,
+                    msg
+                )
+                .as_bytes(),
+            );
+        } else {
+            out.extend_from_slice(
+                format!("{}:{}:{}: {}: {}\n", buf.name, line, col + 1, kind_str, msg).as_bytes(),
+            );
+        }
         let contents = &text[line_start..line_end];
         if contents.iter().any(|&c| c >= 0x80) {
             print_source_line(out, contents);

@@ -78,8 +78,37 @@ pub(crate) unsafe fn set_state(obj: ObjPtr, state: u8) -> Result<(), Misuse> {
         .set_ready(state)
         .map_err(|_| Misuse::AlreadyReady)?;
     dispatch(list, state);
-    // SAFETY: the producer's reference is the one created with the object.
-    unsafe { drop_ref(obj, 1) }
+    // SAFETY: the producer's reference is the one created with the object;
+    // it is handed on to `settle_later` or dropped here.
+    unsafe { settle_and_release(obj) };
+    Ok(())
+}
+
+/// Marks `obj` settled and drops one reference, right away on a non-worker
+/// thread, or after the running task returned on a worker.
+///
+/// # Safety
+/// The caller transfers one reference to `obj`.
+unsafe fn settle_and_release(obj: ObjPtr) {
+    if !scheduler::settle_later(obj) {
+        // SAFETY: the transferred reference keeps it alive until dropped.
+        unsafe {
+            obj.header().settle();
+            let _ = drop_ref(obj, 1);
+        }
+    }
+}
+
+/// Completes a deferred settlement (called by the scheduler).
+///
+/// # Safety
+/// As for `settle_and_release`.
+pub(crate) unsafe fn settle_now(obj: ObjPtr) {
+    // SAFETY: forwarded.
+    unsafe {
+        obj.header().settle();
+        let _ = drop_ref(obj, 1);
+    }
 }
 
 /// Resumes awaiters: coroutines go to the scheduler (never run here, so the
@@ -115,6 +144,9 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool) {
         if let Ok(list) = g.header.set_ready(AVAILABLE) {
             dispatch(list, AVAILABLE);
         }
+        // SAFETY: the transferred reference goes to the settlement.
+        unsafe { settle_and_release(group) };
+        return;
     } else if prev <= 0 {
         misuse_at("mlirAsyncRuntimeAddTokenToGroup", Misuse::TooManyTokensInGroup);
     }
@@ -192,13 +224,27 @@ pub(crate) unsafe fn await_and_execute(obj: ObjPtr, task: Task) {
 pub(crate) unsafe fn await_blocking(obj: ObjPtr) {
     // SAFETY: caller's contract.
     let h = unsafe { obj.header() };
-    if h.is_ready() {
+    if scheduler::on_worker_thread() {
+        if h.is_ready() {
+            return;
+        }
+        if h.add_awaiter(Awaiter::Unpark(std::thread::current())).is_ok() {
+            scheduler::block_until(|| h.is_ready());
+        }
         return;
     }
-    if h.add_awaiter(Awaiter::Unpark(std::thread::current())).is_err() {
+    if h.is_settled() {
         return;
     }
-    scheduler::block_until(|| h.is_ready());
+    if h.add_awaiter(Awaiter::Unpark(std::thread::current())).is_ok() {
+        scheduler::block_until(|| h.is_settled());
+    } else {
+        // Ready but not settled: its producer is finishing the task that
+        // made it ready; that takes moments.
+        while !h.is_settled() {
+            std::thread::yield_now();
+        }
+    }
 }
 
 pub(crate) fn execute(task: Task) {

@@ -16,7 +16,7 @@
 //! so a tree of tasks that block on their children completes with a single
 //! worker.
 
-use crate::object::Task;
+use crate::object::{ObjPtr, Task};
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use crossbeam_utils::Backoff;
 use std::cell::{Cell, RefCell};
@@ -52,6 +52,17 @@ struct WorkerCtx {
 thread_local! {
     static CURRENT: Cell<*const WorkerCtx> = const { Cell::new(std::ptr::null()) };
     static DEFERRED_WAKES: RefCell<Vec<Thread>> = const { RefCell::new(Vec::new()) };
+    static DEFERRED_SETTLES: RefCell<Vec<ObjPtr>> = const { RefCell::new(Vec::new()) };
+}
+
+/// On a worker, queues `obj` to be settled (and one reference dropped) when
+/// the running task returns, and returns true; false elsewhere.
+pub(crate) fn settle_later(obj: ObjPtr) -> bool {
+    if current_worker().is_none() {
+        return false;
+    }
+    DEFERRED_SETTLES.with(|d| d.borrow_mut().push(obj));
+    true
 }
 
 /// Wakes a thread blocked in an await. On a worker the wake-up is deferred
@@ -68,6 +79,14 @@ pub(crate) fn wake(t: Thread) {
 }
 
 fn flush_deferred_wakes() {
+    loop {
+        let next = DEFERRED_SETTLES.with(|d| d.borrow_mut().pop());
+        match next {
+            // SAFETY: `settle_later` was handed one reference with `obj`.
+            Some(obj) => unsafe { crate::ops::settle_now(obj) },
+            None => break,
+        }
+    }
     loop {
         let next = DEFERRED_WAKES.with(|d| d.borrow_mut().pop());
         match next {

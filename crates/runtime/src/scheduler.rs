@@ -208,9 +208,34 @@ impl Scheduler {
         self.pending.fetch_add(1, Ordering::Relaxed);
         match current_worker() {
             Some(w) if std::ptr::eq(w.sched, self) => w.local.push(task),
-            _ => self.injector.push(task),
+            _ => {
+                self.injector.push(task);
+                self.wake_one();
+                self.throttle_producer();
+                return;
+            }
         }
         self.wake_one();
+    }
+
+    /// Keeps a thread outside the pool that spawns tasks faster than the
+    /// workers run them (the JIT's `main` building a chain) from queueing
+    /// them all at once: each queued coroutine frame is memory. Briefly yields
+    /// while the injector holds more than `MAX_BACKLOG` tasks, never for long
+    /// and never when the pool is stuck, so it cannot deadlock a program whose
+    /// tasks wait for the producer.
+    fn throttle_producer(&self) {
+        const MAX_BACKLOG: usize = 1 << 15;
+        if self.injector.len() <= MAX_BACKLOG {
+            return;
+        }
+        let start = std::time::Instant::now();
+        while self.injector.len() > MAX_BACKLOG / 2
+            && !self.is_quiescent()
+            && start.elapsed() < std::time::Duration::from_millis(20)
+        {
+            std::thread::yield_now();
+        }
     }
 
     fn run(&self, task: Task) {

@@ -294,7 +294,10 @@ impl Group {
     #[track_caller]
     pub fn new(size: usize) -> Group {
         let size = i64::try_from(size).expect("group size fits i64");
-        Group(Handle(ops::create_group(size, Origin::Rust(std::panic::Location::caller()))))
+        Group(Handle(ops::create_group(
+            size,
+            Origin::Rust(std::panic::Location::caller()),
+        )))
     }
 
     /// Adds a token; returns its rank (0, 1, ...).
@@ -360,7 +363,9 @@ pub fn execute(f: impl FnOnce() + Send + 'static) -> Token {
 
 /// `async.execute` with one result.
 #[track_caller]
-pub fn execute_value<T: Copy + Send + Sync + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Value<T> {
+pub fn execute_value<T: Copy + Send + Sync + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Value<T> {
     let (v, p) = Value::<T>::new();
     spawn(move || match catch_unwind(AssertUnwindSafe(f)) {
         Ok(x) => p.emplace(x),

@@ -235,7 +235,11 @@ pub extern "C" fn mlirAsyncRuntimeAwaitTokenAndExecute(
     handle: *mut c_void,
     resume: CoroResume,
 ) {
-    let t = obj(token, Some(Kind::Token), "mlirAsyncRuntimeAwaitTokenAndExecute");
+    let t = obj(
+        token,
+        Some(Kind::Token),
+        "mlirAsyncRuntimeAwaitTokenAndExecute",
+    );
     // SAFETY: alive (the coroutine holds a reference until it resumes).
     unsafe { ops::await_and_execute(t, Task { resume, handle }) };
 }
@@ -247,7 +251,11 @@ pub extern "C" fn mlirAsyncRuntimeAwaitValueAndExecute(
     handle: *mut c_void,
     resume: CoroResume,
 ) {
-    let v = obj(value, Some(Kind::Value), "mlirAsyncRuntimeAwaitValueAndExecute");
+    let v = obj(
+        value,
+        Some(Kind::Value),
+        "mlirAsyncRuntimeAwaitValueAndExecute",
+    );
     // SAFETY: alive (the coroutine holds a reference until it resumes).
     unsafe { ops::await_and_execute(v, Task { resume, handle }) };
 }
@@ -259,7 +267,11 @@ pub extern "C" fn mlirAsyncRuntimeAwaitAllInGroupAndExecute(
     handle: *mut c_void,
     resume: CoroResume,
 ) {
-    let g = obj(group, Some(Kind::Group), "mlirAsyncRuntimeAwaitAllInGroupAndExecute");
+    let g = obj(
+        group,
+        Some(Kind::Group),
+        "mlirAsyncRuntimeAwaitAllInGroupAndExecute",
+    );
     // SAFETY: alive (the coroutine holds a reference until it resumes).
     unsafe { ops::await_and_execute(g, Task { resume, handle }) };
 }

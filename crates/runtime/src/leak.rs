@@ -147,7 +147,7 @@ pub fn leak_report() -> String {
             None => sites.push((key, 1)),
         }
     }
-    sites.sort_by(|a, b| b.1.cmp(&a.1));
+    sites.sort_by_key(|s| std::cmp::Reverse(s.1));
     for ((kind, site), n) in sites {
         let _ = writeln!(out, "  {n} {} created at {site}", kind.name());
     }

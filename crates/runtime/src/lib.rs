@@ -17,8 +17,8 @@ mod shutdown;
 mod sync;
 
 pub use api::{
-    execute, execute_value, num_worker_threads, shutdown, spawn, AsyncError, Group, Token, TokenProducer,
-    Value, ValueProducer,
+    execute, execute_value, num_worker_threads, shutdown, spawn, AsyncError, Group, Token,
+    TokenProducer, Value, ValueProducer,
 };
 pub use leak::{leak_report, live_objects, LiveObjects};
 pub use object::{Kind, State};

@@ -59,7 +59,6 @@ pub enum Kind {
 }
 
 impl Kind {
-
     pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::Token => "token",
@@ -105,7 +104,6 @@ pub(crate) enum Awaiter {
     /// the token. The awaiter owns one reference to the group.
     GroupMember(ObjPtr),
     /// A thread blocked in `mlirAsyncRuntimeAwait*`.
-    #[cfg(not(loom))]
     Unpark(std::thread::Thread),
     /// Test-only awaiter for the loom models.
     #[cfg(loom)]

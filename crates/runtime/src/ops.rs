@@ -21,8 +21,12 @@ pub(crate) enum Misuse {
 impl Misuse {
     pub(crate) fn message(self) -> &'static str {
         match self {
-            Misuse::RefCountUnderflow => "reference count underflow (dropping more references than held)",
-            Misuse::AlreadyReady => "object is already available or in error state (emplaced twice?)",
+            Misuse::RefCountUnderflow => {
+                "reference count underflow (dropping more references than held)"
+            }
+            Misuse::AlreadyReady => {
+                "object is already available or in error state (emplaced twice?)"
+            }
             Misuse::TooManyTokensInGroup => "more tokens added to the group than its declared size",
         }
     }
@@ -123,7 +127,6 @@ fn dispatch(list: Awaiters, state: u8) {
             Awaiter::Resume(task) => scheduler::get().spawn(task),
             // SAFETY: the awaiter owns a reference to the group.
             Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR) },
-            #[cfg(not(loom))]
             Awaiter::Unpark(t) => scheduler::wake(t),
             #[cfg(loom)]
             Awaiter::Mark(_) => {}
@@ -148,7 +151,10 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool) {
         unsafe { settle_and_release(group) };
         return;
     } else if prev <= 0 {
-        misuse_at("mlirAsyncRuntimeAddTokenToGroup", Misuse::TooManyTokensInGroup);
+        misuse_at(
+            "mlirAsyncRuntimeAddTokenToGroup",
+            Misuse::TooManyTokensInGroup,
+        );
     }
     // SAFETY: the transferred reference.
     let _ = unsafe { drop_ref(group, 1) };
@@ -171,7 +177,10 @@ pub(crate) unsafe fn add_token_to_group(token: ObjPtr, group: ObjPtr) -> i64 {
     let g = unsafe { group.group() };
     let rank = g.rank.fetch_add(1, Ordering::Relaxed);
     if rank >= g.size {
-        misuse_at("mlirAsyncRuntimeAddTokenToGroup", Misuse::TooManyTokensInGroup);
+        misuse_at(
+            "mlirAsyncRuntimeAddTokenToGroup",
+            Misuse::TooManyTokensInGroup,
+        );
         return rank;
     }
     // The awaiter (or the immediate completion) owns one group reference.
@@ -228,7 +237,9 @@ pub(crate) unsafe fn await_blocking(obj: ObjPtr) {
         if h.is_ready() {
             return;
         }
-        if h.add_awaiter(Awaiter::Unpark(std::thread::current())).is_ok() {
+        if h.add_awaiter(Awaiter::Unpark(std::thread::current()))
+            .is_ok()
+        {
             scheduler::block_until(|| h.is_ready());
         }
         return;
@@ -236,7 +247,9 @@ pub(crate) unsafe fn await_blocking(obj: ObjPtr) {
     if h.is_settled() {
         return;
     }
-    if h.add_awaiter(Awaiter::Unpark(std::thread::current())).is_ok() {
+    if h.add_awaiter(Awaiter::Unpark(std::thread::current()))
+        .is_ok()
+    {
         scheduler::block_until(|| h.is_settled());
     } else {
         // Ready but not settled: its producer is finishing the task that

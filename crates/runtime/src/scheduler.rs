@@ -138,7 +138,13 @@ pub(crate) fn get() -> &'static Scheduler {
             std::thread::Builder::new()
                 .name(format!("mlir-async-worker-{index}"))
                 .stack_size(WORKER_STACK_SIZE)
-                .spawn(move || worker_main(WorkerCtx { index, local, sched }))
+                .spawn(move || {
+                    worker_main(WorkerCtx {
+                        index,
+                        local,
+                        sched,
+                    })
+                })
                 .expect("mlir-async-runtime: cannot spawn worker thread");
         }
         crate::shutdown::register_exit_hook();

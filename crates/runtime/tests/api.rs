@@ -122,7 +122,10 @@ fn on_ready_callbacks_run_after_completion() {
     t.on_ready(move || tx.send(t2.state()).unwrap());
     assert!(rx.recv_timeout(Duration::from_millis(50)).is_err());
     p.set_error();
-    assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), State::Error);
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+        State::Error
+    );
 }
 
 #[test]
@@ -168,7 +171,9 @@ fn spawn_runs_closures() {
         let tx = tx.clone();
         spawn(move || tx.send(i).unwrap());
     }
-    let mut got: Vec<i32> = (0..100).map(|_| rx.recv_timeout(Duration::from_secs(10)).unwrap()).collect();
+    let mut got: Vec<i32> = (0..100)
+        .map(|_| rx.recv_timeout(Duration::from_secs(10)).unwrap())
+        .collect();
     got.sort();
     assert_eq!(got, (0..100).collect::<Vec<_>>());
 }

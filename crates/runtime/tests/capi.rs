@@ -66,7 +66,10 @@ fn await_and_execute_on_a_ready_value_resumes_inline() {
     assert_eq!(frame.resumed.load(Ordering::SeqCst), 1);
     mlirAsyncRuntimeAwaitValue(v);
     // SAFETY: as above; the value is available.
-    assert_eq!(unsafe { (mlirAsyncRuntimeGetValueStorage(v) as *const i64).read() }, 42);
+    assert_eq!(
+        unsafe { (mlirAsyncRuntimeGetValueStorage(v) as *const i64).read() },
+        42
+    );
     mlirAsyncRuntimeDropRef(v, 1);
     mlirAsyncRuntimeDropRef(out, 1);
 }
@@ -96,7 +99,11 @@ fn group_ranks_errors_and_group_await_and_execute() {
         resumed: AtomicUsize::new(0),
         token: out,
     };
-    mlirAsyncRuntimeAwaitAllInGroupAndExecute(g, &frame as *const Frame as *mut c_void, resume_frame);
+    mlirAsyncRuntimeAwaitAllInGroupAndExecute(
+        g,
+        &frame as *const Frame as *mut c_void,
+        resume_frame,
+    );
     mlirAsyncRuntimeEmplaceToken(toks[0]);
     mlirAsyncRuntimeSetTokenError(toks[1]);
     assert_eq!(frame.resumed.load(Ordering::SeqCst), 0);

@@ -46,7 +46,10 @@ fn run_case(case: &str) -> (Option<i32>, String) {
         .env(CASE, case)
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn expect_abort(case: &str, function: &str, words: &str) {
@@ -65,7 +68,11 @@ fn count_underflow_aborts() {
 #[test]
 #[cfg_attr(not(debug_assertions), ignore = "checks exist in debug builds only")]
 fn double_emplace_aborts() {
-    expect_abort("double_emplace", "mlirAsyncRuntimeEmplaceToken", "already available");
+    expect_abort(
+        "double_emplace",
+        "mlirAsyncRuntimeEmplaceToken",
+        "already available",
+    );
 }
 
 #[test]
@@ -88,5 +95,9 @@ fn null_pointer_aborts() {
 #[test]
 #[cfg_attr(not(debug_assertions), ignore = "checks exist in debug builds only")]
 fn wrong_kind_aborts() {
-    expect_abort("wrong_kind", "mlirAsyncRuntimeAwaitAllInGroup", "where an async group is expected");
+    expect_abort(
+        "wrong_kind",
+        "mlirAsyncRuntimeAwaitAllInGroup",
+        "where an async group is expected",
+    );
 }

@@ -1,1 +1,180 @@
-//! mlir-async dialects layer.
+//! The dialects mlir-async knows: builtin, func (with the legacy `std`
+//! spellings), arith, cf, scf, memref, linalg, vector and async. Each op is
+//! an [`OpDef`]: traits for the IR core, custom syntax for the syntax layer,
+//! a verifier with MLIR's messages, and result name hints.
+
+pub mod arith;
+pub mod asyncd;
+pub mod builtin;
+pub mod cf;
+pub mod memref;
+pub mod scf;
+pub mod util;
+pub mod verify;
+
+use mlir_async_ir::{Context, Op, OpTraits, OperationState};
+use mlir_async_syntax::{DialectHooks, PResult, Parser, Printer};
+use std::collections::HashMap;
+
+pub type ParseFn = fn(&mut Parser, &mut OperationState, usize) -> PResult<()>;
+pub type PrintFn = fn(&mut Printer, Op);
+pub type VerifyFn = fn(&Context, Op) -> Result<(), String>;
+pub type NamesFn = fn(&Context, Op, &mut dyn FnMut(usize, &str));
+
+/// Everything mlir-async knows about one op.
+#[derive(Clone, Copy)]
+pub struct OpDef {
+    pub name: &'static str,
+    pub traits: OpTraits,
+    pub parse: Option<ParseFn>,
+    pub print: Option<PrintFn>,
+    pub verify: Option<VerifyFn>,
+    pub names: Option<NamesFn>,
+}
+
+impl OpDef {
+    pub const fn new(name: &'static str) -> Self {
+        OpDef {
+            name,
+            traits: OpTraits {
+                is_terminator: false,
+                isolated_from_above: false,
+                symbol_table: false,
+                no_terminator: false,
+                graph_region: false,
+                is_symbol: false,
+                pure: false,
+            },
+            parse: None,
+            print: None,
+            verify: None,
+            names: None,
+        }
+    }
+    pub const fn syntax(mut self, parse: ParseFn, print: PrintFn) -> Self {
+        self.parse = Some(parse);
+        self.print = Some(print);
+        self
+    }
+    pub const fn verify(mut self, f: VerifyFn) -> Self {
+        self.verify = Some(f);
+        self
+    }
+    pub const fn names(mut self, f: NamesFn) -> Self {
+        self.names = Some(f);
+        self
+    }
+    pub const fn terminator(mut self) -> Self {
+        self.traits.is_terminator = true;
+        self
+    }
+    pub const fn pure(mut self) -> Self {
+        self.traits.pure = true;
+        self
+    }
+    pub const fn isolated(mut self) -> Self {
+        self.traits.isolated_from_above = true;
+        self
+    }
+    pub const fn symbol(mut self) -> Self {
+        self.traits.is_symbol = true;
+        self
+    }
+}
+
+/// The registry of every known op; implements the syntax layer's hooks.
+pub struct Registry {
+    ops: HashMap<&'static str, OpDef>,
+}
+
+const DIALECTS: &[&str] = &[
+    "builtin", "func", "std", "arith", "cf", "scf", "memref", "linalg", "vector", "async",
+];
+
+impl Registry {
+    /// Registers all dialects into `ctx` (op traits) and returns the hooks.
+    pub fn new(ctx: &mut Context) -> Self {
+        let mut ops = HashMap::new();
+        for list in [
+            builtin::ops(),
+            arith::ops(),
+            cf::ops(),
+            scf::ops(),
+            memref::ops(),
+            asyncd::ops(),
+        ] {
+            for d in list {
+                ctx.register_op(d.name, d.traits);
+                ops.insert(d.name, d);
+            }
+        }
+        Registry { ops }
+    }
+    pub fn get(&self, name: &str) -> Option<&OpDef> {
+        self.ops.get(name)
+    }
+}
+
+impl DialectHooks for Registry {
+    fn is_known_dialect(&self, name: &str) -> bool {
+        DIALECTS.contains(&name)
+    }
+    fn has_custom(&self, name: &str) -> bool {
+        self.ops.get(name).is_some_and(|d| d.print.is_some())
+    }
+    fn parse_custom(
+        &self,
+        name: &str,
+        p: &mut Parser,
+        st: &mut OperationState,
+        num_results: usize,
+        name_pos: usize,
+    ) -> PResult<bool> {
+        // `constant` is `arith.constant` in 13 and `func.constant` (a
+        // symbol) in 13 and 14.
+        let name = if name == "constant" {
+            if p.peek() == b'@' {
+                "func.constant"
+            } else {
+                p.note_edition(mlir_async_syntax::Edition::V13);
+                "arith.constant"
+            }
+        } else {
+            name
+        };
+        let Some(def) = self.ops.get(name) else {
+            let dialect = name.split('.').next().unwrap_or("");
+            if name.contains('.') && !DIALECTS.contains(&dialect) {
+                if p.allow_unregistered {
+                    return p.err(name_pos, format!("custom op '{name}' is unknown"));
+                }
+                return p.err(
+                    name_pos,
+                    "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",
+                );
+            }
+            return Ok(false);
+        };
+        let Some(parse) = def.parse else {
+            return Ok(false);
+        };
+        st.name = p.ctx.sym(name);
+        parse(p, st, num_results)?;
+        Ok(true)
+    }
+    fn print_custom(&self, p: &mut Printer, op: Op) -> bool {
+        let name = p.ctx.name(op);
+        match self.ops.get(name).and_then(|d| d.print) {
+            Some(f) => {
+                f(p, op);
+                true
+            }
+            None => false,
+        }
+    }
+    fn result_names(&self, ctx: &Context, op: Op, set: &mut dyn FnMut(usize, &str)) {
+        if let Some(f) = self.ops.get(ctx.name(op)).and_then(|d| d.names) {
+            f(ctx, op, set)
+        }
+    }
+}

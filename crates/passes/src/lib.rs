@@ -1,1 +1,215 @@
-//! mlir-async passes layer.
+//! The pass manager, the pass registry, the textual pipeline syntax
+//! (`-name`, `-name="k=v k2=v2"`, `--pass-pipeline=builtin.module(func.func(p))`)
+//! and the async passes, one file each.
+
+pub mod async_to_async_runtime;
+
+use mlir_async_dialects::Registry;
+use mlir_async_ir::{Context, IrError, Op};
+use mlir_async_syntax::Edition;
+use std::collections::BTreeMap;
+
+/// What a pass runs with.
+pub struct PassContext<'a> {
+    pub ctx: &'a mut Context,
+    pub registry: &'a Registry,
+    /// The syntax generation of the input: passes that emit
+    /// edition-specific IR (the coroutine `passthrough`) consult it.
+    pub edition: Edition,
+}
+
+/// A transformation of the IR nested under an op (a module or a function).
+pub trait Pass {
+    fn name(&self) -> &'static str;
+    fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError>;
+}
+
+/// A registered pass: its argument, summary, options and constructor.
+pub struct PassInfo {
+    pub arg: &'static str,
+    pub summary: &'static str,
+    /// (name, description, default)
+    pub options: &'static [(&'static str, &'static str, &'static str)],
+    /// The op the pass anchors on (`builtin.module` or `func.func`).
+    pub anchor: &'static str,
+    pub make: fn(&BTreeMap<String, String>) -> Result<Box<dyn Pass>, String>,
+}
+
+/// Every pass mlir-async-opt knows.
+pub fn registry() -> Vec<PassInfo> {
+    vec![async_to_async_runtime::info()]
+}
+
+/// One entry of a pipeline: a pass, nested under the ops it anchors on.
+pub struct PipelineEntry {
+    pub pass: Box<dyn Pass>,
+    /// Op names from the module down to the anchor (`["func.func"]`).
+    pub nesting: Vec<String>,
+}
+
+/// Parses `k=v k2=v2` (values may be quoted or braced).
+pub fn parse_options(s: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut out = BTreeMap::new();
+    let mut rest = s.trim();
+    while !rest.is_empty() {
+        let eq = rest
+            .find(|c: char| c == '=' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let key = rest[..eq].to_string();
+        rest = &rest[eq..];
+        let value;
+        if let Some(r) = rest.strip_prefix('=') {
+            let (v, r2) = if let Some(q) = r.strip_prefix('"') {
+                let end = q.find('"').ok_or("unterminated quoted option value")?;
+                (q[..end].to_string(), &q[end + 1..])
+            } else if let Some(q) = r.strip_prefix('{') {
+                let end = q.find('}').ok_or("unterminated braced option value")?;
+                (q[..end].to_string(), &q[end + 1..])
+            } else {
+                let end = r.find(char::is_whitespace).unwrap_or(r.len());
+                (r[..end].to_string(), &r[end..])
+            };
+            value = v;
+            rest = r2;
+        } else {
+            value = "true".to_string();
+        }
+        if key.is_empty() {
+            return Err("expected option name".into());
+        }
+        out.insert(key, value);
+        rest = rest.trim_start();
+    }
+    Ok(out)
+}
+
+/// Parses a boolean option value as LLVM's `cl::opt<bool>` does.
+pub fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "true" | "1" | "TRUE" | "True" => Ok(true),
+        "false" | "0" | "FALSE" | "False" => Ok(false),
+        _ => Err(format!(
+            "Invalid argument '{v}' for option '{name}': expected 'true' or 'false'"
+        )),
+    }
+}
+
+/// Instantiates a registered pass from its argument and option string.
+pub fn make_pass(arg: &str, options: &str) -> Result<(Box<dyn Pass>, &'static str), String> {
+    let reg = registry();
+    let Some(info) = reg.iter().find(|p| p.arg == arg) else {
+        return Err(format!("'{arg}' does not refer to a registered pass or pass pipeline"));
+    };
+    let opts = parse_options(options)?;
+    for k in opts.keys() {
+        if !info.options.iter().any(|o| o.0 == k) {
+            return Err(format!("no such option {k}"));
+        }
+    }
+    Ok(((info.make)(&opts)?, info.anchor))
+}
+
+/// Parses `builtin.module(func.func(a, b{k=v}), c)` into entries.
+pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineEntry>, String> {
+    let mut out = vec![];
+    let chars: Vec<char> = text.chars().collect();
+    let mut pos = 0;
+    parse_pipeline_list(&chars, &mut pos, &mut vec![], &mut out)?;
+    skip_ws(&chars, &mut pos);
+    if pos != chars.len() {
+        return Err(format!("unexpected '{}' in pass pipeline", chars[pos]));
+    }
+    Ok(out)
+}
+
+fn skip_ws(c: &[char], pos: &mut usize) {
+    while *pos < c.len() && c[*pos].is_whitespace() {
+        *pos += 1;
+    }
+}
+
+fn parse_pipeline_list(
+    c: &[char],
+    pos: &mut usize,
+    nesting: &mut Vec<String>,
+    out: &mut Vec<PipelineEntry>,
+) -> Result<(), String> {
+    loop {
+        skip_ws(c, pos);
+        let start = *pos;
+        while *pos < c.len() && (c[*pos].is_alphanumeric() || "-_.".contains(c[*pos])) {
+            *pos += 1;
+        }
+        let name: String = c[start..*pos].iter().collect();
+        if name.is_empty() {
+            return Err("expected pass or op name in pipeline".into());
+        }
+        skip_ws(c, pos);
+        if *pos < c.len() && c[*pos] == '(' {
+            *pos += 1;
+            nesting.push(name);
+            parse_pipeline_list(c, pos, nesting, out)?;
+            nesting.pop();
+            skip_ws(c, pos);
+            if *pos >= c.len() || c[*pos] != ')' {
+                return Err("expected ')' in pass pipeline".into());
+            }
+            *pos += 1;
+        } else {
+            let mut opts = String::new();
+            if *pos < c.len() && c[*pos] == '{' {
+                *pos += 1;
+                let s = *pos;
+                while *pos < c.len() && c[*pos] != '}' {
+                    *pos += 1;
+                }
+                if *pos >= c.len() {
+                    return Err("expected '}' in pass options".into());
+                }
+                opts = c[s..*pos].iter().collect();
+                *pos += 1;
+            }
+            let (pass, _anchor) = make_pass(&name, &opts)?;
+            let nest: Vec<String> = nesting
+                .iter()
+                .filter(|n| n.as_str() != "builtin.module" && n.as_str() != "module")
+                .map(|n| if n == "func" { "func.func".to_string() } else { n.clone() })
+                .collect();
+            out.push(PipelineEntry {
+                pass,
+                nesting: nest,
+            });
+        }
+        skip_ws(c, pos);
+        if *pos < c.len() && c[*pos] == ',' {
+            *pos += 1;
+            continue;
+        }
+        return Ok(());
+    }
+}
+
+/// Runs one pipeline entry on a module: on the module itself or on each
+/// op matching the nesting path.
+pub fn run_entry(pc: &mut PassContext, e: &PipelineEntry, module: Op) -> Result<(), IrError> {
+    let mut targets = vec![module];
+    for name in &e.nesting {
+        let mut next = vec![];
+        for t in targets {
+            for &r in pc.ctx.regions_of(t) {
+                for &b in pc.ctx.region_blocks(r) {
+                    for o in pc.ctx.block_ops_iter(b) {
+                        if pc.ctx.name(o) == name {
+                            next.push(o);
+                        }
+                    }
+                }
+            }
+        }
+        targets = next;
+    }
+    for t in targets {
+        e.pass.run(pc, t)?;
+    }
+    Ok(())
+}

@@ -48,6 +48,20 @@ const ARITH_13: &[&str] = &[
 
 /// The spelling of `name` in the custom form of `ed`.
 pub fn custom_name(name: &str, ed: Edition) -> &str {
+    // Builtin ops print without their dialect prefix in every generation.
+    if let Some(rest) = name.strip_prefix("builtin.") {
+        if rest != "func" {
+            return rest;
+        }
+    }
+    if ed == Edition::V15 {
+        // Inside `func.func` the default dialect is `func`.
+        if let Some(rest) = name.strip_prefix("func.") {
+            if rest != "func" {
+                return rest;
+            }
+        }
+    }
     if ed != Edition::V15 {
         if let Some(r) = RENAMES.iter().find(|r| r.0 == name) {
             return if ed == Edition::V13 { r.1 } else { r.2 };
@@ -86,6 +100,9 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
 /// Maps any generation's spelling to the canonical op name, and says which
 /// generation the spelling betrays (`None`: the same in all).
 pub fn canonical_name(spelled: &str) -> (String, Option<Edition>) {
+    if spelled == "module" || spelled == "unrealized_conversion_cast" {
+        return (format!("builtin.{spelled}"), None);
+    }
     for r in RENAMES {
         if spelled == r.1 || spelled == r.2 {
             // `constant` alone is `arith.constant` in 13 (resolved by the
@@ -127,4 +144,28 @@ pub fn coroutine_passthrough(ed: Edition) -> &'static str {
 /// Does `async.runtime.store/load` print the full `!async.value<T>` type?
 pub fn runtime_value_type_in_full(ed: Edition) -> bool {
     ed == Edition::V13
+}
+
+/// Joins the outputs of `-split-input-file` chunks (`None`: the chunk
+/// failed) the way that generation's mlir-opt does.
+pub fn join_split_outputs(chunks: &[Option<String>], ed: Edition) -> String {
+    let mut out = String::new();
+    for (i, c) in chunks.iter().enumerate() {
+        if ed == Edition::V15 {
+            if i > 0 {
+                out.push_str("\n// -----\n");
+            }
+            if let Some(c) = c {
+                out.push_str(c);
+                out.push('\n');
+            }
+        } else {
+            if let Some(c) = c {
+                out.push_str(c);
+                out.push('\n');
+            }
+            out.push_str("// -----\n");
+        }
+    }
+    out
 }

@@ -749,7 +749,7 @@ fn is_bare_identifier(s: &str) -> bool {
             .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
 }
 
-fn print_symbol(s: &str, out: &mut String) {
+pub fn print_symbol(s: &str, out: &mut String) {
     out.push('@');
     if is_bare_identifier(s) || (!s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || b"_$.-".contains(&c)) && !s.as_bytes()[0].is_ascii_digit()) {
         out.push_str(s);

@@ -1,0 +1,262 @@
+//! The `arith` dialect (unprefixed `std` ops in the 13 edition).
+
+use crate::util::*;
+use crate::OpDef;
+use mlir_async_ir::*;
+use mlir_async_syntax::{PResult, Parser, Printer};
+
+const BINARY: &[&str] = &[
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.addi",
+    "arith.subi", "arith.muli", "arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
+    "arith.andi", "arith.ori", "arith.xori", "arith.maxf", "arith.minf", "arith.shli",
+    "arith.shrsi", "arith.shrui", "arith.ceildivsi", "arith.floordivsi", "arith.maxsi",
+    "arith.minsi", "arith.maxui", "arith.minui",
+];
+const CASTS: &[&str] = &[
+    "arith.index_cast", "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui",
+    "arith.extf", "arith.truncf", "arith.extsi", "arith.extui", "arith.trunci", "arith.bitcast",
+];
+
+pub const CMPI: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+pub const CMPF: &[&str] = &[
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];
+
+pub fn ops() -> Vec<OpDef> {
+    let mut v = vec![
+        OpDef::new("arith.constant")
+            .syntax(parse_constant, print_constant)
+            .pure()
+            .names(constant_names)
+            .verify(verify_constant),
+        OpDef::new("arith.cmpi").syntax(parse_cmp, print_cmp).pure(),
+        OpDef::new("arith.cmpf").syntax(parse_cmp, print_cmp).pure(),
+        OpDef::new("arith.select").syntax(parse_select, print_select).pure(),
+        OpDef::new("arith.negf").syntax(parse_binary, print_binary).pure(),
+    ];
+    for &n in BINARY {
+        v.push(
+            OpDef::new(n)
+                .syntax(parse_binary, print_binary)
+                .pure()
+                .verify(verify_binary),
+        );
+    }
+    for &n in CASTS {
+        v.push(OpDef::new(n).syntax(parse_cast, print_cast).pure());
+    }
+    v
+}
+
+fn parse_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    attr_dict(p, st)?;
+    let a = p.parse_attribute(None)?;
+    let t = match p.ctx.attr_kind(a) {
+        AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t,
+        AttrKind::Bool(_) => p.ctx.int_type(1),
+        AttrKind::Type(_) | AttrKind::String(..) | AttrKind::SymbolRef(..) => {
+            return p.err_here("unsupported 'value' attribute for arith.constant");
+        }
+        _ => return p.err_here("expected constant attribute"),
+    };
+    let s = p.ctx.sym("value");
+    st.attrs.push((s, a));
+    st.result_types = vec![t];
+    Ok(())
+}
+
+fn print_constant(p: &mut Printer, op: Op) {
+    p.attr_dict(op, &["value"]);
+    p.w(" ");
+    let v = p.ctx.get_attr(op, "value").expect("constant has a value");
+    p.attr(v);
+}
+
+fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(v) = ctx.get_attr(op, "value") else {
+        return Err("requires attribute 'value'".into());
+    };
+    let rt = ctx.value_type(ctx.result(op, 0));
+    let at = match ctx.attr_kind(v) {
+        AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t,
+        AttrKind::Bool(_) => return Ok(()),
+        _ => return Ok(()),
+    };
+    if at != rt {
+        return Err(format!(
+            "value type {} must match return type: {}",
+            tyname(ctx, at),
+            tyname(ctx, rt)
+        ));
+    }
+    Ok(())
+}
+
+fn constant_names(ctx: &Context, op: Op, set: &mut dyn FnMut(usize, &str)) {
+    let Some(v) = ctx.get_attr(op, "value") else {
+        return;
+    };
+    match ctx.attr_kind(v) {
+        AttrKind::Bool(b) => set(0, if *b { "true" } else { "false" }),
+        AttrKind::Integer(i, t) => match ctx.kind(*t) {
+            TypeKind::Integer(1, _) => set(0, if *i != 0 { "true" } else { "false" }),
+            TypeKind::Index => set(0, &format!("c{}", *i as i64)),
+            _ => {
+                let n = format!("c{}_{}", *i as i64, tyname(ctx, *t));
+                set(0, &n)
+            }
+        },
+        _ => set(0, "cst"),
+    }
+}
+
+fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let ops = p.parse_operand_list()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.operands = resolve_same(p, &ops, t)?;
+    st.result_types = vec![t];
+    Ok(())
+}
+
+fn print_binary(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let ops = p.ctx.operands(op).to_vec();
+    p.operands(&ops);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
+fn verify_binary(ctx: &Context, op: Op) -> Result<(), String> {
+    let rt = ctx.value_type(ctx.result(op, 0));
+    let k = ctx.kind(rt);
+    let elem = k.element_type().map(|e| ctx.kind(e)).unwrap_or(k);
+    let float_op = matches!(
+        ctx.name(op),
+        "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.remf" | "arith.maxf" | "arith.minf"
+    );
+    let ok = if float_op {
+        elem.is_float()
+    } else {
+        elem.is_int_or_index()
+    };
+    if !ok {
+        let what = if float_op {
+            "floating-point-like"
+        } else {
+            "signless-integer-like"
+        };
+        return Err(format!(
+            "operand #0 must be {what}, but got '{}'",
+            tyname(ctx, rt)
+        ));
+    }
+    Ok(())
+}
+
+fn parse_cmp(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let pos = p.pos;
+    let Some(kw) = p.ident() else {
+        return p.err_here("expected predicate");
+    };
+    let is_f = p.ctx.str(st.name) == "arith.cmpf";
+    let table = if is_f { CMPF } else { CMPI };
+    let Some(i) = table.iter().position(|&x| x == kw) else {
+        return p.err(pos, format!("{kw} is not a valid predicate"));
+    };
+    p.expect(",")?;
+    let ops = p.parse_operand_list()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.operands = resolve_same(p, &ops, t)?;
+    let i64t = p.ctx.int_type(64);
+    let a = p.ctx.int_attr(i as i128, i64t);
+    let s = p.ctx.sym("predicate");
+    st.attrs.push((s, a));
+    let i1 = p.ctx.int_type(1);
+    let rt = match p.ctx.kind(t).clone() {
+        TypeKind::Vector { shape, scalable, .. } => p.ctx.ty(TypeKind::Vector {
+            shape,
+            scalable,
+            elem: i1,
+        }),
+        _ => i1,
+    };
+    st.result_types = vec![rt];
+    Ok(())
+}
+
+fn print_cmp(p: &mut Printer, op: Op) {
+    let is_f = p.ctx.name(op) == "arith.cmpf";
+    let table = if is_f { CMPF } else { CMPI };
+    let pred = p
+        .ctx
+        .get_attr(op, "predicate")
+        .and_then(|a| match p.ctx.attr_kind(a) {
+            AttrKind::Integer(i, _) => table.get(*i as usize).copied(),
+            _ => None,
+        })
+        .unwrap_or("?");
+    p.w(" ");
+    p.w(pred);
+    p.w(", ");
+    let ops = p.ctx.operands(op).to_vec();
+    p.operands(&ops);
+    p.attr_dict(op, &["predicate"]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let ops = p.parse_operand_list()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    if ops.len() != 3 {
+        return p.err_here("expected 3 operands");
+    }
+    let i1 = p.ctx.int_type(1);
+    let c = p.resolve_operand(&ops[0], i1)?;
+    let a = p.resolve_operand(&ops[1], t)?;
+    let b = p.resolve_operand(&ops[2], t)?;
+    st.operands = vec![c, a, b];
+    st.result_types = vec![t];
+    Ok(())
+}
+
+fn print_select(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let ops = p.ctx.operands(op).to_vec();
+    p.operands(&ops);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[1]);
+    p.ty(t);
+}
+
+fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let o = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let from = colon_type(p)?;
+    p.expect_keyword("to")?;
+    let to = p.parse_type()?;
+    st.operands = vec![p.resolve_operand(&o, from)?];
+    st.result_types = vec![to];
+    Ok(())
+}
+
+fn print_cast(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.operand(op, 0);
+    p.operand(v);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(v);
+    p.ty(t);
+    p.w(" to ");
+    let r = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(r);
+}

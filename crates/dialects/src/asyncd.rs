@@ -1,0 +1,502 @@
+//! The `async` dialect: `execute`, `await`, groups, and the lowered
+//! `runtime.*` and `coro.*` ops.
+
+use crate::util::*;
+use crate::OpDef;
+use mlir_async_ir::*;
+use mlir_async_syntax::{edition, PResult, Parser, Printer, RegionArg};
+
+pub fn ops() -> Vec<OpDef> {
+    let unary = |n| OpDef::new(n).syntax(parse_unary_typed, print_unary_typed);
+    vec![
+        OpDef::new("async.execute")
+            .syntax(parse_execute, print_execute)
+            .names(|ctx, op, set| {
+                set(0, "token");
+                if ctx.results(op).len() > 1 {
+                    set(1, "results");
+                }
+            })
+            .verify(verify_execute),
+        OpDef::new("async.yield")
+            .syntax(parse_yield, print_yield)
+            .terminator()
+            .verify(verify_yield),
+        OpDef::new("async.await")
+            .syntax(parse_await, print_await)
+            .verify(verify_await),
+        OpDef::new("async.create_group").syntax(parse_size_group, print_size_group),
+        OpDef::new("async.add_to_group").syntax(parse_add_to_group, print_add_to_group),
+        OpDef::new("async.await_all").syntax(parse_await_all, print_await_all),
+        OpDef::new("async.runtime.create").syntax(parse_create, print_create),
+        OpDef::new("async.runtime.create_group").syntax(parse_size_group, print_size_group),
+        unary("async.runtime.set_available"),
+        unary("async.runtime.set_error"),
+        unary("async.runtime.is_error"),
+        unary("async.runtime.await"),
+        unary("async.runtime.add_ref"),
+        unary("async.runtime.drop_ref"),
+        OpDef::new("async.runtime.await_and_resume")
+            .syntax(parse_await_and_resume, print_await_and_resume),
+        OpDef::new("async.runtime.resume").syntax(parse_handle_only, print_operands_only),
+        OpDef::new("async.runtime.store").syntax(parse_store, print_store),
+        OpDef::new("async.runtime.load").syntax(parse_load, print_load),
+        OpDef::new("async.runtime.add_to_group").syntax(parse_add_to_group, print_add_to_group),
+        OpDef::new("async.runtime.num_worker_threads")
+            .syntax(parse_create, print_create),
+        OpDef::new("async.coro.id").syntax(parse_coro, print_operands_only),
+        OpDef::new("async.coro.begin").syntax(parse_coro, print_operands_only),
+        OpDef::new("async.coro.free").syntax(parse_coro, print_operands_only),
+        OpDef::new("async.coro.end").syntax(parse_coro, print_operands_only),
+        OpDef::new("async.coro.save").syntax(parse_coro, print_operands_only),
+        OpDef::new("async.coro.suspend")
+            .syntax(parse_suspend, print_suspend)
+            .terminator(),
+    ]
+}
+
+/// `T` for `!async.value<T>`.
+pub fn value_inner(ctx: &Context, t: Type) -> Option<Type> {
+    match ctx.kind(t) {
+        TypeKind::AsyncValue(i) => Some(*i),
+        _ => None,
+    }
+}
+
+fn parse_execute(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let token = p.ctx.token_type();
+    let mut deps = vec![];
+    if p.eat("[") {
+        let ds = p.parse_operand_list()?;
+        p.expect("]")?;
+        deps = resolve_same(p, &ds, token)?;
+    }
+    let mut vals = vec![];
+    let mut args = vec![];
+    if p.eat("(") {
+        if !p.eat(")") {
+            loop {
+                let v = p.parse_operand_ref()?;
+                p.expect_keyword("as")?;
+                p.skip_ws();
+                let apos = p.pos;
+                let a = p.parse_operand_ref()?;
+                p.expect(":")?;
+                let tpos = p.pos;
+                let t = p.parse_type()?;
+                let Some(inner) = value_inner(p.ctx, t) else {
+                    return p.err(tpos, "expected async value type");
+                };
+                vals.push(p.resolve_operand(&v, t)?);
+                args.push(RegionArg {
+                    name: a.name,
+                    ty: inner,
+                    pos: apos,
+                });
+                if !p.eat(",") {
+                    break;
+                }
+            }
+            p.expect(")")?;
+        }
+    }
+    let results = optional_arrow_types(p)?;
+    attr_dict_kw(p, st)?;
+    let r = p.parse_region(&args, false)?;
+    let seg = segment_sizes(p.ctx, &[deps.len(), vals.len()]);
+    st.operands = deps;
+    st.operands.extend(vals);
+    st.result_types = vec![token];
+    st.result_types.extend(results);
+    st.regions = vec![r];
+    let s = p.ctx.sym("operand_segment_sizes");
+    st.attrs.push((s, seg));
+    Ok(())
+}
+
+fn print_execute(p: &mut Printer, op: Op) {
+    let segs = segments(p.ctx, op, 2);
+    if !segs[0].is_empty() {
+        p.w(" [");
+        p.operands(&segs[0]);
+        p.w("]");
+    }
+    let r = p.ctx.regions_of(op)[0];
+    if !segs[1].is_empty() {
+        p.w(" (");
+        let entry = p.ctx.entry_block(r);
+        for (i, &v) in segs[1].iter().enumerate() {
+            if i > 0 {
+                p.w(", ");
+            }
+            p.operand(v);
+            if let Some(a) = entry.and_then(|b| p.ctx.block_args(b).get(i).copied()) {
+                p.w(" as ");
+                p.operand(a);
+            }
+            p.w(": ");
+            let t = p.ctx.value_type(v);
+            p.ty(t);
+        }
+        p.w(")");
+    }
+    let results = types_of(p.ctx, &p.ctx.results(op)[1..]);
+    if !results.is_empty() {
+        p.w(" -> ");
+        p.result_types(&results);
+    }
+    p.attr_dict_kw(op, &["operand_segment_sizes"]);
+    p.w(" ");
+    p.region(r, false, true);
+}
+
+fn verify_execute(ctx: &Context, op: Op) -> Result<(), String> {
+    let segs = segments(ctx, op, 2);
+    let r = ctx.regions_of(op)[0];
+    let Some(b) = ctx.entry_block(r) else {
+        return Ok(());
+    };
+    let args = ctx.block_args(b);
+    if args.len() != segs[1].len() {
+        return Err("requires the same number of body arguments and operands".into());
+    }
+    for (&v, &a) in segs[1].iter().zip(args) {
+        if value_inner(ctx, ctx.value_type(v)) != Some(ctx.value_type(a)) {
+            return Err("requires that body arguments types match unwrapped operand types".into());
+        }
+    }
+    for &res in &ctx.results(op)[1..] {
+        if value_inner(ctx, ctx.value_type(res)).is_none() {
+            return Err(format!(
+                "result #{} must be async value type, but got '{}'",
+                1,
+                tyname(ctx, ctx.value_type(res))
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    st.operands = parse_operands_and_types(p)?;
+    attr_dict(p, st)
+}
+
+fn print_yield(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    print_operands_and_types(p, &ops);
+    p.attr_dict(op, &[]);
+}
+
+fn verify_yield(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(parent) = ctx.parent_op(op) else {
+        return Ok(());
+    };
+    if ctx.name(parent) != "async.execute" {
+        return Err("expects parent op 'async.execute'".into());
+    }
+    let types: Vec<Option<Type>> = ctx.results(parent)[1..]
+        .iter()
+        .map(|&r| value_inner(ctx, ctx.value_type(r)))
+        .collect();
+    let ops = ctx.operands(op);
+    if ops.len() != types.len() || ops.iter().zip(&types).any(|(&v, t)| Some(ctx.value_type(v)) != *t) {
+        return Err("operand types do not match the types returned from the parent ExecuteOp".into());
+    }
+    Ok(())
+}
+
+fn parse_await(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    let t = colon_type(p)?;
+    st.operands = vec![p.resolve_operand(&v, t)?];
+    if let Some(i) = value_inner(p.ctx, t) {
+        st.result_types = vec![i];
+    }
+    attr_dict(p, st)
+}
+
+fn print_await(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.operand(op, 0);
+    p.operand(v);
+    p.w(" : ");
+    let t = p.ctx.value_type(v);
+    p.ty(t);
+    p.attr_dict(op, &[]);
+}
+
+fn verify_await(ctx: &Context, op: Op) -> Result<(), String> {
+    let t = ctx.value_type(ctx.operand(op, 0));
+    match ctx.kind(t) {
+        TypeKind::AsyncToken => {
+            if !ctx.results(op).is_empty() {
+                return Err("awaiting a token must have empty result".into());
+            }
+        }
+        TypeKind::AsyncValue(inner) => {
+            let Some(&r) = ctx.results(op).first() else {
+                return Err("awaiting a value must have a result".into());
+            };
+            let rt = ctx.value_type(r);
+            if rt != *inner {
+                return Err(format!(
+                    "result type '{}' does not match async value type '{}'",
+                    tyname(ctx, rt),
+                    tyname(ctx, *inner)
+                ));
+            }
+        }
+        _ => {
+            return Err(format!(
+                "operand #0 must be async value type or async token type, but got '{}'",
+                tyname(ctx, t)
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn parse_size_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let s = p.parse_operand_ref()?;
+    let t = colon_type(p)?;
+    let index = p.ctx.index_type();
+    st.operands = vec![p.resolve_operand(&s, index)?];
+    st.result_types = vec![t];
+    attr_dict(p, st)
+}
+
+fn print_size_group(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.operand(op, 0);
+    p.operand(v);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+    p.attr_dict(op, &[]);
+}
+
+fn parse_add_to_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let g = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let gt = p.ctx.ty(TypeKind::AsyncGroup);
+    st.operands = vec![p.resolve_operand(&v, t)?, p.resolve_operand(&g, gt)?];
+    st.result_types = vec![p.ctx.index_type()];
+    Ok(())
+}
+
+fn print_add_to_group(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    p.operands(&ops);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+fn parse_await_all(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let g = p.parse_operand_ref()?;
+    let gt = p.ctx.ty(TypeKind::AsyncGroup);
+    st.operands = vec![p.resolve_operand(&g, gt)?];
+    attr_dict(p, st)
+}
+
+fn print_operands_only(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    if !ops.is_empty() {
+        p.w(" ");
+        p.operands(&ops);
+    }
+    p.attr_dict(op, &[]);
+}
+
+fn print_await_all(p: &mut Printer, op: Op) {
+    print_operands_only(p, op)
+}
+
+fn parse_create(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.result_types = vec![t];
+    Ok(())
+}
+
+fn print_create(p: &mut Printer, op: Op) {
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
+/// `%x attr-dict : type($x)`; `is_error` yields `i1`.
+fn parse_unary_typed(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.operands = vec![p.resolve_operand(&v, t)?];
+    if p.ctx.str(st.name) == "async.runtime.is_error" {
+        st.result_types = vec![p.ctx.int_type(1)];
+    }
+    Ok(())
+}
+
+fn print_unary_typed(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.operand(op, 0);
+    p.operand(v);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(v);
+    p.ty(t);
+}
+
+fn parse_await_and_resume(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let h = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let ht = p.ctx.ty(TypeKind::CoroHandle);
+    st.operands = vec![p.resolve_operand(&v, t)?, p.resolve_operand(&h, ht)?];
+    Ok(())
+}
+
+fn print_await_and_resume(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    p.operands(&ops);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+fn parse_handle_only(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let h = p.parse_operand_ref()?;
+    let ht = p.ctx.ty(TypeKind::CoroHandle);
+    st.operands = vec![p.resolve_operand(&h, ht)?];
+    attr_dict(p, st)
+}
+
+/// `: !async.value<T>` or the 14/15 short form `: <T>`.
+fn parse_value_type(p: &mut Parser) -> PResult<Type> {
+    p.expect(":")?;
+    if p.peek() == b'<' {
+        p.eat("<");
+        let t = p.parse_type()?;
+        p.expect(">")?;
+        p.note_edition(mlir_async_syntax::Edition::V14);
+        return Ok(p.ctx.ty(TypeKind::AsyncValue(t)));
+    }
+    let pos = p.pos;
+    let t = p.parse_type()?;
+    if value_inner(p.ctx, t).is_none() {
+        return p.err(pos, "expected async value type");
+    }
+    Ok(t)
+}
+
+fn print_value_type(p: &mut Printer, t: Type) {
+    p.w(" : ");
+    if edition::runtime_value_type_in_full(p.edition()) {
+        p.ty(t);
+    } else {
+        let inner = value_inner(p.ctx, t).expect("verified async value type");
+        p.w("<");
+        p.ty(inner);
+        p.w(">");
+    }
+}
+
+fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let s = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = parse_value_type(p)?;
+    let inner = value_inner(p.ctx, t).expect("checked by parse_value_type");
+    st.operands = vec![p.resolve_operand(&v, inner)?, p.resolve_operand(&s, t)?];
+    Ok(())
+}
+
+fn print_store(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    p.operands(&ops);
+    p.attr_dict(op, &[]);
+    let t = p.ctx.value_type(ops[1]);
+    print_value_type(p, t);
+}
+
+fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let s = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = parse_value_type(p)?;
+    let inner = value_inner(p.ctx, t).expect("checked by parse_value_type");
+    st.operands = vec![p.resolve_operand(&s, t)?];
+    st.result_types = vec![inner];
+    Ok(())
+}
+
+fn print_load(p: &mut Printer, op: Op) {
+    let v = p.ctx.operand(op, 0);
+    p.w(" ");
+    p.operand(v);
+    p.attr_dict(op, &[]);
+    let t = p.ctx.value_type(v);
+    print_value_type(p, t);
+}
+
+/// The coro ops: operand and result types are implied by the op.
+fn parse_coro(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let name = p.ctx.str(st.name).to_string();
+    let id = p.ctx.ty(TypeKind::CoroId);
+    let hdl = p.ctx.ty(TypeKind::CoroHandle);
+    let state = p.ctx.ty(TypeKind::CoroState);
+    let (ins, outs): (Vec<Type>, Vec<Type>) = match name.as_str() {
+        "async.coro.id" => (vec![], vec![id]),
+        "async.coro.begin" => (vec![id], vec![hdl]),
+        "async.coro.free" => (vec![id, hdl], vec![]),
+        "async.coro.end" => (vec![hdl], vec![]),
+        "async.coro.save" => (vec![hdl], vec![state]),
+        _ => (vec![], vec![]),
+    };
+    let mut ops = vec![];
+    for (i, &t) in ins.iter().enumerate() {
+        if i > 0 {
+            p.expect(",")?;
+        }
+        let u = p.parse_operand_ref()?;
+        ops.push(p.resolve_operand(&u, t)?);
+    }
+    st.operands = ops;
+    st.result_types = outs;
+    attr_dict(p, st)
+}
+
+fn parse_suspend(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let s = p.parse_operand_ref()?;
+    let state = p.ctx.ty(TypeKind::CoroState);
+    st.operands = vec![p.resolve_operand(&s, state)?];
+    for _ in 0..3 {
+        p.expect(",")?;
+        let b = p.parse_successor()?;
+        st.successors.push(b);
+    }
+    attr_dict(p, st)
+}
+
+fn print_suspend(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let s = p.ctx.operand(op, 0);
+    p.operand(s);
+    for b in p.ctx.successors(op).to_vec() {
+        p.w(", ");
+        p.block_name(b);
+    }
+    p.attr_dict(op, &[]);
+}

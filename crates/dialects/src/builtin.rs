@@ -1,0 +1,487 @@
+//! `builtin.module` and the `func` dialect (`func`/`func.func`, `call`,
+//! `call_indirect`, `return`, `constant`).
+
+use crate::util::*;
+use crate::OpDef;
+use mlir_async_ir::*;
+use mlir_async_syntax::{Edition, PResult, Parser, Printer, RegionArg};
+
+pub fn ops() -> Vec<OpDef> {
+    let mut module = OpDef::new("builtin.module")
+        .syntax(parse_module, print_module)
+        .isolated()
+        .symbol();
+    module.traits.symbol_table = true;
+    module.traits.no_terminator = true;
+    module.traits.graph_region = true;
+    let mut unrealized = OpDef::new("builtin.unrealized_conversion_cast");
+    unrealized.traits.pure = true;
+    vec![
+        module,
+        unrealized,
+        OpDef::new("func.func")
+            .syntax(parse_func, print_func)
+            .isolated()
+            .symbol()
+            .verify(verify_func),
+        OpDef::new("func.return")
+            .syntax(parse_return, print_return)
+            .terminator()
+            .verify(verify_return),
+        OpDef::new("func.call")
+            .syntax(parse_call, print_call)
+            .verify(verify_call),
+        OpDef::new("func.call_indirect").syntax(parse_call_indirect, print_call_indirect),
+        OpDef::new("func.constant")
+            .syntax(parse_func_constant, print_func_constant)
+            .pure()
+            .names(|_, _, set| set(0, "f")),
+    ]
+}
+
+fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    if p.peek() == b'@' {
+        let n = p.symbol_name()?;
+        let a = p.ctx.string_attr(&n);
+        let s = p.ctx.sym("sym_name");
+        st.attrs.push((s, a));
+    }
+    attr_dict_kw(p, st)?;
+    let r = p.parse_region(&[], true)?;
+    if p.ctx.region_blocks(r).is_empty() {
+        let b = p.ctx.create_block(&[]);
+        p.ctx.append_block(r, b);
+    }
+    st.regions.push(r);
+    Ok(())
+}
+
+fn print_module(p: &mut Printer, op: Op) {
+    if let Some(n) = p.ctx.symbol_name(op) {
+        let n = n.to_string();
+        p.w(" @");
+        p.w(&n);
+    }
+    p.attr_dict_kw(op, &["sym_name"]);
+    p.w(" ");
+    let r = p.ctx.regions_of(op)[0];
+    p.region(r, false, false);
+}
+
+/// The signature of a function: (inputs, results).
+pub fn func_type(ctx: &Context, op: Op) -> (Vec<Type>, Vec<Type>) {
+    match ctx.get_attr(op, "function_type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => match ctx.kind(*t) {
+            TypeKind::Function(i, o) => (i.clone(), o.clone()),
+            _ => (vec![], vec![]),
+        },
+        _ => (vec![], vec![]),
+    }
+}
+
+/// Per-argument or per-result attribute dictionaries (`arg_attrs`/`res_attrs`).
+pub fn func_arg_attrs(ctx: &Context, op: Op, key: &str, n: usize) -> Vec<Vec<(Symbol, Attribute)>> {
+    let mut out = vec![vec![]; n];
+    if let Some(a) = ctx.get_attr(op, key) {
+        if let AttrKind::Array(xs) = ctx.attr_kind(a) {
+            for (i, &x) in xs.iter().enumerate().take(n) {
+                if let AttrKind::Dictionary(d) = ctx.attr_kind(x) {
+                    out[i] = d.clone();
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Stores per-argument/result dictionaries, dropping the attribute when all
+/// are empty (as MLIR does).
+pub fn set_func_arg_attrs(ctx: &mut Context, op: Op, key: &str, dicts: Vec<Vec<(Symbol, Attribute)>>) {
+    if dicts.iter().all(|d| d.is_empty()) {
+        ctx.remove_attr(op, key);
+        return;
+    }
+    let arr: Vec<Attribute> = dicts
+        .into_iter()
+        .map(|d| ctx.attr(AttrKind::Dictionary(d)))
+        .collect();
+    let a = ctx.attr(AttrKind::Array(arr));
+    ctx.set_attr(op, key, a);
+}
+
+fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    if let Some(v) = p.peek_ident() {
+        if v == "private" || v == "public" || v == "nested" {
+            p.ident();
+            let a = p.ctx.string_attr(v);
+            let s = p.ctx.sym("sym_visibility");
+            st.attrs.push((s, a));
+        }
+    }
+    let name = p.symbol_name()?;
+    let a = p.ctx.string_attr(&name);
+    let s = p.ctx.sym("sym_name");
+    st.attrs.push((s, a));
+    p.expect("(")?;
+    let mut args: Vec<RegionArg> = vec![];
+    let mut inputs = vec![];
+    let mut arg_attrs = vec![];
+    let mut named = None;
+    if !p.eat(")") {
+        loop {
+            p.skip_ws();
+            let pos = p.pos;
+            let is_named = p.peek_operand();
+            if *named.get_or_insert(is_named) != is_named {
+                return p.err(pos, "expected SSA identifier");
+            }
+            if is_named {
+                let u = p.parse_operand_ref()?;
+                p.expect(":")?;
+                let t = p.parse_type()?;
+                args.push(RegionArg {
+                    name: u.name,
+                    ty: t,
+                    pos,
+                });
+                inputs.push(t);
+            } else {
+                inputs.push(p.parse_type()?);
+            }
+            arg_attrs.push(p.parse_optional_attr_dict()?);
+            if p.peek_ident() == Some("loc") {
+                p.parse_location_body()?;
+            }
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect(")")?;
+    }
+    let mut results = vec![];
+    let mut res_attrs = vec![];
+    if p.eat("->") {
+        if p.eat("(") {
+            if !p.eat(")") {
+                loop {
+                    results.push(p.parse_type()?);
+                    res_attrs.push(p.parse_optional_attr_dict()?);
+                    if !p.eat(",") {
+                        break;
+                    }
+                }
+                p.expect(")")?;
+            }
+        } else {
+            results.push(p.parse_type()?);
+            res_attrs.push(vec![]);
+        }
+    }
+    let ft = p.ctx.function_type(inputs, results);
+    let fa = p.ctx.type_attr(ft);
+    let s = p.ctx.sym("function_type");
+    st.attrs.push((s, fa));
+    for (key, dicts) in [("arg_attrs", arg_attrs), ("res_attrs", res_attrs)] {
+        if dicts.iter().any(|d| !d.is_empty()) {
+            let arr: Vec<Attribute> = dicts
+                .into_iter()
+                .map(|d| p.ctx.attr(AttrKind::Dictionary(d)))
+                .collect();
+            let a = p.ctx.attr(AttrKind::Array(arr));
+            let s = p.ctx.sym(key);
+            st.attrs.push((s, a));
+        }
+    }
+    attr_dict_kw(p, st)?;
+    if p.peek() == b'{' {
+        if named == Some(false) {
+            return p.err_here("expected SSA identifiers for function arguments when a body is present");
+        }
+        let r = p.parse_region(&args, true)?;
+        st.regions.push(r);
+    } else {
+        let r = p.ctx.create_region();
+        st.regions.push(r);
+    }
+    Ok(())
+}
+
+fn print_func(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    p.w(" ");
+    if let Some(v) = ctx.get_attr(op, "sym_visibility") {
+        if let AttrKind::String(s, _) = ctx.attr_kind(v) {
+            if s != "public" {
+                p.w(s);
+                p.w(" ");
+            }
+        }
+    }
+    let sym = ctx.symbol_name(op).unwrap_or("").to_string();
+    let mut name = String::new();
+    mlir_async_syntax::printer::print_symbol(&sym, &mut name);
+    p.w(&name);
+    let (ins, outs) = func_type(ctx, op);
+    let arg_attrs = func_arg_attrs(ctx, op, "arg_attrs", ins.len());
+    let res_attrs = func_arg_attrs(ctx, op, "res_attrs", outs.len());
+    let body = ctx.regions_of(op)[0];
+    let entry = ctx.entry_block(body);
+    p.w("(");
+    for (i, &t) in ins.iter().enumerate() {
+        if i > 0 {
+            p.w(", ");
+        }
+        if let Some(b) = entry {
+            let a = ctx.block_args(b)[i];
+            p.operand(a);
+            p.w(": ");
+        }
+        p.ty(t);
+        p.attr_entries(&arg_attrs[i], false);
+    }
+    p.w(")");
+    if !outs.is_empty() {
+        p.w(" -> ");
+        let wrap = outs.len() > 1
+            || matches!(ctx.kind(outs[0]), TypeKind::Function(..))
+            || !res_attrs[0].is_empty();
+        if wrap {
+            p.w("(");
+        }
+        for (i, &t) in outs.iter().enumerate() {
+            if i > 0 {
+                p.w(", ");
+            }
+            p.ty(t);
+            p.attr_entries(&res_attrs[i], false);
+        }
+        if wrap {
+            p.w(")");
+        }
+    }
+    p.attr_dict_kw(
+        op,
+        &["sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"],
+    );
+    if entry.is_some() {
+        p.w(" ");
+        p.region(body, false, true);
+    }
+}
+
+fn verify_func(ctx: &Context, op: Op) -> Result<(), String> {
+    let (ins, _) = func_type(ctx, op);
+    let body = ctx.regions_of(op)[0];
+    if let Some(b) = ctx.entry_block(body) {
+        let args = ctx.block_args(b);
+        if args.len() != ins.len() {
+            return Err(format!(
+                "entry block must have {} arguments to match function signature",
+                ins.len()
+            ));
+        }
+        for (i, (&a, &t)) in args.iter().zip(&ins).enumerate() {
+            if ctx.value_type(a) != t {
+                return Err(format!(
+                    "type of entry block argument #{i}({}) must match the type of the corresponding argument in function signature({})",
+                    tyname(ctx, ctx.value_type(a)),
+                    tyname(ctx, t)
+                ));
+            }
+        }
+    } else if ctx.get_attr(op, "sym_visibility").is_none() {
+        return Err("symbol declaration cannot have public visibility".into());
+    }
+    Ok(())
+}
+
+fn parse_return(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    attr_dict(p, st)?;
+    st.operands = parse_operands_and_types(p)?;
+    Ok(())
+}
+
+fn print_return(p: &mut Printer, op: Op) {
+    p.attr_dict(op, &[]);
+    let ops = p.ctx.operands(op).to_vec();
+    print_operands_and_types(p, &ops);
+}
+
+fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(f) = ctx.parent_op(op) else {
+        return Ok(());
+    };
+    if ctx.name(f) != "func.func" {
+        return Err(format!(
+            "expects parent op 'func.func'"
+        ));
+    }
+    let (_, outs) = func_type(ctx, f);
+    let ops = ctx.operands(op);
+    if ops.len() != outs.len() {
+        return Err(format!(
+            "has {} operands, but enclosing function (@{}) returns {}",
+            ops.len(),
+            ctx.symbol_name(f).unwrap_or(""),
+            outs.len()
+        ));
+    }
+    for (i, (&v, &t)) in ops.iter().zip(&outs).enumerate() {
+        if ctx.value_type(v) != t {
+            return Err(format!(
+                "type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{}",
+                tyname(ctx, ctx.value_type(v)),
+                tyname(ctx, t),
+                ctx.symbol_name(f).unwrap_or("")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let (root, nested) = p.parse_symbol_ref_parts()?;
+    let r = p.ctx.sym(&root);
+    let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
+    let callee = p.ctx.attr(AttrKind::SymbolRef(r, n));
+    let s = p.ctx.sym("callee");
+    st.attrs.push((s, callee));
+    p.expect("(")?;
+    let ops = p.parse_operand_list()?;
+    p.expect(")")?;
+    attr_dict(p, st)?;
+    p.expect(":")?;
+    let tpos = p.pos;
+    let t = p.parse_type()?;
+    let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
+        return p.err(tpos, "expected function type");
+    };
+    st.operands = resolve(p, &ops, &ins)?;
+    st.result_types = outs;
+    Ok(())
+}
+
+fn print_call(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let c = p.ctx.get_attr(op, "callee").expect("verified call has a callee");
+    p.attr(c);
+    p.w("(");
+    let ops = p.ctx.operands(op).to_vec();
+    p.operands(&ops);
+    p.w(")");
+    p.attr_dict(op, &["callee"]);
+    p.w(" : ");
+    let ins = types_of(p.ctx, &ops);
+    let outs = types_of(p.ctx, p.ctx.results(op));
+    p.functional_type(&ins, &outs);
+}
+
+fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(c) = ctx.get_attr(op, "callee") else {
+        return Err("requires attribute 'callee'".into());
+    };
+    let AttrKind::SymbolRef(root, _) = ctx.attr_kind(c) else {
+        return Err("requires attribute 'callee'".into());
+    };
+    let name = ctx.str(*root);
+    let Some(table) = ctx.nearest_symbol_table(op) else {
+        return Ok(());
+    };
+    let Some(f) = ctx.lookup_symbol(table, name) else {
+        return Err(format!("'{name}' does not reference a valid function"));
+    };
+    if ctx.name(f) != "func.func" {
+        return Err(format!("'{name}' does not reference a valid function"));
+    }
+    let (ins, outs) = func_type(ctx, f);
+    let ops = ctx.operands(op);
+    if ins.len() != ops.len() {
+        return Err("incorrect number of operands for callee".into());
+    }
+    for (i, (&v, &t)) in ops.iter().zip(&ins).enumerate() {
+        if ctx.value_type(v) != t {
+            return Err(format!("operand type mismatch: expected operand type {}, but provided {} for operand number {i}", tyname(ctx, t), tyname(ctx, ctx.value_type(v))));
+        }
+    }
+    let res = ctx.results(op);
+    if outs.len() != res.len() {
+        return Err("incorrect number of results for callee".into());
+    }
+    for (i, (&v, &t)) in res.iter().zip(&outs).enumerate() {
+        if ctx.value_type(v) != t {
+            return Err(format!("result type mismatch at index {i}"));
+        }
+    }
+    Ok(())
+}
+
+fn parse_call_indirect(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let callee = p.parse_operand_ref()?;
+    p.expect("(")?;
+    let ops = p.parse_operand_list()?;
+    p.expect(")")?;
+    attr_dict(p, st)?;
+    p.expect(":")?;
+    let tpos = p.pos;
+    let t = p.parse_type()?;
+    let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
+        return p.err(tpos, "expected function type");
+    };
+    let mut v = vec![p.resolve_operand(&callee, t)?];
+    v.extend(resolve(p, &ops, &ins)?);
+    st.operands = v;
+    st.result_types = outs;
+    Ok(())
+}
+
+fn print_call_indirect(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("(");
+    p.operands(&ops[1..]);
+    p.w(")");
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+fn parse_func_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let (root, nested) = p.parse_symbol_ref_parts()?;
+    let r = p.ctx.sym(&root);
+    let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
+    let v = p.ctx.attr(AttrKind::SymbolRef(r, n));
+    let s = p.ctx.sym("value");
+    st.attrs.push((s, v));
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.result_types = vec![t];
+    Ok(())
+}
+
+fn print_func_constant(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.get_attr(op, "value").expect("constant has a value");
+    p.attr(v);
+    p.attr_dict(op, &["value"]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
+/// The edition-dependent spelling helpers used by passes.
+pub fn coroutine_passthrough(ctx: &mut Context, ed: Edition) -> Attribute {
+    match ed {
+        Edition::V15 => {
+            let s = ctx.string_attr("presplitcoroutine");
+            ctx.attr(AttrKind::Array(vec![s]))
+        }
+        _ => {
+            let a = ctx.string_attr("coroutine.presplit");
+            let b = ctx.string_attr("0");
+            let inner = ctx.attr(AttrKind::Array(vec![a, b]));
+            ctx.attr(AttrKind::Array(vec![inner]))
+        }
+    }
+}

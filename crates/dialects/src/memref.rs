@@ -1,0 +1,286 @@
+//! The subset of `memref`, `linalg` and `vector` used by the async tests.
+
+use crate::util::*;
+use crate::OpDef;
+use mlir_async_ir::*;
+use mlir_async_syntax::{Edition, PResult, Parser, Printer};
+
+pub fn ops() -> Vec<OpDef> {
+    vec![
+        OpDef::new("memref.alloc").syntax(parse_alloc, print_alloc),
+        OpDef::new("memref.alloca").syntax(parse_alloc, print_alloc),
+        OpDef::new("memref.dealloc").syntax(parse_dealloc, print_dealloc),
+        OpDef::new("memref.load").syntax(parse_load, print_load),
+        OpDef::new("memref.store").syntax(parse_store, print_store),
+        OpDef::new("memref.cast").syntax(parse_cast, print_cast).pure(),
+        OpDef::new("memref.dim").syntax(parse_dim, print_dim).pure(),
+        OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
+        OpDef::new("linalg.yield").syntax(parse_plain_yield, print_plain_yield).terminator(),
+        OpDef::new("linalg.generic"),
+        OpDef::new("vector.print").syntax(parse_print, print_print),
+    ]
+}
+
+fn elem_of(ctx: &Context, t: Type) -> Option<Type> {
+    ctx.kind(t).element_type()
+}
+
+fn parse_alloc(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.expect("(")?;
+    let dyns = p.parse_operand_list()?;
+    p.expect(")")?;
+    let mut syms = vec![];
+    if p.eat("[") {
+        syms = p.parse_operand_list()?;
+        p.expect("]")?;
+    }
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let index = p.ctx.index_type();
+    let mut ops = resolve_same(p, &dyns, index)?;
+    ops.extend(resolve_same(p, &syms, index)?);
+    let seg = segment_sizes(p.ctx, &[dyns.len(), syms.len()]);
+    let s = p.ctx.sym("operand_segment_sizes");
+    st.attrs.push((s, seg));
+    st.operands = ops;
+    st.result_types = vec![t];
+    Ok(())
+}
+
+fn print_alloc(p: &mut Printer, op: Op) {
+    let segs = segments(p.ctx, op, 2);
+    p.w("(");
+    p.operands(&segs[0]);
+    p.w(")");
+    if !segs[1].is_empty() {
+        p.w("[");
+        p.operands(&segs[1]);
+        p.w("]");
+    }
+    p.attr_dict(op, &["operand_segment_sizes"]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
+fn parse_dealloc(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let m = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.operands = vec![p.resolve_operand(&m, t)?];
+    Ok(())
+}
+
+fn print_dealloc(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.operand(op, 0);
+    p.operand(v);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(v);
+    p.ty(t);
+}
+
+fn parse_indices(p: &mut Parser) -> PResult<Vec<Value>> {
+    p.expect("[")?;
+    let ids = p.parse_operand_list()?;
+    p.expect("]")?;
+    let index = p.ctx.index_type();
+    resolve_same(p, &ids, index)
+}
+
+fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let m = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let ids = p.parse_operand_list()?;
+    p.expect("]")?;
+    attr_dict(p, st)?;
+    let tpos = p.pos;
+    let t = colon_type(p)?;
+    let Some(e) = elem_of(p.ctx, t) else {
+        return p.err(tpos, "expected memref type");
+    };
+    let index = p.ctx.index_type();
+    let mut ops = vec![p.resolve_operand(&m, t)?];
+    ops.extend(resolve_same(p, &ids, index)?);
+    st.operands = ops;
+    st.result_types = vec![e];
+    Ok(())
+}
+
+fn print_load(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("[");
+    p.operands(&ops[1..]);
+    p.w("]");
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let m = p.parse_operand_ref()?;
+    let _ = parse_indices;
+    p.expect("[")?;
+    let ids = p.parse_operand_list()?;
+    p.expect("]")?;
+    attr_dict(p, st)?;
+    let tpos = p.pos;
+    let t = colon_type(p)?;
+    let Some(e) = elem_of(p.ctx, t) else {
+        return p.err(tpos, "expected memref type");
+    };
+    let index = p.ctx.index_type();
+    let mut ops = vec![p.resolve_operand(&v, e)?, p.resolve_operand(&m, t)?];
+    ops.extend(resolve_same(p, &ids, index)?);
+    st.operands = ops;
+    Ok(())
+}
+
+fn print_store(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w(", ");
+    p.operand(ops[1]);
+    p.w("[");
+    p.operands(&ops[2..]);
+    p.w("]");
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[1]);
+    p.ty(t);
+}
+
+fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let o = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let from = colon_type(p)?;
+    p.expect_keyword("to")?;
+    let to = p.parse_type()?;
+    st.operands = vec![p.resolve_operand(&o, from)?];
+    st.result_types = vec![to];
+    Ok(())
+}
+
+fn print_cast(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.operand(op, 0);
+    p.operand(v);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(v);
+    p.ty(t);
+    p.w(" to ");
+    let r = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(r);
+}
+
+fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let m = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let i = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let index = p.ctx.index_type();
+    st.operands = vec![p.resolve_operand(&m, t)?, p.resolve_operand(&i, index)?];
+    st.result_types = vec![index];
+    Ok(())
+}
+
+fn print_dim(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    p.operands(&ops);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    if p.eat("(") {
+        // 14: `linalg.fill(%v, %m) : f32, memref<...>`
+        let ops = p.parse_operand_list()?;
+        p.expect(")")?;
+        attr_dict(p, st)?;
+        p.expect(":")?;
+        let tys = p.parse_type_list_no_parens()?;
+        st.operands = resolve(p, &ops, &tys)?;
+    } else {
+        // 15: `linalg.fill ins(%v : f32) outs(%m : memref<...>)`
+        p.note_edition(Edition::V15);
+        p.expect_keyword("ins")?;
+        p.expect("(")?;
+        let mut ops = parse_operands_and_types(p)?;
+        p.expect(")")?;
+        p.expect_keyword("outs")?;
+        p.expect("(")?;
+        ops.extend(parse_operands_and_types(p)?);
+        p.expect(")")?;
+        attr_dict(p, st)?;
+        st.operands = ops;
+    }
+    Ok(())
+}
+
+fn print_fill(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    if p.edition() == Edition::V15 {
+        p.w(" ins(");
+        p.operand(ops[0]);
+        p.w(" : ");
+        let t = p.ctx.value_type(ops[0]);
+        p.ty(t);
+        p.w(") outs(");
+        p.operand(ops[1]);
+        p.w(" : ");
+        let t = p.ctx.value_type(ops[1]);
+        p.ty(t);
+        p.w(")");
+        p.attr_dict(op, &[]);
+    } else {
+        p.w("(");
+        p.operands(&ops);
+        p.w(")");
+        p.attr_dict(op, &[]);
+        p.w(" : ");
+        let tys = types_of(p.ctx, &ops);
+        p.types(&tys);
+    }
+}
+
+fn parse_plain_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    attr_dict(p, st)?;
+    st.operands = parse_operands_and_types(p)?;
+    Ok(())
+}
+
+fn print_plain_yield(p: &mut Printer, op: Op) {
+    p.attr_dict(op, &[]);
+    let ops = p.ctx.operands(op).to_vec();
+    print_operands_and_types(p, &ops);
+}
+
+fn parse_print(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.operands = vec![p.resolve_operand(&v, t)?];
+    Ok(())
+}
+
+fn print_print(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let v = p.ctx.operand(op, 0);
+    p.operand(v);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(v);
+    p.ty(t);
+}

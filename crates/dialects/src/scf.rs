@@ -1,0 +1,355 @@
+//! The `scf` dialect: structured control flow.
+
+use crate::util::*;
+use crate::OpDef;
+use mlir_async_ir::*;
+use mlir_async_syntax::{PResult, Parser, Printer, RegionArg};
+
+pub fn ops() -> Vec<OpDef> {
+    vec![
+        OpDef::new("scf.for").syntax(parse_for, print_for),
+        OpDef::new("scf.if").syntax(parse_if, print_if),
+        OpDef::new("scf.yield")
+            .syntax(parse_yield, print_yield)
+            .terminator(),
+        OpDef::new("scf.while").syntax(parse_while, print_while),
+        OpDef::new("scf.condition")
+            .syntax(parse_condition, print_condition)
+            .terminator(),
+        OpDef::new("scf.parallel").syntax(parse_parallel, print_parallel),
+        OpDef::new("scf.reduce").syntax(parse_reduce, print_reduce),
+        OpDef::new("scf.reduce.return")
+            .syntax(parse_yield, print_yield)
+            .terminator(),
+        OpDef::new("scf.execute_region").syntax(parse_execute_region, print_execute_region),
+    ]
+}
+
+/// `(%a = %x, %b = %y)`: region argument names and initial operands.
+fn parse_init_list(p: &mut Parser) -> PResult<(Vec<(String, usize)>, Vec<UnresolvedOperandAlias>)> {
+    p.expect("(")?;
+    let mut names = vec![];
+    let mut inits = vec![];
+    if !p.eat(")") {
+        loop {
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_operand_ref()?;
+            p.expect("=")?;
+            let i = p.parse_operand_ref()?;
+            names.push((a.name, pos));
+            inits.push(i);
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect(")")?;
+    }
+    Ok((names, inits))
+}
+type UnresolvedOperandAlias = mlir_async_syntax::UnresolvedOperand;
+
+fn print_init_list(p: &mut Printer, args: &[Value], inits: &[Value]) {
+    p.w("(");
+    for (i, (&a, &v)) in args.iter().zip(inits).enumerate() {
+        if i > 0 {
+            p.w(", ");
+        }
+        p.operand(a);
+        p.w(" = ");
+        p.operand(v);
+    }
+    p.w(")");
+}
+
+fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let ivpos = p.pos;
+    let iv = p.parse_operand_ref()?;
+    p.expect("=")?;
+    let lb = p.parse_operand_ref()?;
+    p.expect_keyword("to")?;
+    let ub = p.parse_operand_ref()?;
+    p.expect_keyword("step")?;
+    let step = p.parse_operand_ref()?;
+    let index = p.ctx.index_type();
+    let mut operands = resolve_same(p, &[lb, ub, step], index)?;
+    let mut args = vec![RegionArg {
+        name: iv.name,
+        ty: index,
+        pos: ivpos,
+    }];
+    let mut result_types = vec![];
+    if p.eat_keyword("iter_args") {
+        let (names, inits) = parse_init_list(p)?;
+        p.expect("->")?;
+        result_types = p.parse_function_result_types()?;
+        operands.extend(resolve(p, &inits, &result_types)?);
+        for ((n, pos), &t) in names.into_iter().zip(&result_types) {
+            args.push(RegionArg { name: n, ty: t, pos });
+        }
+    }
+    let r = if result_types.is_empty() {
+        region_with_implicit_terminator(p, &args, "scf.yield")?
+    } else {
+        p.parse_region(&args, false)?
+    };
+    attr_dict(p, st)?;
+    st.operands = operands;
+    st.result_types = result_types;
+    st.regions = vec![r];
+    Ok(())
+}
+
+fn print_for(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    let r = p.ctx.regions_of(op)[0];
+    let entry = p.ctx.entry_block(r).expect("scf.for has a body");
+    let args = p.ctx.block_args(entry).to_vec();
+    p.w(" ");
+    p.operand(args[0]);
+    p.w(" = ");
+    p.operand(ops[0]);
+    p.w(" to ");
+    p.operand(ops[1]);
+    p.w(" step ");
+    p.operand(ops[2]);
+    let has_iter = ops.len() > 3;
+    if has_iter {
+        p.w(" iter_args");
+        print_init_list(p, &args[1..], &ops[3..]);
+        p.w(" -> (");
+        let tys = types_of(p.ctx, &ops[3..]);
+        p.types(&tys);
+        p.w(")");
+    }
+    p.w(" ");
+    p.region(r, false, has_iter);
+    p.attr_dict(op, &[]);
+}
+
+fn parse_if(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let c = p.parse_operand_ref()?;
+    let i1 = p.ctx.int_type(1);
+    st.operands = vec![p.resolve_operand(&c, i1)?];
+    st.result_types = optional_arrow_types(p)?;
+    let then = region_with_implicit_terminator(p, &[], "scf.yield")?;
+    let els = if p.eat_keyword("else") {
+        region_with_implicit_terminator(p, &[], "scf.yield")?
+    } else {
+        p.ctx.create_region()
+    };
+    st.regions = vec![then, els];
+    attr_dict(p, st)
+}
+
+fn print_if(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let c = p.ctx.operand(op, 0);
+    p.operand(c);
+    let results = types_of(p.ctx, p.ctx.results(op));
+    let terms = !results.is_empty();
+    if terms {
+        p.w(" -> (");
+        p.types(&results);
+        p.w(")");
+    }
+    p.w(" ");
+    let rs = p.ctx.regions_of(op).to_vec();
+    p.region(rs[0], false, terms);
+    if !p.ctx.region_blocks(rs[1]).is_empty() {
+        p.w(" else ");
+        p.region(rs[1], false, terms);
+    }
+    p.attr_dict(op, &[]);
+}
+
+fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    attr_dict(p, st)?;
+    st.operands = parse_operands_and_types(p)?;
+    Ok(())
+}
+
+fn print_yield(p: &mut Printer, op: Op) {
+    p.attr_dict(op, &[]);
+    let ops = p.ctx.operands(op).to_vec();
+    print_operands_and_types(p, &ops);
+}
+
+fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let (names, inits) = parse_init_list(p)?;
+    p.expect(":")?;
+    let tpos = p.pos;
+    let ft = p.parse_type()?;
+    let TypeKind::Function(ins, outs) = p.ctx.kind(ft).clone() else {
+        return p.err(tpos, "expected function type");
+    };
+    st.operands = resolve(p, &inits, &ins)?;
+    st.result_types = outs;
+    let args: Vec<RegionArg> = names
+        .into_iter()
+        .zip(&ins)
+        .map(|((n, pos), &t)| RegionArg { name: n, ty: t, pos })
+        .collect();
+    let before = p.parse_region(&args, false)?;
+    p.expect_keyword("do")?;
+    let after = p.parse_region(&[], false)?;
+    st.regions = vec![before, after];
+    attr_dict_kw(p, st)
+}
+
+fn print_while(p: &mut Printer, op: Op) {
+    let rs = p.ctx.regions_of(op).to_vec();
+    let entry = p.ctx.entry_block(rs[0]).expect("scf.while has a before region");
+    let args = p.ctx.block_args(entry).to_vec();
+    let ops = p.ctx.operands(op).to_vec();
+    p.w(" ");
+    print_init_list(p, &args, &ops);
+    p.w(" : ");
+    let ins = types_of(p.ctx, &ops);
+    let outs = types_of(p.ctx, p.ctx.results(op));
+    p.functional_type(&ins, &outs);
+    p.w(" ");
+    p.region(rs[0], false, true);
+    p.w(" do ");
+    p.region(rs[1], true, true);
+    p.attr_dict_kw(op, &[]);
+}
+
+fn parse_condition(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.expect("(")?;
+    let c = p.parse_operand_ref()?;
+    p.expect(")")?;
+    let i1 = p.ctx.int_type(1);
+    let mut ops = vec![p.resolve_operand(&c, i1)?];
+    attr_dict(p, st)?;
+    ops.extend(parse_operands_and_types(p)?);
+    st.operands = ops;
+    Ok(())
+}
+
+fn print_condition(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w("(");
+    p.operand(ops[0]);
+    p.w(")");
+    p.attr_dict(op, &[]);
+    print_operands_and_types(p, &ops[1..]);
+}
+
+fn paren_operands(p: &mut Parser) -> PResult<Vec<mlir_async_syntax::UnresolvedOperand>> {
+    p.expect("(")?;
+    let v = p.parse_operand_list()?;
+    p.expect(")")?;
+    Ok(v)
+}
+
+fn parse_parallel(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let pos = p.pos;
+    let ivs = paren_operands(p)?;
+    p.expect("=")?;
+    let lbs = paren_operands(p)?;
+    p.expect_keyword("to")?;
+    let ubs = paren_operands(p)?;
+    p.expect_keyword("step")?;
+    let steps = paren_operands(p)?;
+    let index = p.ctx.index_type();
+    let mut operands = resolve_same(p, &lbs, index)?;
+    operands.extend(resolve_same(p, &ubs, index)?);
+    operands.extend(resolve_same(p, &steps, index)?);
+    let mut inits = vec![];
+    if p.eat_keyword("init") {
+        inits = paren_operands(p)?;
+    }
+    let results = optional_arrow_types(p)?;
+    let init_vals = resolve(p, &inits, &results)?;
+    let seg = segment_sizes(p.ctx, &[lbs.len(), ubs.len(), steps.len(), init_vals.len()]);
+    operands.extend(init_vals);
+    let args: Vec<RegionArg> = ivs
+        .into_iter()
+        .map(|u| RegionArg {
+            name: u.name,
+            ty: index,
+            pos: u.pos.max(pos),
+        })
+        .collect();
+    let r = region_with_implicit_terminator(p, &args, "scf.yield")?;
+    st.operands = operands;
+    st.result_types = results;
+    st.regions = vec![r];
+    let s = p.ctx.sym("operand_segment_sizes");
+    st.attrs.push((s, seg));
+    attr_dict(p, st)
+}
+
+fn print_parallel(p: &mut Printer, op: Op) {
+    let segs = segments(p.ctx, op, 4);
+    let r = p.ctx.regions_of(op)[0];
+    let entry = p.ctx.entry_block(r).expect("scf.parallel has a body");
+    let args = p.ctx.block_args(entry).to_vec();
+    p.w(" (");
+    p.operands(&args);
+    p.w(") = (");
+    p.operands(&segs[0]);
+    p.w(") to (");
+    p.operands(&segs[1]);
+    p.w(") step (");
+    p.operands(&segs[2]);
+    p.w(")");
+    if !segs[3].is_empty() {
+        p.w(" init (");
+        p.operands(&segs[3]);
+        p.w(")");
+    }
+    let results = types_of(p.ctx, p.ctx.results(op));
+    if !results.is_empty() {
+        p.w(" -> ");
+        p.result_types(&results);
+    }
+    p.w(" ");
+    p.region(r, false, true);
+    p.attr_dict(op, &["operand_segment_sizes"]);
+}
+
+fn parse_reduce(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let ops = paren_operands(p)?;
+    let t = colon_type(p)?;
+    st.operands = resolve_same(p, &ops, t)?;
+    let r = p.parse_region(&[], false)?;
+    st.regions = vec![r];
+    attr_dict(p, st)
+}
+
+fn print_reduce(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op).to_vec();
+    p.w("(");
+    p.operands(&ops);
+    p.w(") ");
+    p.w(": ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+    p.w(" ");
+    let r = p.ctx.regions_of(op)[0];
+    p.region(r, true, true);
+    p.attr_dict(op, &[]);
+}
+
+fn parse_execute_region(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    st.result_types = optional_arrow_types(p)?;
+    let r = p.parse_region(&[], false)?;
+    st.regions = vec![r];
+    attr_dict(p, st)
+}
+
+fn print_execute_region(p: &mut Printer, op: Op) {
+    let results = types_of(p.ctx, p.ctx.results(op));
+    if !results.is_empty() {
+        p.w(" -> ");
+        p.result_types(&results);
+    }
+    p.w(" ");
+    let r = p.ctx.regions_of(op)[0];
+    p.region(r, false, true);
+    p.attr_dict(op, &[]);
+}

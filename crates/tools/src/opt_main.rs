@@ -1,0 +1,473 @@
+//! `mlir-async-opt`: mlir-opt's command line over our IR, parser, verifier,
+//! passes and printer (the counterpart of MLIR's `MlirOptMain`).
+
+use mlir_async_dialects::{verify::verify, Registry};
+use mlir_async_ir::{Context, IrError};
+use mlir_async_passes::{make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry};
+use mlir_async_syntax::edition::join_split_outputs;
+use mlir_async_syntax::{parse_source, print_op, Diagnostic, Edition, PrintOptions, Severity};
+use std::io::{Read, Write};
+use std::time::Instant;
+
+/// Parsed command line.
+#[derive(Default)]
+pub struct Options {
+    pub input: Option<String>,
+    pub output: Option<String>,
+    pub split_input_file: bool,
+    pub verify_diagnostics: bool,
+    pub allow_unregistered: bool,
+    pub print_generic: bool,
+    pub print_debuginfo: bool,
+    pub edition: Option<Edition>,
+    pub timing: bool,
+    pub print_ir_after_all: bool,
+    pub pipeline: Vec<(String, String, bool)>,
+}
+
+const HELP_HEAD: &str = "OVERVIEW: MLIR Async modular optimizer driver (mlir-async)
+
+USAGE: mlir-async-opt [options] <input file>
+
+OPTIONS:
+  -o <filename>                     Output filename (default: stdout)
+  --split-input-file                Split the input file into pieces and process each chunk independently
+  --verify-diagnostics              Check that emitted diagnostics match expected-* lines on the corresponding line
+  --allow-unregistered-dialect      Allow operation with no registered dialects
+  --mlir-print-op-generic           Print the generic op form
+  --mlir-print-debuginfo            Print debug info in MLIR output
+  --mlir-edition=<13|14|15>         Print in the syntax of this LLVM release (default: that of the input)
+  --mlir-timing                     Display execution times
+  --print-ir-after-all              Print IR after each pass
+  --pass-pipeline=<pipeline>        A textual description of a pass pipeline to run
+  --help                            Display available options
+  --version                         Display the version of this program
+
+Passes:
+";
+
+fn help() -> String {
+    let mut s = HELP_HEAD.to_string();
+    for p in registry() {
+        s.push_str(&format!("  --{:<32} - {}\n", p.arg, p.summary));
+        for (name, desc, default) in p.options {
+            s.push_str(&format!(
+                "    --{:<30} - {} (default: {})\n",
+                format!("{name}=<value>"),
+                desc,
+                default
+            ));
+        }
+    }
+    s
+}
+
+/// Parses `args` (without the program name).
+pub fn parse_args(args: &[String]) -> Result<Options, String> {
+    let mut o = Options::default();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if a == "-" || !a.starts_with('-') {
+            if o.input.is_some() {
+                return Err(format!("Too many positional arguments specified! Can specify at most 1 positional arguments: See: mlir-async-opt --help"));
+            }
+            o.input = Some(a.clone());
+            continue;
+        }
+        let flag = a.trim_start_matches('-');
+        let (key, val) = match flag.split_once('=') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => (flag, None),
+        };
+        let take = |i: &mut usize| -> Result<String, String> {
+            if let Some(v) = &val {
+                return Ok(v.clone());
+            }
+            let v = args.get(*i).cloned().ok_or(format!("option '{key}' requires a value"))?;
+            *i += 1;
+            Ok(v)
+        };
+        match key {
+            "o" => o.output = Some(take(&mut i)?),
+            "split-input-file" => o.split_input_file = true,
+            "verify-diagnostics" => o.verify_diagnostics = true,
+            "allow-unregistered-dialect" => o.allow_unregistered = true,
+            "mlir-print-op-generic" => o.print_generic = true,
+            "mlir-print-debuginfo" => o.print_debuginfo = true,
+            "mlir-timing" => o.timing = true,
+            "print-ir-after-all" => o.print_ir_after_all = true,
+            "mlir-edition" => {
+                let v = take(&mut i)?;
+                o.edition = Some(
+                    Edition::parse(&v).ok_or(format!("unknown edition '{v}': expected 13, 14 or 15"))?,
+                );
+            }
+            "pass-pipeline" => {
+                let v = take(&mut i)?;
+                o.pipeline.push((v, String::new(), true));
+            }
+            "help" | "h" => return Err(String::new()),
+            "version" => return Err("\u{0}version".into()),
+            _ => {
+                if registry().iter().any(|p| p.arg == key) {
+                    o.pipeline.push((key.to_string(), val.unwrap_or_default(), false));
+                } else {
+                    return Err(format!(
+                        "Unknown command line argument '{a}'.  Try: 'mlir-async-opt --help'"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// An `expected-*` annotation of `-verify-diagnostics`.
+struct Expected {
+    severity: Severity,
+    line: u32,
+    msg: String,
+    matched: bool,
+    at: u32,
+}
+
+fn parse_expected(chunk: &str, line_offset: u32) -> Result<Vec<Expected>, String> {
+    let mut out = vec![];
+    let lines: Vec<&str> = chunk.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        let lineno = i as u32 + 1 + line_offset;
+        let mut rest = *l;
+        while let Some(p) = rest.find("expected-") {
+            let after = &rest[p + "expected-".len()..];
+            let (sev, after) = if let Some(a) = after.strip_prefix("error") {
+                (Severity::Error, a)
+            } else if let Some(a) = after.strip_prefix("warning") {
+                (Severity::Warning, a)
+            } else if let Some(a) = after.strip_prefix("note") {
+                (Severity::Note, a)
+            } else if let Some(a) = after.strip_prefix("remark") {
+                (Severity::Remark, a)
+            } else {
+                rest = after;
+                continue;
+            };
+            let after = after.trim_start();
+            let (target, after) = if let Some(a) = after.strip_prefix('@') {
+                let end = a.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(a.len());
+                let spec = &a[..end];
+                let t = if spec == "above" {
+                    lineno - 1
+                } else if spec == "below" {
+                    lineno + 1
+                } else if let Some(n) = spec.strip_prefix('+') {
+                    lineno + n.parse::<u32>().map_err(|_| format!("bad offset '{spec}'"))?
+                } else if let Some(n) = spec.strip_prefix('-') {
+                    lineno - n.parse::<u32>().map_err(|_| format!("bad offset '{spec}'"))?
+                } else {
+                    return Err(format!("unknown expected-* target '@{spec}'"));
+                };
+                (t, a[end..].trim_start())
+            } else {
+                (lineno, after)
+            };
+            let Some(body) = after.strip_prefix("{{") else {
+                rest = after;
+                continue;
+            };
+            let Some(end) = body.find("}}") else {
+                return Err(format!("{lineno}: expected-* body not closed with '}}}}'"));
+            };
+            out.push(Expected {
+                severity: sev,
+                line: target,
+                msg: body[..end].to_string(),
+                matched: false,
+                at: lineno,
+            });
+            rest = &body[end + 2..];
+        }
+    }
+    Ok(out)
+}
+
+struct Chunk<'a> {
+    text: &'a str,
+    line_offset: u32,
+}
+
+fn split_chunks(text: &str, split: bool) -> Vec<Chunk<'_>> {
+    if !split {
+        return vec![Chunk {
+            text,
+            line_offset: 0,
+        }];
+    }
+    let mut out = vec![];
+    let mut start = 0;
+    let mut start_line = 0;
+    let mut line = 0;
+    let mut pos = 0;
+    for l in text.split_inclusive('\n') {
+        if l.trim_end().starts_with("// -----") || l.trim_start().starts_with("// -----") {
+            out.push(Chunk {
+                text: &text[start..pos],
+                line_offset: start_line,
+            });
+            start = pos + l.len();
+            start_line = line + 1;
+        }
+        pos += l.len();
+        line += 1;
+    }
+    out.push(Chunk {
+        text: &text[start..],
+        line_offset: start_line,
+    });
+    out
+}
+
+/// The outcome of processing one chunk.
+enum ChunkResult {
+    Output(String),
+    Failed(Vec<Diagnostic>),
+}
+
+fn process_chunk(
+    o: &Options,
+    file: &str,
+    chunk: &Chunk,
+    timing: &mut Vec<(String, f64)>,
+    after_all: &mut String,
+    edition_seen: &mut Option<Edition>,
+) -> ChunkResult {
+    let mut ctx = Context::new();
+    let reg = Registry::new(&mut ctx);
+    let t0 = Instant::now();
+    let parsed = match parse_source(&mut ctx, &reg, file, chunk.text, chunk.line_offset, o.allow_unregistered) {
+        Ok(p) => p,
+        Err(d) => return ChunkResult::Failed(vec![d]),
+    };
+    timing.push(("Parser".into(), t0.elapsed().as_secs_f64()));
+    let edition = o.edition.unwrap_or(parsed.edition);
+    edition_seen.get_or_insert(edition);
+    let module = parsed.module;
+    let t0 = Instant::now();
+    if let Err(e) = verify(&ctx, &reg, module, edition) {
+        return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &e)]);
+    }
+    timing.push(("Verifier".into(), t0.elapsed().as_secs_f64()));
+    let mut entries: Vec<PipelineEntry> = vec![];
+    for (name, opts, is_pipeline) in &o.pipeline {
+        if *is_pipeline {
+            match parse_pipeline(name) {
+                Ok(es) => entries.extend(es),
+                Err(m) => return ChunkResult::Failed(vec![Diagnostic::error(file, 0, 0, m)]),
+            }
+        } else {
+            match make_pass(name, opts) {
+                Ok((pass, anchor)) => entries.push(PipelineEntry {
+                    pass,
+                    nesting: if anchor == "builtin.module" {
+                        vec![]
+                    } else {
+                        vec![anchor.to_string()]
+                    },
+                }),
+                Err(m) => return ChunkResult::Failed(vec![Diagnostic::error(file, 0, 0, m)]),
+            }
+        }
+    }
+    let popts = PrintOptions {
+        edition,
+        generic: o.print_generic,
+        debug_info: o.print_debuginfo,
+    };
+    for e in &entries {
+        let t0 = Instant::now();
+        let mut pc = PassContext {
+            ctx: &mut ctx,
+            registry: &reg,
+            edition,
+        };
+        let r: Result<(), IrError> = run_entry(&mut pc, e, module);
+        if let Err(err) = r {
+            return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
+        }
+        timing.push((e.pass.name().to_string(), t0.elapsed().as_secs_f64()));
+        if let Err(err) = verify(&ctx, &reg, module, edition) {
+            return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
+        }
+        if o.print_ir_after_all {
+            after_all.push_str(&format!("// -----// IR Dump After {} //----- //\n", e.pass.name()));
+            after_all.push_str(&print_op(&ctx, &reg, module, popts));
+            after_all.push('\n');
+        }
+    }
+    let t0 = Instant::now();
+    let out = print_op(&ctx, &reg, module, popts);
+    timing.push(("Output".into(), t0.elapsed().as_secs_f64()));
+    ChunkResult::Output(out)
+}
+
+/// Runs the tool; returns the exit code.
+pub fn main_with_args(args: &[String]) -> i32 {
+    let o = match parse_args(args) {
+        Ok(o) => o,
+        Err(m) if m.is_empty() => {
+            print!("{}", help());
+            return 0;
+        }
+        Err(m) if m == "\u{0}version" => {
+            println!("mlir-async-opt {} (MLIR syntax 13/14/15)", env!("CARGO_PKG_VERSION"));
+            return 0;
+        }
+        Err(m) => {
+            eprintln!("mlir-async-opt: {m}");
+            return 1;
+        }
+    };
+    let input = o.input.clone().unwrap_or_else(|| "-".into());
+    let mut bytes = vec![];
+    let read = if input == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(&input).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+    };
+    if let Err(e) = read {
+        eprintln!("mlir-async-opt: cannot open input file '{input}': {e}");
+        return 1;
+    }
+    let file = if input == "-" { "<stdin>".to_string() } else { input.clone() };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let pos = e.utf8_error().valid_up_to();
+            let b = e.as_bytes();
+            let line = b[..pos].iter().filter(|&&c| c == b'\n').count() as u32 + 1;
+            let col = (pos - b[..pos].iter().rposition(|&c| c == b'\n').map(|p| p + 1).unwrap_or(0)) as u32 + 1;
+            eprint!(
+                "{}",
+                Diagnostic::error(&file, line, col, "invalid UTF-8 in source file").render(None)
+            );
+            return 1;
+        }
+    };
+    let mut outputs: Vec<Option<String>> = vec![];
+    let mut edition_seen = o.edition;
+    let mut failed = false;
+    let mut timing = vec![];
+    let mut after_all = String::new();
+    let mut stderr = String::new();
+    for chunk in split_chunks(&text, o.split_input_file) {
+        let result = process_chunk(&o, &file, &chunk, &mut timing, &mut after_all, &mut edition_seen);
+        if o.verify_diagnostics {
+            let mut expected = match parse_expected(chunk.text, chunk.line_offset) {
+                Ok(e) => e,
+                Err(m) => {
+                    stderr.push_str(&format!("{file}: error: {m}\n"));
+                    failed = true;
+                    continue;
+                }
+            };
+            let diags = match result {
+                ChunkResult::Output(out) => {
+                    outputs.push(Some(out));
+                    vec![]
+                }
+                ChunkResult::Failed(d) => {
+                    outputs.push(None);
+                    d
+                }
+            };
+            let mut flat = vec![];
+            for d in diags {
+                let notes = d.notes.clone();
+                flat.push(d);
+                flat.extend(notes);
+            }
+            for d in flat {
+                let hit = expected.iter_mut().find(|e| {
+                    !e.matched && e.severity == d.severity && e.line == d.line && d.message.contains(&e.msg)
+                });
+                match hit {
+                    Some(e) => e.matched = true,
+                    None => {
+                        if d.severity == Severity::Note {
+                            continue;
+                        }
+                        failed = true;
+                        let mut u = d.clone();
+                        u.notes.clear();
+                        u.message = format!("unexpected {}: {}", d.severity.as_str(), d.message);
+                        u.severity = Severity::Error;
+                        stderr.push_str(&u.render(Some(chunk_source(&text))));
+                    }
+                }
+            }
+            for e in expected.iter().filter(|e| !e.matched) {
+                failed = true;
+                let d = Diagnostic::error(
+                    &file,
+                    e.at,
+                    1,
+                    format!("expected {} \"{}\" was not produced", e.severity.as_str(), e.msg),
+                );
+                stderr.push_str(&d.render(Some(&text)));
+            }
+        } else {
+            match result {
+                ChunkResult::Output(out) => outputs.push(Some(out)),
+                ChunkResult::Failed(diags) => {
+                    outputs.push(None);
+                    failed = true;
+                    for d in diags {
+                        stderr.push_str(&d.render(Some(&text)));
+                    }
+                }
+            }
+        }
+    }
+    eprint!("{stderr}");
+    if !after_all.is_empty() {
+        eprint!("{after_all}");
+    }
+    if o.timing {
+        let total: f64 = timing.iter().map(|t| t.1).sum();
+        eprintln!("===-------------------------------------------------------------------------===");
+        eprintln!("                         ... Execution time report ...");
+        eprintln!("===-------------------------------------------------------------------------===");
+        eprintln!("  Total Execution Time: {total:.4} seconds\n");
+        eprintln!("  ----Wall Time----  ----Name----");
+        for (n, t) in &timing {
+            eprintln!("    {:.4} ({:5.1}%)  {}", t, 100.0 * t / total.max(1e-12), n);
+        }
+        eprintln!("    {total:.4} (100.0%)  Total");
+    }
+    let joined = if o.split_input_file {
+        join_split_outputs(&outputs, edition_seen.unwrap_or(Edition::V15))
+    } else {
+        outputs.into_iter().flatten().collect()
+    };
+    match &o.output {
+        Some(path) if path != "-" => {
+            if failed {
+                return 1;
+            }
+            if let Err(e) = std::fs::write(path, joined) {
+                eprintln!("mlir-async-opt: cannot write '{path}': {e}");
+                return 1;
+            }
+        }
+        _ => {
+            let mut so = std::io::stdout().lock();
+            let _ = so.write_all(joined.as_bytes());
+        }
+    }
+    i32::from(failed)
+}
+
+fn chunk_source(text: &str) -> &str {
+    text
+}

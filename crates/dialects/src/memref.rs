@@ -252,6 +252,8 @@ fn print_fill(p: &mut Printer, op: Op) {
         p.w(" : ");
         let tys = types_of(p.ctx, &ops);
         p.types(&tys);
+        // 14's printer leaves a space after the types.
+        p.w(" ");
     }
 }
 

@@ -47,14 +47,16 @@ const ARITH_13: &[&str] = &[
 ];
 
 /// The spelling of `name` in the custom form of `ed`.
-pub fn custom_name(name: &str, ed: Edition) -> &str {
+/// `in_func_body`: the op sits directly in a `func.func` body, where the
+/// default dialect of 15 is `func`.
+pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
     // Builtin ops print without their dialect prefix in every generation.
     if let Some(rest) = name.strip_prefix("builtin.") {
         if rest != "func" {
             return rest;
         }
     }
-    if ed == Edition::V15 {
+    if ed == Edition::V15 && in_func_body {
         // Inside `func.func` the default dialect is `func`.
         if let Some(rest) = name.strip_prefix("func.") {
             if rest != "func" {

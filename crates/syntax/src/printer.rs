@@ -380,7 +380,11 @@ impl<'a> Printer<'a> {
         let name = self.ctx.name(op);
         let custom = !self.opts.generic && self.hooks.has_custom(name);
         if custom {
-            let spelled = custom_name(name, self.opts.edition).to_string();
+            let in_func = self
+                .ctx
+                .parent_op(op)
+                .is_some_and(|p| self.ctx.name(p) == "func.func");
+            let spelled = custom_name(name, self.opts.edition, in_func).to_string();
             let mark = self.out.len();
             self.w(&spelled);
             if !self.hooks.print_custom(self, op) {

@@ -448,7 +448,8 @@ pub fn main_with_args(args: &[String]) -> i32 {
     let joined = if o.split_input_file {
         join_split_outputs(&outputs, edition_seen.unwrap_or(Edition::V15))
     } else {
-        outputs.into_iter().flatten().collect()
+        // mlir-opt ends its output with an empty line.
+        outputs.into_iter().flatten().map(|o| o + "\n").collect()
     };
     match &o.output {
         Some(path) if path != "-" => {

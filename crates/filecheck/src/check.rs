@@ -2,8 +2,8 @@
 //! (LLVM's `FileCheck::readCheckFile` and `FileCheck::checkInput`).
 
 use crate::pattern::{
-    eval_block, parse_numeric_block, parse_variable, CheckTy, Context, ErrDiag, Kind, MatchOutcome, Pattern,
-    Request,
+    eval_block, parse_numeric_block, parse_variable, CheckTy, Context, ErrDiag, Kind, MatchOutcome,
+    Pattern, Request,
 };
 use crate::sm::{DiagKind, Loc, SourceMgr};
 
@@ -193,7 +193,10 @@ fn find(h: &[u8], n: &[u8], from: usize) -> Option<usize> {
     if n.is_empty() || from > h.len() {
         return None;
     }
-    h[from..].windows(n.len()).position(|w| w == n).map(|p| p + from)
+    h[from..]
+        .windows(n.len())
+        .position(|w| w == n)
+        .map(|p| p + from)
 }
 
 /// Checks the prefixes given on the command line; prints LLVM's message.
@@ -284,7 +287,10 @@ impl FileCheck {
             let s = sm.bufs[b].text.clone();
             let at = |off| Loc { buf: b, off };
             if len == 0 {
-                errs.push(ErrDiag::at(at(start), "missing equal sign in global definition"));
+                errs.push(ErrDiag::at(
+                    at(start),
+                    "missing equal sign in global definition",
+                ));
                 continue;
             }
             let def = &s[start..start + len];
@@ -405,7 +411,7 @@ impl FileCheck {
                 let mut best: Option<(usize, &String)> = None;
                 for p in &prefixes {
                     if let Some(at) = find(&text, p.as_bytes(), pos) {
-                        if best.is_none_or_gt(at) {
+                        if best.is_none_or(|(b, _)| at < b) {
                             best = Some((at, p));
                         }
                     }
@@ -414,7 +420,7 @@ impl FileCheck {
                 line += text[pos..at].iter().filter(|&&c| c == b'\n').count();
                 let skipped_last = if at > pos { Some(text[at - 1]) } else { None };
                 pos = at;
-                if skipped_last.is_none_or_not_word() {
+                if skipped_last.is_none_or(|c| !is_part_of_word(c)) {
                     let (ty, after) = find_check_type(&self.req, &text, at, p);
                     if ty.kind != Kind::None {
                         found = Some((p.clone(), ty, after));
@@ -434,7 +440,11 @@ impl FileCheck {
                 not_found.remove(&prefix);
             }
             let prefix_start = pos;
-            pos = if after == pos { pos + prefix.len() } else { after };
+            pos = if after == pos {
+                pos + prefix.len()
+            } else {
+                after
+            };
             let at = |off| Loc {
                 buf: check_buf,
                 off,
@@ -616,23 +626,6 @@ impl FileCheck {
             }
         }
         !failed
-    }
-}
-
-trait OptExt {
-    fn is_none_or_gt(&self, at: usize) -> bool;
-}
-impl OptExt for Option<(usize, &String)> {
-    fn is_none_or_gt(&self, at: usize) -> bool {
-        self.map_or(true, |(b, _)| at < b)
-    }
-}
-trait OptByte {
-    fn is_none_or_not_word(&self) -> bool;
-}
-impl OptByte for Option<u8> {
-    fn is_none_or_not_word(&self) -> bool {
-        self.map_or(true, |c| !is_part_of_word(c))
     }
 }
 
@@ -935,7 +928,9 @@ impl Run<'_, '_> {
         let mut first = 0;
         for i in 1..=cs.pat.ty.count {
             let ms = start + last_end;
-            let res = cs.pat.match_at(self.ctx, self.input, ms, end, self.input_buf);
+            let res = cs
+                .pat
+                .match_at(self.ctx, self.input, ms, end, self.input_buf);
             let (pos, len) = self
                 .report(true, &cs.prefix, &cs.pat, i, ms, end, res)
                 .ok()?;
@@ -1099,7 +1094,9 @@ impl Run<'_, '_> {
     fn check_not(&mut self, prefix: &str, r: (usize, usize), nots: &[&DagNot]) -> bool {
         let mut fail = false;
         for n in nots {
-            let res = n.pat.match_at(self.ctx, self.input, r.0, r.1, self.input_buf);
+            let res = n
+                .pat
+                .match_at(self.ctx, self.input, r.0, r.1, self.input_buf);
             if self
                 .report(false, prefix, &n.pat, 1, r.0, r.1, res)
                 .is_err()
@@ -1193,7 +1190,16 @@ impl Run<'_, '_> {
                 match_pos = ranges[mi].1;
             }
             if !self.req.verbose_verbose {
-                self.print_match(true, &cs.prefix, pat, 1, start, match_pos, match_len, vec![]);
+                self.print_match(
+                    true,
+                    &cs.prefix,
+                    pat,
+                    1,
+                    start,
+                    match_pos,
+                    match_len,
+                    vec![],
+                );
             }
             let group_end = idx + 1 == n || cs.dag_not[idx + 1].pat.ty.kind == Kind::Not;
             if group_end {

@@ -109,7 +109,7 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
         i += 1;
         if only_positional || !a.starts_with('-') || a == "-" {
             if o.check_file.is_some() {
-                return Err(fail(err, format!("Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: FileCheck --help")));
+                return Err(fail(err, "Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: FileCheck --help".to_string()));
             }
             o.check_file = Some(a.clone());
             continue;
@@ -320,11 +320,16 @@ pub fn run(
         Err(code) => return code,
     };
     let dump_mode = o.dump.iter().copied().max().unwrap_or(DumpInput::Fail);
-    let filter = o.filters.iter().copied().max().unwrap_or(if dump_mode == DumpInput::Always {
-        dump::Filter::All
-    } else {
-        dump::Filter::Error
-    });
+    let filter = o
+        .filters
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(if dump_mode == DumpInput::Always {
+            dump::Filter::All
+        } else {
+            dump::Filter::Error
+        });
     let context = o.contexts.iter().copied().max().unwrap_or(5);
     if dump_mode == DumpInput::Help {
         stdout.extend_from_slice(DUMP_HELP.as_bytes());
@@ -438,16 +443,7 @@ pub fn run(
             )
             .as_bytes(),
         );
-        dump::dump(
-            stderr,
-            &sm,
-            ib,
-            cb,
-            fc.imp_range,
-            &diags,
-            filter,
-            context,
-        );
+        dump::dump(stderr, &sm, ib, cb, fc.imp_range, &diags, filter, context);
     }
     code
 }

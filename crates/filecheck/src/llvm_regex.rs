@@ -257,7 +257,9 @@ impl Parser<'_> {
                 self.i += 2;
                 if end == b'[' && self.peek() == Some(b'.') {
                     // [.x.] as range end
-                    if self.s.get(self.i + 2) == Some(&b'.') && self.s.get(self.i + 3) == Some(&b']') {
+                    if self.s.get(self.i + 2) == Some(&b'.')
+                        && self.s.get(self.i + 3) == Some(&b']')
+                    {
                         end = self.s[self.i + 1];
                         self.i += 4;
                     }

@@ -303,10 +303,14 @@ enum EvalErr {
     Overflow,
 }
 
+/// A string variable's value and its input range when captured.
+pub type StringVar = (Vec<u8>, Option<(usize, usize)>);
+
 /// Shared variable state (LLVM's `FileCheckPatternContext`).
 #[derive(Default)]
 pub struct Context {
-    pub vars: HashMap<String, (Vec<u8>, Option<(usize, usize)>)>,
+    /// String variables: value and, when captured from the input, where.
+    pub vars: HashMap<String, StringVar>,
     pub defined_string_vars: HashSet<String>,
     pub num_vars: Vec<NumVar>,
     pub num_table: HashMap<String, usize>,
@@ -318,7 +322,10 @@ impl Context {
         match a {
             Ast::Lit(v) => Ok(*v),
             Ast::Var { name, id, loc } => self.num_vars[*id].value.ok_or_else(|| {
-                EvalErr::Undef(vec![ErrDiag::at(*loc, format!("undefined variable: {name}"))])
+                EvalErr::Undef(vec![ErrDiag::at(
+                    *loc,
+                    format!("undefined variable: {name}"),
+                )])
             }),
             Ast::Bin { f, l, r, .. } => {
                 let (lv, rv) = (self.eval(l), self.eval(r));
@@ -423,10 +430,7 @@ fn is_space(c: u8) -> bool {
 
 impl ExprParser<'_> {
     fn loc(&self, off: usize) -> Loc {
-        Loc {
-            buf: self.buf,
-            off,
-        }
+        Loc { buf: self.buf, off }
     }
 
     fn ltrim(&self, mut i: usize, end: usize) -> usize {
@@ -449,7 +453,10 @@ impl ExprParser<'_> {
         if j == end {
             return Err(ErrDiag::at(
                 self.loc(j),
-                format!("empty {}variable name", if pseudo { "pseudo " } else { "global " }),
+                format!(
+                    "empty {}variable name",
+                    if pseudo { "pseudo " } else { "global " }
+                ),
             ));
         }
         let c = self.s[j];
@@ -492,7 +499,9 @@ impl ExprParser<'_> {
             if d == l {
                 return Err(ErrDiag::at(
                     self.loc(at),
-                    format!("numeric variable '{name}' defined earlier in the same CHECK directive"),
+                    format!(
+                        "numeric variable '{name}' defined earlier in the same CHECK directive"
+                    ),
                 ));
             }
         }
@@ -641,7 +650,11 @@ impl ExprParser<'_> {
         if *i >= end {
             return Err(ErrDiag::at(self.loc(*i), "missing operand in expression"));
         }
-        let ao = if legacy { Allowed::Literal } else { Allowed::Any };
+        let ao = if legacy {
+            Allowed::Literal
+        } else {
+            Allowed::Any
+        };
         let right = self.operand(ctx, i, end, ao, false)?;
         Ok(Ast::Bin {
             f,
@@ -720,7 +733,10 @@ impl ExprParser<'_> {
         }
         Err(ErrDiag::at(
             self.loc(name_at),
-            format!("function '{name}' takes 2 arguments but {} given", args.len()),
+            format!(
+                "function '{name}' takes 2 arguments but {} given",
+                args.len()
+            ),
         ))
     }
 }
@@ -758,10 +774,15 @@ pub fn parse_numeric_block(
     let mut i = start;
     let mut explicit: Option<Format> = None;
     let mut precision = 0usize;
-    let find = |c: u8| s[start..end].iter().position(|&x| x == c).map(|p| p + start);
+    let find = |c: u8| {
+        s[start..end]
+            .iter()
+            .position(|&x| x == c)
+            .map(|p| p + start)
+    };
     let comma = find(b',');
     let paren = find(b'(');
-    if let Some(fe) = comma.filter(|&c| paren.map_or(true, |p| c < p)) {
+    if let Some(fe) = comma.filter(|&c| paren.is_none_or(|p| c < p)) {
         let mut fs = p.ltrim(start, fe);
         let mut fend = fe;
         while fend > fs && is_space(s[fend - 1]) {
@@ -1024,7 +1045,10 @@ fn find_from(h: &[u8], n: &[u8], from: usize) -> Option<usize> {
     if from > h.len() {
         return None;
     }
-    h[from..].windows(n.len()).position(|w| w == n).map(|p| p + from)
+    h[from..]
+        .windows(n.len())
+        .position(|w| w == n)
+        .map(|p| p + from)
 }
 
 /// A fatal parse error that LLVM prints itself (with `logAllUnhandledErrors`
@@ -1245,8 +1269,7 @@ impl Pattern {
                 let mut num_fmt = Format::new(FmtKind::Unsigned);
                 let mut num_def = None;
                 if is_num {
-                    let block = match parse_numeric_block(ctx, s, buf, ms, me, legacy, self.line)
-                    {
+                    let block = match parse_numeric_block(ctx, s, buf, ms, me, legacy, self.line) {
                         Ok(b) => b,
                         Err(e) => {
                             log(out, e);
@@ -1280,10 +1303,8 @@ impl Pattern {
                     } else {
                         self.var_defs.insert(def_name.clone(), cur_paren);
                         ctx.defined_string_vars.insert(def_name.clone());
-                        def_regexes.insert(
-                            def_name.clone(),
-                            match_regex.clone().unwrap_or_default(),
-                        );
+                        def_regexes
+                            .insert(def_name.clone(), match_regex.clone().unwrap_or_default());
                     }
                     cur_paren += 1;
                 }
@@ -1291,7 +1312,8 @@ impl Pattern {
                     self.regex.push_str(rx);
                     cur_paren += groups;
                     if is_num {
-                        self.llvm_rx.extend_from_slice(num_fmt.wildcard().as_bytes());
+                        self.llvm_rx
+                            .extend_from_slice(num_fmt.wildcard().as_bytes());
                     } else if let Some(c) = s[ms..me].iter().position(|&c| c == b':') {
                         self.llvm_rx.extend_from_slice(&s[ms + c + 1..me]);
                     }
@@ -1317,7 +1339,8 @@ impl Pattern {
                             .extend_from_slice(format!("\\{def_group}").as_bytes());
                         cur_paren += 1 + groups;
                     } else {
-                        let from = String::from_utf8_lossy(&s[subst_str.0..subst_str.1]).into_owned();
+                        let from =
+                            String::from_utf8_lossy(&s[subst_str.0..subst_str.1]).into_owned();
                         let kind = if is_num {
                             match num_ast {
                                 Some(a) => SubstKind::Num(a, num_fmt),
@@ -1359,7 +1382,11 @@ impl Pattern {
     }
 
     fn compile(&self, rx: &str) -> Option<regex::bytes::Regex> {
-        let flags = if self.ignore_case { "(?mi-u)" } else { "(?m-u)" };
+        let flags = if self.ignore_case {
+            "(?mi-u)"
+        } else {
+            "(?m-u)"
+        };
         regex::bytes::RegexBuilder::new(&format!("{flags}{rx}"))
             .size_limit(64 << 20)
             .build()
@@ -1458,9 +1485,10 @@ impl Pattern {
             let Some(c) = re.captures_at(hay, from) else {
                 return MatchOutcome::NotFound;
             };
-            let ok = self.backrefs.iter().all(|&(a, b)| {
-                c.get(a).map(|m| m.as_bytes()) == c.get(b).map(|m| m.as_bytes())
-            });
+            let ok = self
+                .backrefs
+                .iter()
+                .all(|&(a, b)| c.get(a).map(|m| m.as_bytes()) == c.get(b).map(|m| m.as_bytes()));
             if ok {
                 break c;
             }

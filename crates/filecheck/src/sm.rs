@@ -134,7 +134,7 @@ impl SourceMgr {
             loop {
                 out.push(c);
                 out_col += 1;
-                if out_col % 8 == 0 {
+                if out_col.is_multiple_of(8) {
                     break;
                 }
             }
@@ -154,7 +154,7 @@ fn print_source_line(out: &mut Vec<u8>, contents: &[u8]) {
         loop {
             out.push(b' ');
             out_col += 1;
-            if out_col % 8 == 0 {
+            if out_col.is_multiple_of(8) {
                 break;
             }
         }
@@ -171,7 +171,13 @@ mod tests {
         let mut sm = SourceMgr::default();
         let b = sm.add("f.txt", b"one\n  two three\n".to_vec());
         let mut out = Vec::new();
-        sm.print(&mut out, Loc { buf: b, off: 6 }, DiagKind::Note, "here", &[(6, 9)]);
+        sm.print(
+            &mut out,
+            Loc { buf: b, off: 6 },
+            DiagKind::Note,
+            "here",
+            &[(6, 9)],
+        );
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "f.txt:2:3: note: here\n  two three\n  ^~~\n"

@@ -187,8 +187,16 @@ pub fn parse_script(text: &str) -> Script {
 
 /// Applies lit's substitutions to one RUN line.
 pub fn substitute(line: &str, test: &Path, tmp_base: &Path, cfg: &Config) -> String {
-    let dir = test.parent().unwrap_or(Path::new(".")).display().to_string();
-    let tmp_dir = tmp_base.parent().unwrap_or(Path::new(".")).display().to_string();
+    let dir = test
+        .parent()
+        .unwrap_or(Path::new("."))
+        .display()
+        .to_string();
+    let tmp_dir = tmp_base
+        .parent()
+        .unwrap_or(Path::new("."))
+        .display()
+        .to_string();
     let lib = cfg.lib_dir.display().to_string();
     let subs: Vec<(&str, String)> = vec![
         ("%%", "\u{0}".to_string()),
@@ -227,11 +235,8 @@ pub fn substitute(line: &str, test: &Path, tmp_base: &Path, cfg: &Config) -> Str
 }
 
 fn matches_features(list: &[String], cfg: &Config) -> bool {
-    list.iter().any(|f| {
-        f == "*"
-            || f.split("||")
-                .any(|alt| cfg.features.contains(alt.trim()))
-    })
+    list.iter()
+        .any(|f| f == "*" || f.split("||").any(|alt| cfg.features.contains(alt.trim())))
 }
 
 /// Runs one test file.
@@ -284,7 +289,8 @@ pub fn run_test(path: &Path, cfg: &Config) -> TestResult {
         path.display()
             .to_string()
             .bytes()
-            .fold(0xcbf29ce484222325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100000001b3))
+            .fold(0xcbf29ce484222325u64, |h, b| (h ^ u64::from(b))
+                .wrapping_mul(0x100000001b3))
     ));
     let _ = std::fs::create_dir_all(&out_dir);
     let tmp_base = out_dir.join(format!("{stem}.tmp"));
@@ -404,7 +410,11 @@ impl XfailList {
 
 /// Applies an expected-failure list: listed failures become XFAIL, listed
 /// passes become XPASS. `rel` gives each test's key in the list.
-pub fn apply_xfail_list(results: &mut [TestResult], list: &XfailList, rel: impl Fn(&Path) -> String) {
+pub fn apply_xfail_list(
+    results: &mut [TestResult],
+    list: &XfailList,
+    rel: impl Fn(&Path) -> String,
+) {
     for r in results {
         if list.entries.contains_key(&rel(&r.path)) {
             r.verdict = match r.verdict {
@@ -444,7 +454,10 @@ mod tests {
     #[test]
     fn xfail_list_round_trip() {
         let l = XfailList::parse("# header\na/b.mlir  # needs x\nc.mlir\n");
-        assert_eq!(l.entries.get("a/b.mlir").map(String::as_str), Some("needs x"));
+        assert_eq!(
+            l.entries.get("a/b.mlir").map(String::as_str),
+            Some("needs x")
+        );
         assert_eq!(l.entries.get("c.mlir").map(String::as_str), Some(""));
         let again = XfailList::parse(&l.render(""));
         assert_eq!(again.entries, l.entries);

@@ -47,7 +47,10 @@ pub fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
                 '"' => {
                     *i += 1;
                     while *i < c.len() && c[*i] != '"' {
-                        if c[*i] == '\\' && *i + 1 < c.len() && matches!(c[*i + 1], '"' | '\\' | '$') {
+                        if c[*i] == '\\'
+                            && *i + 1 < c.len()
+                            && matches!(c[*i + 1], '"' | '\\' | '$')
+                        {
                             *i += 1;
                         }
                         w.push(c[*i]);
@@ -295,12 +298,13 @@ fn run_cmd(c: &Cmd, stdin: Vec<u8>, env: &mut Env, o: &mut Outcome) -> (i32, Vec
     let mut negate = 0;
     let mut crash_ok = false;
     // Peel prefixes: VAR=val, env, not.
-    loop {
-        let Some(first) = argv.first().cloned() else {
-            break;
-        };
+    while let Some(first) = argv.first().cloned() {
         if let Some(eq) = first.find('=') {
-            if eq > 0 && first[..eq].chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            if eq > 0
+                && first[..eq]
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
                 extra_vars.push((first[..eq].to_string(), first[eq + 1..].to_string()));
                 argv.remove(0);
                 continue;
@@ -452,7 +456,8 @@ fn exec(
         "export" => {
             for a in &argv[1..] {
                 if let Some(eq) = a.find('=') {
-                    env.vars.insert(a[..eq].to_string(), a[eq + 1..].to_string());
+                    env.vars
+                        .insert(a[..eq].to_string(), a[eq + 1..].to_string());
                 }
             }
             return (0, vec![], vec![]);
@@ -509,7 +514,11 @@ fn exec(
         cmd.env(k, v);
     }
     // Tools named by their LLVM names find ours on PATH too.
-    if let Some(Some(dir)) = env.tools.get("FileCheck").map(|p| p.as_ref().and_then(|p| p.parent())) {
+    if let Some(Some(dir)) = env
+        .tools
+        .get("FileCheck")
+        .map(|p| p.as_ref().and_then(|p| p.parent()))
+    {
         let old = std::env::var_os("PATH").unwrap_or_default();
         let mut paths = vec![dir.to_path_buf()];
         paths.extend(std::env::split_paths(&old));

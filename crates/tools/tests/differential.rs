@@ -104,13 +104,18 @@ fn main() {
     }
     let (fc14, opt14) = (fc14.unwrap_or_default(), opt14.unwrap_or_default());
     let cfg = Config::new(PathBuf::from("."));
-    let trials = discover(&[corpus.clone()], &cfg.suffixes)
+    let trials = discover(std::slice::from_ref(&corpus), &cfg.suffixes)
         .into_iter()
         .map(|path| {
-            let name = path.strip_prefix(&corpus).unwrap_or(&path).display().to_string();
+            let name = path
+                .strip_prefix(&corpus)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
             let (fc14, opt14, ours, cfg) = (fc14.clone(), opt14.clone(), ours.clone(), cfg.clone());
             Trial::test(name, move || {
-                let text = std::fs::read_to_string(&path).map_err(|e| Failed::from(e.to_string()))?;
+                let text =
+                    std::fs::read_to_string(&path).map_err(|e| Failed::from(e.to_string()))?;
                 let mut compared = 0;
                 let mut rejected = 0;
                 let mut mismatches = Vec::new();
@@ -128,7 +133,9 @@ fn main() {
                                 .collect()
                         })
                         .collect();
-                    let [opt, fc] = stages.as_slice() else { continue };
+                    let [opt, fc] = stages.as_slice() else {
+                        continue;
+                    };
                     if opt.first().map(String::as_str) != Some("mlir-opt")
                         || fc.first().map(String::as_str) != Some("FileCheck")
                     {

@@ -19,7 +19,7 @@ fn main() {
     let mut cfg = Config::new(tool_dir);
     cfg.suffixes = vec!["mlir".into(), "txt".into()];
     cfg.tmp_dir = std::env::temp_dir().join(format!("mlir-async-cargo-lit-{}", std::process::id()));
-    let tests = discover(&[root.clone()], &cfg.suffixes);
+    let tests = discover(std::slice::from_ref(&root), &cfg.suffixes);
     let trials = tests
         .into_iter()
         .map(|path| {

@@ -126,7 +126,8 @@ fn main() {
         for (p, v, reason) in &raw {
             if *v == Verdict::Fail {
                 let r = list.entries.get(p).filter(|r| !r.is_empty()).cloned();
-                out.entries.insert(p.clone(), r.unwrap_or_else(|| reason.clone()));
+                out.entries
+                    .insert(p.clone(), r.unwrap_or_else(|| reason.clone()));
             }
         }
         let header = "# Expected failures: one test per line, path relative to the generation\n# directory, then '#' and why it fails. Regenerate with --write-xfail-list\n# (see conformance/README.md); the list may only shrink.\n";

@@ -813,10 +813,21 @@ pub fn parse_numeric_block(
                     "invalid precision in format specifier",
                 ));
             }
-            precision = std::str::from_utf8(&s[ds..fs])
+            // Bounded so that a typo like `%.99999999999d` cannot make us
+            // allocate gigabytes of zero padding.
+            precision = match std::str::from_utf8(&s[ds..fs])
                 .ok()
-                .and_then(|t| t.parse().ok())
-                .unwrap_or(0);
+                .and_then(|t| t.parse::<usize>().ok())
+                .filter(|&p| p <= 1024)
+            {
+                Some(p) => p,
+                None => {
+                    return Err(ErrDiag::at(
+                        p.loc(ds),
+                        "invalid precision in format specifier",
+                    ))
+                }
+            };
         }
         if fs < fend {
             let kind = match s[fs] {

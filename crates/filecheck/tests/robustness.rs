@@ -1,0 +1,100 @@
+//! Bad input must give a diagnostic and exit status, never a panic: random
+//! bytes as check file and input, truncated directives, and a large input.
+
+use std::io::Write;
+
+fn run_with(check: &[u8], input: &[u8], extra: &[&str]) -> (i32, String) {
+    let dir = std::env::temp_dir().join(format!("fc-robust-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chk = dir.join("check.txt");
+    std::fs::File::create(&chk)
+        .unwrap()
+        .write_all(check)
+        .unwrap();
+    let mut args: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    args.push(chk.display().to_string());
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = mlir_async_filecheck::run(&args, None, &mut &input[..], &mut out, &mut err);
+    (code, String::from_utf8_lossy(&err).into_owned())
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut seed: u64 = 0x9e3779b97f4a7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let alphabet = b"CHECK-NEXT:DAG{}[]#%@$()|*+?.\\,=: \n\tx0123\xff\x00";
+    for _ in 0..300 {
+        let len = (next() % 80) as usize;
+        let check: Vec<u8> = (0..len)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect();
+        let mut check_file = b"CHECK: ".to_vec();
+        check_file.extend_from_slice(&check);
+        let input: Vec<u8> = (0..(next() % 200)).map(|_| (next() & 0xff) as u8).collect();
+        let (code, _) = run_with(&check_file, &input, &["--allow-empty"]);
+        assert!((0..=2).contains(&code), "exit {code}");
+    }
+}
+
+#[test]
+fn malformed_check_files_exit_2_with_llvm_text() {
+    let cases: &[(&[u8], &str)] = &[
+        (
+            b"CHECK: {{abc",
+            "found start of regex string with no end '}}'",
+        ),
+        (b"CHECK: [[X", "Invalid substitution block, no ]] found"),
+        (
+            b"CHECK: {{*}}",
+            "invalid regex: repetition-operator operand invalid",
+        ),
+        (b"CHECK:", "found empty check string with prefix 'CHECK:'"),
+        (
+            b"CHECK-COUNT-0: x",
+            "invalid count in -COUNT specification on prefix 'CHECK'",
+        ),
+        (
+            b"CHECK-DAG-NOT: x",
+            "unsupported -NOT combo on prefix 'CHECK'",
+        ),
+        (
+            b"CHECK: [[#%z,N:]]",
+            "invalid format specifier in expression",
+        ),
+        (
+            b"no directives",
+            "no check strings found with prefix 'CHECK:'",
+        ),
+    ];
+    for (check, msg) in cases {
+        let (code, err) = run_with(check, b"abc\n", &[]);
+        assert_eq!(code, 2, "{}", String::from_utf8_lossy(check));
+        assert!(err.contains(msg), "{err}");
+    }
+}
+
+#[test]
+fn undefined_variable_is_a_match_failure() {
+    let (code, err) = run_with(b"CHECK: [[UNDEF]]", b"abc\n", &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error: undefined variable: UNDEF"), "{err}");
+}
+
+#[test]
+fn large_and_binary_input() {
+    let mut input = Vec::new();
+    for i in 0..200_000u32 {
+        input.extend_from_slice(format!("line {i} \u{1}\u{ff}\n").as_bytes());
+    }
+    input.extend_from_slice(b"\xff\xfe end marker\n");
+    let (code, _) = run_with(b"CHECK: line 199999\nCHECK: end marker\n", &input, &[]);
+    assert_eq!(code, 0);
+    let (code, err) = run_with(b"CHECK: no such text\n", &input, &["--dump-input=never"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("expected string not found"));
+}

@@ -1,7 +1,30 @@
-//! `async-to-async-runtime`.
+//! `async-to-async-runtime`: lowers `async.execute`, `async.await` and
+//! groups to explicit `async.runtime.*` and `async.coro.*` operations.
+//!
+//! Every `async.execute` becomes a private coroutine function
+//! (`@async_execute_fn`, `_0`, `_1`, ...) called in its place. With
+//! `eliminate-blocking-await-ops`, every function that would block on an
+//! await becomes a coroutine too, and its callers transitively. See
+//! `docs/async-to-async-runtime.md` for the coroutine structure and for what
+//! goes beyond upstream.
+//!
+//! The pass is a sequence of rewrites over the IR API, in upstream's
+//! order: outline executes (innermost first), turn blocking functions into
+//! coroutines, lower structured control flow that holds async ops inside
+//! coroutines to branches, then lower each async op in place.
 
 use crate::{parse_bool, Pass, PassContext, PassInfo};
-use mlir_async_ir::{IrError, Op};
+use mlir_async_dialects::asyncd::value_inner;
+use mlir_async_dialects::builtin::{coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs};
+use mlir_async_dialects::cf::{build_br, build_cond_br};
+use mlir_async_dialects::util::segments;
+use mlir_async_ir::*;
+use std::collections::{HashMap, HashSet};
+
+/// Prefix of the functions outlined from `async.execute` regions.
+const ASYNC_FN_PREFIX: &str = "async_execute_fn";
+/// Functions with this unit attribute keep blocking awaits.
+const ALLOWED_TO_BLOCK: &str = "async.allowed_to_block";
 
 pub fn info() -> PassInfo {
     PassInfo {
@@ -31,8 +54,1055 @@ impl Pass for AsyncToAsyncRuntime {
     fn name(&self) -> &'static str {
         "async-to-async-runtime"
     }
-    fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
-        let _ = (pc, op, self.eliminate);
+    fn run(&self, pc: &mut PassContext, module: Op) -> Result<(), IrError> {
+        let mut lowering = Lowering::new(pc, module);
+        lowering.run(self.eliminate)
+    }
+}
+
+/// The blocks and values that make a function a coroutine.
+#[derive(Clone)]
+struct CoroMachinery {
+    func: Op,
+    /// Completion token returned to the caller of the ramp function.
+    token: Value,
+    /// Async values returned to the caller.
+    return_values: Vec<Value>,
+    handle: Value,
+    entry: Block,
+    /// Sets the token and values to error; created on first need.
+    set_error: Option<Block>,
+    cleanup: Block,
+    suspend: Block,
+}
+
+struct Lowering<'p, 'a> {
+    pc: &'p mut PassContext<'a>,
+    module: Op,
+    coros: HashMap<Op, CoroMachinery>,
+    symbols: HashSet<String>,
+    uniquing_counter: u32,
+}
+
+/// An insertion cursor that keeps program order for consecutive builds.
+struct Cursor {
+    ip: InsertPoint,
+    loc: Location,
+}
+
+impl<'p, 'a> Lowering<'p, 'a> {
+    fn new(pc: &'p mut PassContext<'a>, module: Op) -> Self {
+        let mut symbols = HashSet::new();
+        if let Some(&r) = pc.ctx.regions_of(module).first() {
+            if let Some(b) = pc.ctx.entry_block(r) {
+                for o in pc.ctx.block_ops_iter(b) {
+                    if let Some(n) = pc.ctx.symbol_name(o) {
+                        symbols.insert(n.to_string());
+                    }
+                }
+            }
+        }
+        Lowering {
+            pc,
+            module,
+            coros: HashMap::new(),
+            symbols,
+            uniquing_counter: 0,
+        }
+    }
+
+    fn ctx(&mut self) -> &mut Context {
+        self.pc.ctx
+    }
+
+    // ----- building -----
+
+    fn build(
+        &mut self,
+        c: &Cursor,
+        name: &str,
+        operands: Vec<Value>,
+        results: Vec<Type>,
+        attrs: Vec<(&str, Attribute)>,
+    ) -> Op {
+        let ctx = self.ctx();
+        let mut st = OperationState::new(ctx.sym(name), c.loc);
+        st.operands = operands;
+        st.result_types = results;
+        st.attrs = attrs.into_iter().map(|(k, v)| (ctx.sym(k), v)).collect();
+        ctx.build(c.ip, st)
+    }
+
+    fn build1(&mut self, c: &Cursor, name: &str, operands: Vec<Value>, result: Type) -> Value {
+        let op = self.build(c, name, operands, vec![result], vec![]);
+        self.pc.ctx.result(op, 0)
+    }
+
+    fn func_of(&self, op: Op) -> Option<Op> {
+        self.pc
+            .ctx
+            .ancestor(op, |c, o| c.name(o) == "func.func")
+    }
+
+    fn is_in_coroutine(&self, op: Op) -> bool {
+        self.func_of(op).is_some_and(|f| self.coros.contains_key(&f))
+    }
+
+    fn is_allowed_to_block(&self, func: Op) -> bool {
+        self.pc.ctx.get_attr(func, ALLOWED_TO_BLOCK).is_some()
+    }
+
+    // ----- driver -----
+
+    fn run(&mut self, eliminate: bool) -> Result<(), IrError> {
+        // Outline innermost executes first (post-order), as upstream's walk.
+        let mut executes = vec![];
+        let ctx = &*self.pc.ctx;
+        ctx.walk_post(self.module, &mut |o| {
+            if ctx.name(o) == "async.execute" {
+                executes.push(o)
+            }
+        });
+        for e in executes {
+            let (f, coro) = self.outline_execute(e)?;
+            self.coros.insert(f, coro);
+        }
+        if eliminate {
+            self.funcs_to_coroutines()?;
+        }
+        self.lower_structured_control_flow()?;
+        self.lower_async_ops(eliminate)
+    }
+
+    // ----- outlining -----
+
+    /// Values used inside `region` (of `owner`) and defined outside it, in
+    /// the order of a post-order walk (as MLIR's `getUsedValuesDefinedAbove`).
+    fn used_values_defined_above(&self, owner: Op) -> Vec<Value> {
+        let ctx = &*self.pc.ctx;
+        let mut seen = HashSet::new();
+        let mut out = vec![];
+        let mut visit = |o: Op| {
+            for &v in ctx.operands(o) {
+                let inside = ctx
+                    .value_block(v)
+                    .and_then(|b| ctx.block_parent_op(b))
+                    .is_some_and(|p| ctx.is_ancestor(owner, p));
+                if !inside && seen.insert(v) {
+                    out.push(v);
+                }
+            }
+        };
+        ctx.walk_post(owner, &mut visit);
+        out
+    }
+
+    /// Clones constants captured by the region into it, so that they need
+    /// not become function arguments.
+    fn clone_constants_into_region(&mut self, owner: Op) {
+        let captures = self.used_values_defined_above(owner);
+        let body = self.pc.ctx.regions_of(owner)[0];
+        let Some(entry) = self.pc.ctx.entry_block(body) else {
+            return;
+        };
+        let Some(first) = self.pc.ctx.first_op(entry) else {
+            return;
+        };
+        for v in captures {
+            let Some(def) = self.pc.ctx.defining_op(v) else {
+                continue;
+            };
+            let name = self.pc.ctx.name(def);
+            if name != "arith.constant" && name != "func.constant" {
+                continue;
+            }
+            let mut map = HashMap::new();
+            let clone = self
+                .ctx()
+                .clone_op(def, InsertPoint::Before(first), &mut map);
+            let nv = self.pc.ctx.result(clone, 0);
+            self.ctx().replace_uses_if(v, nv, |c, u| c.is_ancestor(owner, u.op));
+        }
+    }
+
+    /// Inserts a symbol op at the end of the module, uniquing its name as
+    /// MLIR's `SymbolTable::insert` does.
+    fn insert_symbol(&mut self, op: Op, name: &str) -> String {
+        let mut n = name.to_string();
+        if !self.symbols.insert(n.clone()) {
+            loop {
+                n = format!("{name}_{}", self.uniquing_counter);
+                self.uniquing_counter += 1;
+                if self.symbols.insert(n.clone()) {
+                    break;
+                }
+            }
+        }
+        let a = self.ctx().string_attr(&n);
+        self.ctx().set_attr(op, "sym_name", a);
+        let r = self.pc.ctx.regions_of(self.module)[0];
+        let b = self.pc.ctx.entry_block(r).expect("module has a body");
+        self.ctx().insert_op(InsertPoint::AtEnd(b), op);
+        n
+    }
+
+    fn outline_execute(&mut self, exec: Op) -> Result<(Op, CoroMachinery), IrError> {
+        let loc = self.pc.ctx.op_loc(exec);
+        self.clone_constants_into_region(exec);
+        let segs = segments(self.pc.ctx, exec, 2);
+        let (deps, vals) = (segs[0].clone(), segs[1].clone());
+        let mut inputs: Vec<Value> = vec![];
+        let mut seen = HashSet::new();
+        for &v in deps.iter().chain(&vals) {
+            if seen.insert(v) {
+                inputs.push(v);
+            }
+        }
+        for v in self.used_values_defined_above(exec) {
+            if seen.insert(v) {
+                inputs.push(v);
+            }
+        }
+        let ctx = self.ctx();
+        let input_types: Vec<Type> = inputs.iter().map(|&v| ctx.value_type(v)).collect();
+        let output_types: Vec<Type> = ctx.results(exec).iter().map(|&v| ctx.value_type(v)).collect();
+        let ft = ctx.function_type(input_types.clone(), output_types.clone());
+        let fta = ctx.type_attr(ft);
+        let private = ctx.string_attr("private");
+        let body = ctx.create_region();
+        let entry = ctx.create_block(&input_types);
+        ctx.append_block(body, entry);
+        let mut st = OperationState::new(ctx.sym("func.func"), loc);
+        st.regions = vec![body];
+        st.attrs = vec![
+            (ctx.sym("function_type"), fta),
+            (ctx.sym("sym_visibility"), private),
+        ];
+        let func = ctx.create_op(st);
+        let fname = self.insert_symbol(func, ASYNC_FN_PREFIX);
+
+        // Await dependencies and unwrap value operands, then clone the body.
+        let args = self.pc.ctx.block_args(entry).to_vec();
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(entry),
+            loc,
+        };
+        for &a in &args[..deps.len()] {
+            self.build(&cur, "async.await", vec![a], vec![], vec![]);
+        }
+        let mut unwrapped = vec![];
+        for &a in &args[deps.len()..deps.len() + vals.len()] {
+            let t = self.pc.ctx.value_type(a);
+            let inner = value_inner(self.pc.ctx, t).expect("verified execute operand");
+            unwrapped.push(self.build1(&cur, "async.await", vec![a], inner));
+        }
+        let mut map: HashMap<Value, Value> = inputs.iter().copied().zip(args.iter().copied()).collect();
+        let exec_body = self.pc.ctx.regions_of(exec)[0];
+        for b in self.pc.ctx.region_blocks(exec_body).to_vec() {
+            for (i, &a) in self.pc.ctx.block_args(b).to_vec().iter().enumerate() {
+                if let Some(&u) = unwrapped.get(i) {
+                    map.insert(a, u);
+                }
+            }
+            for o in self.pc.ctx.block_ops(b) {
+                self.ctx().clone_op(o, InsertPoint::AtEnd(entry), &mut map);
+            }
+        }
+
+        let coro = self.setup_coro_machinery(func);
+
+        // Suspend at the end of the entry block; the runtime resumes the
+        // coroutine on one of its threads.
+        let br = self.pc.ctx.last_op(coro.entry).expect("entry ends with a branch");
+        let dest = self.pc.ctx.successors(br)[0];
+        self.ctx().erase_op(br).map_err(|m| IrError::new(loc, m))?;
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(coro.entry),
+            loc,
+        };
+        let state_t = self.ctx().ty(TypeKind::CoroState);
+        let state = self.build1(&cur, "async.coro.save", vec![coro.handle], state_t);
+        self.build(&cur, "async.runtime.resume", vec![coro.handle], vec![], vec![]);
+        self.build_suspend(&cur, state, &coro, dest);
+
+        // Replace the execute by a call of the outlined function.
+        let cur = Cursor {
+            ip: InsertPoint::Before(exec),
+            loc,
+        };
+        let call = self.build_call(&cur, &fname, inputs, output_types);
+        for (i, r) in self.pc.ctx.results(exec).to_vec().into_iter().enumerate() {
+            let n = self.pc.ctx.result(call, i);
+            self.ctx().replace_all_uses_with(r, n);
+        }
+        self.ctx().erase_op(exec).map_err(|m| IrError::new(loc, m))?;
+        Ok((func, coro))
+    }
+
+    fn build_call(&mut self, c: &Cursor, callee: &str, args: Vec<Value>, results: Vec<Type>) -> Op {
+        let ctx = self.ctx();
+        let s = ctx.sym(callee);
+        let a = ctx.attr(AttrKind::SymbolRef(s, vec![]));
+        self.build(c, "func.call", args, results, vec![("callee", a)])
+    }
+
+    fn build_suspend(&mut self, c: &Cursor, state: Value, coro: &CoroMachinery, resume: Block) {
+        let ctx = self.ctx();
+        let mut st = OperationState::new(ctx.sym("async.coro.suspend"), c.loc);
+        st.operands = vec![state];
+        st.successors = vec![coro.suspend, resume, coro.cleanup];
+        ctx.build(c.ip, st);
+    }
+
+    /// Turns a function whose results are `(!async.token, !async.value...)`
+    /// into a coroutine: a new entry block creating the token, values, id
+    /// and handle, and trailing `cleanup` and `suspend` blocks.
+    fn setup_coro_machinery(&mut self, func: Op) -> CoroMachinery {
+        let loc = self.pc.ctx.op_loc(func);
+        let body = self.pc.ctx.regions_of(func)[0];
+        let entry = self.pc.ctx.entry_block(body).expect("function has a body");
+        let first = self.pc.ctx.first_op(entry).expect("entry block has a terminator");
+        let original_entry = self.ctx().split_block(entry, first);
+        let (_, outs) = func_type(self.pc.ctx, func);
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(entry),
+            loc,
+        };
+        let token = self.build1(&cur, "async.runtime.create", vec![], outs[0]);
+        let mut return_values = vec![];
+        for &t in &outs[1..] {
+            return_values.push(self.build1(&cur, "async.runtime.create", vec![], t));
+        }
+        let id_t = self.ctx().ty(TypeKind::CoroId);
+        let hdl_t = self.ctx().ty(TypeKind::CoroHandle);
+        let id = self.build1(&cur, "async.coro.id", vec![], id_t);
+        let handle = self.build1(&cur, "async.coro.begin", vec![id], hdl_t);
+        build_br(self.ctx(), cur.ip, loc, original_entry, vec![]);
+
+        let cleanup = self.ctx().create_block(&[]);
+        let suspend = self.ctx().create_block(&[]);
+        self.ctx().append_block(body, cleanup);
+        self.ctx().append_block(body, suspend);
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(cleanup),
+            loc,
+        };
+        self.build(&cur, "async.coro.free", vec![id, handle], vec![], vec![]);
+        build_br(self.ctx(), cur.ip, loc, suspend, vec![]);
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(suspend),
+            loc,
+        };
+        self.build(&cur, "async.coro.end", vec![handle], vec![], vec![]);
+        let mut ret = vec![token];
+        ret.extend(&return_values);
+        self.build(&cur, "func.return", ret, vec![], vec![]);
+
+        for b in self.pc.ctx.region_blocks(body).to_vec() {
+            if b == entry || b == cleanup || b == suspend {
+                continue;
+            }
+            if self
+                .pc
+                .ctx
+                .last_op(b)
+                .is_some_and(|t| self.pc.ctx.name(t) == "async.yield")
+            {
+                build_br(self.ctx(), InsertPoint::AtEnd(b), loc, cleanup, vec![]);
+            }
+        }
+        let edition = self.pc.edition;
+        let pt = coroutine_passthrough(self.ctx(), edition);
+        self.ctx().set_attr(func, "passthrough", pt);
+        CoroMachinery {
+            func,
+            token,
+            return_values,
+            handle,
+            entry,
+            set_error: None,
+            cleanup,
+            suspend,
+        }
+    }
+
+    fn set_error_block(&mut self, func: Op) -> Block {
+        let coro = self.coros.get(&func).expect("a coroutine").clone();
+        if let Some(b) = coro.set_error {
+            return b;
+        }
+        let loc = self.pc.ctx.op_loc(coro.func);
+        let b = self.ctx().create_block(&[]);
+        self.ctx().insert_block_before(coro.cleanup, b);
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(b),
+            loc,
+        };
+        self.build(&cur, "async.runtime.set_error", vec![coro.token], vec![], vec![]);
+        for &v in &coro.return_values {
+            self.build(&cur, "async.runtime.set_error", vec![v], vec![], vec![]);
+        }
+        build_br(self.ctx(), cur.ip, loc, coro.cleanup, vec![]);
+        self.coros.get_mut(&func).expect("a coroutine").set_error = Some(b);
+        b
+    }
+
+    // ----- eliminate-blocking-await-ops -----
+
+    /// Does the function hold an await (at any depth)?
+    fn has_await(&self, func: Op) -> bool {
+        let ctx = &*self.pc.ctx;
+        let mut found = false;
+        ctx.walk_nested(func, &mut |o| {
+            found |= matches!(ctx.name(o), "async.await" | "async.await_all");
+        });
+        found
+    }
+
+    fn module_funcs(&self) -> Vec<Op> {
+        let ctx = &*self.pc.ctx;
+        let r = ctx.regions_of(self.module)[0];
+        let b = ctx.entry_block(r).expect("module has a body");
+        ctx.block_ops_iter(b)
+            .filter(|&o| ctx.name(o) == "func.func")
+            .collect()
+    }
+
+    /// Rewrites a function as a coroutine: results wrapped into
+    /// `!async.value`, prefixed by `!async.token`; returns become yields.
+    fn rewrite_func_as_coroutine(&mut self, func: Op) -> CoroMachinery {
+        let loc = self.pc.ctx.op_loc(func);
+        let (ins, outs) = func_type(self.pc.ctx, func);
+        let token = self.ctx().token_type();
+        let mut new_outs = vec![token];
+        for &t in &outs {
+            new_outs.push(self.ctx().ty(TypeKind::AsyncValue(t)));
+        }
+        let mut res_attrs = func_arg_attrs(self.pc.ctx, func, "res_attrs", outs.len());
+        res_attrs.insert(0, vec![]);
+        let ft = self.ctx().function_type(ins, new_outs);
+        let fta = self.ctx().type_attr(ft);
+        self.ctx().set_attr(func, "function_type", fta);
+        set_func_arg_attrs(self.ctx(), func, "res_attrs", res_attrs);
+        let body = self.pc.ctx.regions_of(func)[0];
+        for b in self.pc.ctx.region_blocks(body).to_vec() {
+            let Some(t) = self.pc.ctx.last_op(b) else {
+                continue;
+            };
+            if self.pc.ctx.name(t) == "func.return" {
+                let operands = self.pc.ctx.operands(t).to_vec();
+                let cur = Cursor {
+                    ip: InsertPoint::Before(t),
+                    loc,
+                };
+                self.build(&cur, "async.yield", operands, vec![], vec![]);
+                let _ = self.ctx().erase_op(t);
+            }
+        }
+        self.setup_coro_machinery(func)
+    }
+
+    /// Replaces a call of a function now returning a token and values by a
+    /// call followed by awaits that unwrap the values.
+    fn rewrite_callsite(&mut self, call: Op, func: Op, fname: &str) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(func);
+        let (_, outs) = func_type(self.pc.ctx, func);
+        let cur = Cursor {
+            ip: InsertPoint::Before(call),
+            loc,
+        };
+        let args = self.pc.ctx.operands(call).to_vec();
+        let new_call = self.build_call(&cur, fname, args, outs.clone());
+        let results = self.pc.ctx.results(new_call).to_vec();
+        self.build(&cur, "async.await", vec![results[0]], vec![], vec![]);
+        let mut unwrapped = vec![];
+        for &r in &results[1..] {
+            let t = self.pc.ctx.value_type(r);
+            let inner = value_inner(self.pc.ctx, t).expect("coroutine results are async values");
+            unwrapped.push(self.build1(&cur, "async.await", vec![r], inner));
+        }
+        for (old, new) in self.pc.ctx.results(call).to_vec().into_iter().zip(unwrapped) {
+            self.ctx().replace_all_uses_with(old, new);
+        }
+        self.ctx()
+            .erase_op(call)
+            .map_err(|m| IrError::new(self.pc.ctx.op_loc(call), m))
+    }
+
+    fn funcs_to_coroutines(&mut self) -> Result<(), IrError> {
+        let mut worklist: Vec<Op> = vec![];
+        let add = |me: &Self, f: Op, wl: &mut Vec<Op>| {
+            if !me.is_allowed_to_block(f) && !me.coros.contains_key(&f) && me.has_await(f) {
+                wl.push(f);
+            }
+        };
+        for f in self.module_funcs() {
+            add(self, f, &mut worklist);
+        }
+        // Symbol users, computed once: new calls of a function only appear
+        // when that function itself is processed.
+        let mut users: HashMap<String, Vec<Op>> = HashMap::new();
+        {
+            let ctx = &*self.pc.ctx;
+            ctx.walk_nested(self.module, &mut |o| {
+                for &(_, a) in &ctx.op(o).attrs {
+                    collect_symbol_refs(ctx, a, &mut |s| {
+                        users.entry(s.to_string()).or_default().push(o)
+                    });
+                }
+            });
+        }
+        let mut done: HashSet<Op> = HashSet::new();
+        while let Some(func) = worklist.pop() {
+            if !done.insert(func) || self.coros.contains_key(&func) {
+                continue;
+            }
+            let coro = self.rewrite_func_as_coroutine(func);
+            self.coros.insert(func, coro);
+            let fname = self.pc.ctx.symbol_name(func).unwrap_or("").to_string();
+            let mut us = users.get(&fname).cloned().unwrap_or_default();
+            // Later calls first, as upstream (the order does not change the
+            // result: each call is rewritten in place).
+            us.reverse();
+            let mut other_refs = vec![];
+            for u in us {
+                if self.pc.ctx.is_erased(u) {
+                    continue;
+                }
+                if self.pc.ctx.name(u) == "func.call" {
+                    let caller = self.func_of(u);
+                    self.rewrite_callsite(u, func, &fname)?;
+                    if let Some(c) = caller {
+                        add(self, c, &mut worklist);
+                    }
+                } else {
+                    other_refs.push(u);
+                }
+            }
+            if !other_refs.is_empty() {
+                let wrapper = self.blocking_wrapper(func, &fname)?;
+                for u in other_refs {
+                    self.retarget_symbol(u, &fname, &wrapper);
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// For references other than direct calls (`func.constant @f`), keeps
+    /// the program valid with a function of the original signature that
+    /// calls the coroutine and blocks on its results. It is marked
+    /// `async.allowed_to_block` so that it stays a plain function.
+    fn blocking_wrapper(&mut self, func: Op, fname: &str) -> Result<String, IrError> {
+        let loc = self.pc.ctx.op_loc(func);
+        let (ins, outs) = func_type(self.pc.ctx, func);
+        let orig_outs: Vec<Type> = outs[1..]
+            .iter()
+            .map(|&t| value_inner(self.pc.ctx, t).expect("coroutine results are async values"))
+            .collect();
+        let ctx = self.ctx();
+        let ft = ctx.function_type(ins.clone(), orig_outs.clone());
+        let fta = ctx.type_attr(ft);
+        let private = ctx.string_attr("private");
+        let unit = ctx.unit_attr();
+        let body = ctx.create_region();
+        let entry = ctx.create_block(&ins);
+        ctx.append_block(body, entry);
+        let mut st = OperationState::new(ctx.sym("func.func"), loc);
+        st.regions = vec![body];
+        st.attrs = vec![
+            (ctx.sym("function_type"), fta),
+            (ctx.sym("sym_visibility"), private),
+            (ctx.sym(ALLOWED_TO_BLOCK), unit),
+        ];
+        let wrapper = ctx.create_op(st);
+        let wname = self.insert_symbol(wrapper, &format!("{fname}_blocking"));
+        let args = self.pc.ctx.block_args(entry).to_vec();
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(entry),
+            loc,
+        };
+        let call = self.build_call(&cur, fname, args, outs);
+        let results = self.pc.ctx.results(call).to_vec();
+        self.build(&cur, "async.await", vec![results[0]], vec![], vec![]);
+        let mut vals = vec![];
+        for (&r, &t) in results[1..].iter().zip(&orig_outs) {
+            vals.push(self.build1(&cur, "async.await", vec![r], t));
+        }
+        self.build(&cur, "func.return", vals, vec![], vec![]);
+        Ok(wname)
+    }
+
+    fn retarget_symbol(&mut self, op: Op, from: &str, to: &str) {
+        let attrs = self.pc.ctx.op(op).attrs.clone();
+        for (k, a) in attrs {
+            let na = rename_symbol_ref(self.ctx(), a, from, to);
+            if na != a {
+                let key = self.pc.ctx.str(k).to_string();
+                self.ctx().set_attr(op, &key, na);
+            }
+        }
+    }
+
+    // ----- structured control flow -----
+
+    /// Lowers `scf` ops that hold async ops inside coroutines to branches,
+    /// outermost first, so that awaits can split their blocks.
+    fn lower_structured_control_flow(&mut self) -> Result<(), IrError> {
+        loop {
+            let ctx = &*self.pc.ctx;
+            let mut target = None;
+            ctx.walk_nested(self.module, &mut |o| {
+                if target.is_some() || !ctx.name(o).starts_with("scf.") {
+                    return;
+                }
+                if !matches!(
+                    ctx.name(o),
+                    "scf.if" | "scf.for" | "scf.while" | "scf.execute_region" | "scf.parallel"
+                ) {
+                    return;
+                }
+                let mut has_async = false;
+                ctx.walk_nested(o, &mut |n| has_async |= ctx.name(n).starts_with("async."));
+                if has_async && self.is_in_coroutine(o) {
+                    target = Some(o);
+                }
+            });
+            let Some(op) = target else {
+                return Ok(());
+            };
+            match self.pc.ctx.name(op) {
+                "scf.if" => self.lower_if(op)?,
+                "scf.for" => self.lower_for(op)?,
+                "scf.while" => self.lower_while(op)?,
+                "scf.execute_region" => self.lower_execute_region(op)?,
+                _ => {
+                    return Err(IrError::new(
+                        self.pc.ctx.op_loc(op),
+                        "'scf.parallel' op with async operations inside a coroutine is not supported: run -async-parallel-for or lower it to scf.for first",
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Replaces a region terminator by a branch to `dest` forwarding its
+    /// operands.
+    fn terminator_to_branch(&mut self, b: Block, dest: Block) -> Result<(), IrError> {
+        let t = self.pc.ctx.last_op(b).expect("region block has a terminator");
+        let loc = self.pc.ctx.op_loc(t);
+        let operands = self.pc.ctx.operands(t).to_vec();
+        build_br(self.ctx(), InsertPoint::AtEnd(b), loc, dest, operands);
+        self.ctx().erase_op(t).map_err(|m| IrError::new(loc, m))
+    }
+
+    fn replace_results(&mut self, op: Op, with: &[Value]) -> Result<(), IrError> {
+        for (r, &n) in self.pc.ctx.results(op).to_vec().into_iter().zip(with) {
+            self.ctx().replace_all_uses_with(r, n);
+        }
+        let loc = self.pc.ctx.op_loc(op);
+        self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
+    }
+
+    fn lower_if(&mut self, op: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let cond_block = self.pc.ctx.parent_block(op).expect("op in a block");
+        let remaining = self.ctx().split_block(cond_block, op);
+        let result_types: Vec<Type> = self
+            .pc
+            .ctx
+            .results(op)
+            .iter()
+            .map(|&v| self.pc.ctx.value_type(v))
+            .collect();
+        let cont = if result_types.is_empty() {
+            remaining
+        } else {
+            let c = self.ctx().create_block(&result_types);
+            self.ctx().insert_block_before(remaining, c);
+            build_br(self.ctx(), InsertPoint::AtEnd(c), loc, remaining, vec![]);
+            c
+        };
+        let regions = self.pc.ctx.regions_of(op).to_vec();
+        let then_first = self.inline_region_branching_to(regions[0], cont)?;
+        let else_first = match self.inline_region_branching_to(regions[1], cont)? {
+            Some(b) => b,
+            None => cont,
+        };
+        let cond = self.pc.ctx.operand(op, 0);
+        build_cond_br(
+            self.ctx(),
+            InsertPoint::AtEnd(cond_block),
+            loc,
+            cond,
+            then_first.unwrap_or(cont),
+            vec![],
+            else_first,
+            vec![],
+        );
+        let args = self.pc.ctx.block_args(cont).to_vec();
+        self.replace_results(op, &args)
+    }
+
+    /// Moves a region's blocks before `cont`, its terminators becoming
+    /// branches to `cont`; returns its first block.
+    fn inline_region_branching_to(&mut self, r: Region, cont: Block) -> Result<Option<Block>, IrError> {
+        let blocks = self.pc.ctx.region_blocks(r).to_vec();
+        let Some(&first) = blocks.first() else {
+            return Ok(None);
+        };
+        for &b in &blocks {
+            let is_yield = self
+                .pc
+                .ctx
+                .last_op(b)
+                .is_some_and(|t| self.pc.ctx.name(t) == "scf.yield");
+            if is_yield {
+                self.terminator_to_branch(b, cont)?;
+            }
+        }
+        self.ctx().inline_region_before(r, cont);
+        Ok(Some(first))
+    }
+
+    fn lower_for(&mut self, op: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let init_block = self.pc.ctx.parent_block(op).expect("op in a block");
+        let end_block = self.ctx().split_block(init_block, op);
+        let r = self.pc.ctx.regions_of(op)[0];
+        let cond_block = self.pc.ctx.entry_block(r).expect("scf.for has a body");
+        let first = self.pc.ctx.first_op(cond_block).expect("body has a terminator");
+        let first_body = self.ctx().split_block(cond_block, first);
+        let last_body = *self.pc.ctx.region_blocks(r).last().expect("non-empty");
+        self.ctx().inline_region_before(r, end_block);
+        let iv = self.pc.ctx.block_args(cond_block)[0];
+        let operands = self.pc.ctx.operands(op).to_vec();
+        let (lb, ub, step) = (operands[0], operands[1], operands[2]);
+        // Step and loop back.
+        let term = self.pc.ctx.last_op(last_body).expect("body has a terminator");
+        let index = self.ctx().index_type();
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(last_body),
+            loc,
+        };
+        let stepped = self.build1(&cur, "arith.addi", vec![iv, step], index);
+        let mut carried = vec![stepped];
+        carried.extend(self.pc.ctx.operands(term).to_vec());
+        build_br(self.ctx(), InsertPoint::AtEnd(last_body), loc, cond_block, carried);
+        self.ctx().erase_op(term).map_err(|m| IrError::new(loc, m))?;
+        // Enter the loop.
+        let mut dest = vec![lb];
+        dest.extend(&operands[3..]);
+        build_br(self.ctx(), InsertPoint::AtEnd(init_block), loc, cond_block, dest);
+        // The condition.
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(cond_block),
+            loc,
+        };
+        let i1 = self.ctx().int_type(1);
+        let i64t = self.ctx().int_type(64);
+        let slt = self.ctx().int_attr(2, i64t);
+        let cmp = self.build(&cur, "arith.cmpi", vec![iv, ub], vec![i1], vec![("predicate", slt)]);
+        let c = self.pc.ctx.result(cmp, 0);
+        build_cond_br(self.ctx(), cur.ip, loc, c, first_body, vec![], end_block, vec![]);
+        let args = self.pc.ctx.block_args(cond_block)[1..].to_vec();
+        self.replace_results(op, &args)
+    }
+
+    fn lower_while(&mut self, op: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let current = self.pc.ctx.parent_block(op).expect("op in a block");
+        let result_types: Vec<Type> = self
+            .pc
+            .ctx
+            .results(op)
+            .iter()
+            .map(|&v| self.pc.ctx.value_type(v))
+            .collect();
+        let cont = self.ctx().split_block(current, op);
+        let after_cont = self.ctx().create_block(&result_types);
+        self.ctx().insert_block_before(cont, after_cont);
+        build_br(self.ctx(), InsertPoint::AtEnd(after_cont), loc, cont, vec![]);
+        let regions = self.pc.ctx.regions_of(op).to_vec();
+        let before_first = self.pc.ctx.entry_block(regions[0]).expect("before region");
+        let after_first = self.pc.ctx.entry_block(regions[1]).expect("after region");
+        // The after region loops back to the before region.
+        for b in self.pc.ctx.region_blocks(regions[1]).to_vec() {
+            if self
+                .pc
+                .ctx
+                .last_op(b)
+                .is_some_and(|t| self.pc.ctx.name(t) == "scf.yield")
+            {
+                self.terminator_to_branch(b, before_first)?;
+            }
+        }
+        // The condition leaves or enters the after region.
+        for b in self.pc.ctx.region_blocks(regions[0]).to_vec() {
+            let Some(t) = self.pc.ctx.last_op(b) else {
+                continue;
+            };
+            if self.pc.ctx.name(t) != "scf.condition" {
+                continue;
+            }
+            let ops = self.pc.ctx.operands(t).to_vec();
+            let tl = self.pc.ctx.op_loc(t);
+            build_cond_br(
+                self.ctx(),
+                InsertPoint::AtEnd(b),
+                tl,
+                ops[0],
+                after_first,
+                ops[1..].to_vec(),
+                after_cont,
+                ops[1..].to_vec(),
+            );
+            self.ctx().erase_op(t).map_err(|m| IrError::new(tl, m))?;
+        }
+        self.ctx().inline_region_before(regions[0], after_cont);
+        self.ctx().inline_region_before(regions[1], after_cont);
+        let inits = self.pc.ctx.operands(op).to_vec();
+        build_br(self.ctx(), InsertPoint::AtEnd(current), loc, before_first, inits);
+        let args = self.pc.ctx.block_args(after_cont).to_vec();
+        self.replace_results(op, &args)
+    }
+
+    fn lower_execute_region(&mut self, op: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let current = self.pc.ctx.parent_block(op).expect("op in a block");
+        let remaining = self.ctx().split_block(current, op);
+        let result_types: Vec<Type> = self
+            .pc
+            .ctx
+            .results(op)
+            .iter()
+            .map(|&v| self.pc.ctx.value_type(v))
+            .collect();
+        let cont = self.ctx().create_block(&result_types);
+        self.ctx().insert_block_before(remaining, cont);
+        build_br(self.ctx(), InsertPoint::AtEnd(cont), loc, remaining, vec![]);
+        let r = self.pc.ctx.regions_of(op)[0];
+        let first = self.inline_region_branching_to(r, cont)?.unwrap_or(cont);
+        build_br(self.ctx(), InsertPoint::AtEnd(current), loc, first, vec![]);
+        let args = self.pc.ctx.block_args(cont).to_vec();
+        self.replace_results(op, &args)
+    }
+
+    // ----- async ops -----
+
+    fn lower_async_ops(&mut self, eliminate: bool) -> Result<(), IrError> {
+        let ctx = &*self.pc.ctx;
+        let mut todo = vec![];
+        ctx.walk_nested(self.module, &mut |o| {
+            if matches!(
+                ctx.name(o),
+                "async.await"
+                    | "async.await_all"
+                    | "async.yield"
+                    | "cf.assert"
+                    | "async.create_group"
+                    | "async.add_to_group"
+            ) {
+                todo.push(o);
+            }
+        });
+        for op in todo {
+            let func = self.func_of(op);
+            let in_coro = func.is_some_and(|f| self.coros.contains_key(&f));
+            match self.pc.ctx.name(op) {
+                "async.await" | "async.await_all" => {
+                    if in_coro {
+                        self.lower_await_in_coroutine(op, func.expect("in a function"))?;
+                    } else {
+                        if eliminate && !func.is_some_and(|f| self.is_allowed_to_block(f)) {
+                            return Err(IrError::new(
+                                self.pc.ctx.op_loc(op),
+                                format!(
+                                    "'{}' op cannot be made non-blocking: it is not inside a function that can become a coroutine",
+                                    self.pc.ctx.name(op)
+                                ),
+                            ));
+                        }
+                        self.lower_blocking_await(op)?;
+                    }
+                }
+                "async.yield" => {
+                    if !in_coro {
+                        return Err(IrError::new(
+                            self.pc.ctx.op_loc(op),
+                            "'async.yield' op is not inside an async coroutine function",
+                        ));
+                    }
+                    self.lower_yield(op, func.expect("in a function"))?;
+                }
+                "cf.assert" => {
+                    if in_coro {
+                        self.lower_assert(op, func.expect("in a function"))?;
+                    }
+                }
+                "async.create_group" => {
+                    let size = self.pc.ctx.operand(op, 0);
+                    let g = self.ctx().ty(TypeKind::AsyncGroup);
+                    let cur = Cursor {
+                        ip: InsertPoint::Before(op),
+                        loc: self.pc.ctx.op_loc(op),
+                    };
+                    let n = self.build1(&cur, "async.runtime.create_group", vec![size], g);
+                    self.replace_results(op, &[n])?;
+                }
+                _ => {
+                    let operands = self.pc.ctx.operands(op).to_vec();
+                    let index = self.ctx().index_type();
+                    let cur = Cursor {
+                        ip: InsertPoint::Before(op),
+                        loc: self.pc.ctx.op_loc(op),
+                    };
+                    let n = self.build1(&cur, "async.runtime.add_to_group", operands, index);
+                    self.replace_results(op, &[n])?;
+                }
+            }
+        }
+        // With the option, no blocking wait may remain outside functions
+        // allowed to block.
+        if eliminate {
+            let ctx = &*self.pc.ctx;
+            let mut bad = None;
+            ctx.walk_nested(self.module, &mut |o| {
+                if bad.is_none() && ctx.name(o) == "async.runtime.await" {
+                    let f = ctx.ancestor(o, |c, x| c.name(x) == "func.func");
+                    if !f.is_some_and(|f| ctx.get_attr(f, ALLOWED_TO_BLOCK).is_some()) {
+                        bad = Some(o);
+                    }
+                }
+            });
+            if let Some(o) = bad {
+                return Err(IrError::new(
+                    self.pc.ctx.op_loc(o),
+                    "'async.runtime.await' op blocks in a function that is not allowed to block: eliminate-blocking-await-ops only rewrites async.await and async.await_all",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn lower_blocking_await(&mut self, op: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let operand = self.pc.ctx.operand(op, 0);
+        let cur = Cursor {
+            ip: InsertPoint::Before(op),
+            loc,
+        };
+        let i1 = self.ctx().int_type(1);
+        self.build(&cur, "async.runtime.await", vec![operand], vec![], vec![]);
+        let is_error = self.build1(&cur, "async.runtime.is_error", vec![operand], i1);
+        let t = self.ctx().attr(AttrKind::Bool(true));
+        let c = self.build(&cur, "arith.constant", vec![], vec![i1], vec![("value", t)]);
+        let true_v = self.pc.ctx.result(c, 0);
+        let not_error = self.build1(&cur, "arith.xori", vec![is_error, true_v], i1);
+        let msg = self.ctx().string_attr("Awaited async operand is in error state");
+        self.build(&cur, "cf.assert", vec![not_error], vec![], vec![("msg", msg)]);
+        self.replace_await(op, operand, &cur)
+    }
+
+    fn replace_await(&mut self, op: Op, operand: Value, cur: &Cursor) -> Result<(), IrError> {
+        let t = self.pc.ctx.value_type(operand);
+        if let (Some(inner), true) = (value_inner(self.pc.ctx, t), !self.pc.ctx.results(op).is_empty()) {
+            let v = self.build1(cur, "async.runtime.load", vec![operand], inner);
+            self.replace_results(op, &[v])
+        } else {
+            let loc = self.pc.ctx.op_loc(op);
+            self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
+        }
+    }
+
+    fn lower_await_in_coroutine(&mut self, op: Op, func: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let coro = self.coros[&func].clone();
+        let operand = self.pc.ctx.operand(op, 0);
+        let suspended = self.pc.ctx.parent_block(op).expect("op in a block");
+        let cur = Cursor {
+            ip: InsertPoint::Before(op),
+            loc,
+        };
+        let state_t = self.ctx().ty(TypeKind::CoroState);
+        let state = self.build1(&cur, "async.coro.save", vec![coro.handle], state_t);
+        self.build(&cur, "async.runtime.await_and_resume", vec![operand, coro.handle], vec![], vec![]);
+        let resume = self.ctx().split_block(suspended, op);
+        let end = Cursor {
+            ip: InsertPoint::AtEnd(suspended),
+            loc,
+        };
+        self.build_suspend(&end, state, &coro, resume);
+        let continuation = self.ctx().split_block(resume, op);
+        let i1 = self.ctx().int_type(1);
+        let cur = Cursor {
+            ip: InsertPoint::AtEnd(resume),
+            loc,
+        };
+        let is_error = self.build1(&cur, "async.runtime.is_error", vec![operand], i1);
+        let set_error = self.set_error_block(func);
+        build_cond_br(self.ctx(), cur.ip, loc, is_error, set_error, vec![], continuation, vec![]);
+        let cur = Cursor {
+            ip: InsertPoint::Before(op),
+            loc,
+        };
+        self.replace_await(op, operand, &cur)
+    }
+
+    fn lower_yield(&mut self, op: Op, func: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let coro = self.coros[&func].clone();
+        let cur = Cursor {
+            ip: InsertPoint::Before(op),
+            loc,
+        };
+        let operands = self.pc.ctx.operands(op).to_vec();
+        for (&v, &rv) in operands.iter().zip(&coro.return_values) {
+            self.build(&cur, "async.runtime.store", vec![v, rv], vec![], vec![]);
+            self.build(&cur, "async.runtime.set_available", vec![rv], vec![], vec![]);
+        }
+        self.build(&cur, "async.runtime.set_available", vec![coro.token], vec![], vec![]);
+        self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
+    }
+
+    fn lower_assert(&mut self, op: Op, func: Op) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(op);
+        let block = self.pc.ctx.parent_block(op).expect("op in a block");
+        let cont = self.ctx().split_block(block, op);
+        let arg = self.pc.ctx.operand(op, 0);
+        let set_error = self.set_error_block(func);
+        build_cond_br(self.ctx(), InsertPoint::AtEnd(block), loc, arg, cont, vec![], set_error, vec![]);
+        self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
+    }
+}
+
+fn collect_symbol_refs(ctx: &Context, a: Attribute, f: &mut dyn FnMut(&str)) {
+    match ctx.attr_kind(a) {
+        AttrKind::SymbolRef(r, _) => f(ctx.str(*r)),
+        AttrKind::Array(xs) => {
+            for &x in xs {
+                collect_symbol_refs(ctx, x, f)
+            }
+        }
+        AttrKind::Dictionary(xs) => {
+            for &(_, x) in xs {
+                collect_symbol_refs(ctx, x, f)
+            }
+        }
+        _ => {}
+    }
+}
+
+fn rename_symbol_ref(ctx: &mut Context, a: Attribute, from: &str, to: &str) -> Attribute {
+    match ctx.attr_kind(a).clone() {
+        AttrKind::SymbolRef(r, nested) if ctx.str(r) == from => {
+            let t = ctx.sym(to);
+            ctx.attr(AttrKind::SymbolRef(t, nested))
+        }
+        AttrKind::Array(xs) => {
+            let ys = xs.iter().map(|&x| rename_symbol_ref(ctx, x, from, to)).collect();
+            ctx.attr(AttrKind::Array(ys))
+        }
+        _ => a,
     }
 }

@@ -97,7 +97,23 @@ impl Verifier<'_> {
             if err.is_some() {
                 return;
             }
+            let use_block = ctx.parent_block(op);
             for (i, &v) in ctx.operands(op).iter().enumerate() {
+                // A value defined earlier in the user's own block (the
+                // common case) shares its isolation scope and dominates
+                // iff its op comes first; skip the ancestor walks.
+                if ctx.value_block(v) == use_block {
+                    if let ValueDef::Result(d, _) = ctx.value_def(v) {
+                        let graph = ctx
+                            .parent_op(op)
+                            .is_some_and(|p| ctx.traits_of(p).graph_region);
+                        if graph || (d != op && dom.value_dominates_use(ctx, v, op)) {
+                            continue;
+                        }
+                    } else {
+                        continue;
+                    }
+                }
                 let def_scope = match ctx.value_def(v) {
                     ValueDef::Result(d, _) => self.isolation_scope(d),
                     ValueDef::BlockArg(b, _) => ctx

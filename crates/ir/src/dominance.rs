@@ -3,15 +3,18 @@
 //! Kennedy's iterative algorithm: simple and fast on the small CFGs of MLIR
 //! regions).
 
+use crate::fxhash::{FxHashMap as HashMap, FxHashSet};
 use crate::{Block, Context, Op, Region, Value, ValueDef};
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct DominanceInfo {
     /// Immediate dominator of each reachable block; the entry maps to itself.
     idom: HashMap<Region, HashMap<Block, Block>>,
-    /// Position of each op in its block.
-    order: HashMap<Block, HashMap<Op, u32>>,
+    /// Position of each op in its block, indexed by op: asked for nearly
+    /// every operand, so it must be an array lookup, not a hash.
+    order: Vec<u32>,
+    /// Blocks whose ops are numbered in `order`, indexed by block.
+    numbered: Vec<bool>,
 }
 
 impl DominanceInfo {
@@ -25,13 +28,19 @@ impl DominanceInfo {
 
     fn position(&mut self, ctx: &Context, op: Op) -> u32 {
         let b = ctx.parent_block(op).expect("op in a block");
-        let m = self.order.entry(b).or_insert_with(|| {
-            ctx.block_ops_iter(b)
-                .enumerate()
-                .map(|(i, o)| (o, i as u32))
-                .collect()
-        });
-        m[&op]
+        if self.numbered.len() <= b.index() {
+            self.numbered.resize(ctx.num_blocks(), false);
+        }
+        if !self.numbered[b.index()] {
+            if self.order.len() < ctx.num_ops() {
+                self.order.resize(ctx.num_ops(), 0);
+            }
+            for (i, o) in ctx.block_ops_iter(b).enumerate() {
+                self.order[o.index()] = i as u32;
+            }
+            self.numbered[b.index()] = true;
+        }
+        self.order[op.index()]
     }
 
     /// Does block `a` dominate block `b` (same region)? Unreachable blocks
@@ -102,11 +111,11 @@ fn successors(ctx: &Context, b: Block) -> Vec<Block> {
 fn compute_idoms(ctx: &Context, r: Region) -> HashMap<Block, Block> {
     let blocks = ctx.region_blocks(r);
     let Some(&entry) = blocks.first() else {
-        return HashMap::new();
+        return HashMap::default();
     };
     // Reverse post-order over reachable blocks.
     let mut rpo = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = FxHashSet::default();
     let mut stack = vec![(entry, 0usize)];
     seen.insert(entry);
     while let Some((b, i)) = stack.pop() {
@@ -123,7 +132,7 @@ fn compute_idoms(ctx: &Context, r: Region) -> HashMap<Block, Block> {
     }
     rpo.reverse();
     let index: HashMap<Block, usize> = rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+    let mut preds: HashMap<Block, Vec<Block>> = HashMap::default();
     for &b in &rpo {
         for s in successors(ctx, b) {
             if index.contains_key(&s) {

@@ -9,12 +9,15 @@
 pub mod attrs;
 pub mod dominance;
 pub mod entity;
+pub mod fxhash;
 pub mod types;
 
 pub use attrs::{AttrKind, Attribute, DenseElem};
 pub use types::{Dim, Signedness, Type, TypeKind};
 
 use entity::Arena;
+use fxhash::FxHashMap;
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 entity!(
@@ -195,13 +198,20 @@ pub struct Context {
     values: Arena<Value, ValueData>,
     locs: Arena<Location, LocKind>,
     strings: Vec<Box<str>>,
-    string_ids: HashMap<Box<str>, Symbol>,
+    string_ids: FxHashMap<Box<str>, Symbol>,
     types: Vec<TypeKind>,
-    type_ids: HashMap<TypeKind, Type>,
+    type_ids: FxHashMap<TypeKind, Type>,
     attrs: Vec<AttrKind>,
-    attr_ids: HashMap<AttrKind, Attribute>,
-    traits: HashMap<Symbol, OpTraits>,
+    attr_ids: FxHashMap<AttrKind, Attribute>,
+    /// Indexed by the op name's symbol: asked for every op by the verifier
+    /// and the printer, so a lookup must not hash.
+    traits: Vec<Option<OpTraits>>,
     unknown_loc: Option<Location>,
+    /// Symbol table op -> name -> first symbol of that name, built on the
+    /// first lookup in a table. Call verification looks a callee up per
+    /// call; scanning the table each time is quadratic in module size.
+    /// Every structural mutation (they all take `&mut self`) clears it.
+    symbol_cache: RefCell<FxHashMap<Op, FxHashMap<Box<str>, Op>>>,
 }
 
 impl Context {
@@ -308,20 +318,45 @@ impl Context {
 
     pub fn register_op(&mut self, name: &str, traits: OpTraits) -> Symbol {
         let s = self.sym(name);
-        self.traits.insert(s, traits);
+        if self.traits.len() <= s.index() {
+            self.traits.resize(s.index() + 1, None);
+        }
+        self.traits[s.index()] = Some(traits);
         s
     }
     pub fn op_traits(&self, name: Symbol) -> Option<&OpTraits> {
-        self.traits.get(&name)
+        self.traits.get(name.index()).and_then(|t| t.as_ref())
     }
     pub fn is_registered(&self, name: Symbol) -> bool {
-        self.traits.contains_key(&name)
+        self.op_traits(name).is_some()
     }
     pub fn traits_of(&self, op: Op) -> OpTraits {
-        self.traits
-            .get(&self.ops[op].name)
+        self.op_traits(self.ops[op].name)
             .copied()
             .unwrap_or_default()
+    }
+    /// How many ops were ever created (erased ones included): the size of
+    /// a dense table indexed by [`Op::index`].
+    pub fn num_ops(&self) -> usize {
+        self.ops.len()
+    }
+    /// How many values were ever created: the size of a dense table
+    /// indexed by [`Value::index`].
+    pub fn num_values(&self) -> usize {
+        self.values.len()
+    }
+    /// How many blocks were ever created: the size of a dense table
+    /// indexed by [`Block::index`].
+    pub fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+    /// Forgets cached symbol tables; called by every mutation that can
+    /// change which op a symbol lookup finds.
+    fn touch(&mut self) {
+        let c = self.symbol_cache.get_mut();
+        if !c.is_empty() {
+            c.clear();
+        }
     }
 
     // ----- entity access -----
@@ -330,6 +365,7 @@ impl Context {
         &self.ops[op]
     }
     pub fn op_mut(&mut self, op: Op) -> &mut OperationData {
+        self.touch();
         &mut self.ops[op]
     }
     pub fn block(&self, b: Block) -> &BlockData {
@@ -423,13 +459,16 @@ impl Context {
         self.get_attr_sym(op, s)
     }
     pub fn get_attr_sym(&self, op: Op, s: Symbol) -> Option<Attribute> {
-        let attrs = &self.ops[op].attrs;
-        attrs
-            .binary_search_by(|(k, _)| self.str(*k).cmp(self.str(s)))
-            .ok()
-            .map(|i| attrs[i].1)
+        // Symbols are interned, so equal names are equal handles; ops carry
+        // a handful of attributes, where a scan beats string compares.
+        self.ops[op]
+            .attrs
+            .iter()
+            .find(|(k, _)| *k == s)
+            .map(|&(_, a)| a)
     }
     pub fn set_attr(&mut self, op: Op, name: &str, a: Attribute) {
+        self.touch();
         let s = self.sym(name);
         let pos = self.ops[op]
             .attrs
@@ -440,6 +479,7 @@ impl Context {
         }
     }
     pub fn remove_attr(&mut self, op: Op, name: &str) -> Option<Attribute> {
+        self.touch();
         let pos = self.ops[op]
             .attrs
             .binary_search_by(|(k, _)| self.strings[k.index()].as_ref().cmp(name))
@@ -700,6 +740,7 @@ impl Context {
         }
     }
     pub fn insert_op(&mut self, ip: InsertPoint, op: Op) {
+        self.touch();
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
         match ip {
             InsertPoint::AtEnd(b) => {
@@ -740,6 +781,7 @@ impl Context {
     }
     /// Unlinks an op from its block (it keeps its operands and regions).
     pub fn detach_op(&mut self, op: Op) {
+        self.touch();
         let Some(b) = self.ops[op].parent else { return };
         let (prev, next) = (self.ops[op].prev, self.ops[op].next);
         match prev {
@@ -791,6 +833,7 @@ impl Context {
     }
     /// Removes all ops of a region's blocks and the blocks themselves.
     pub fn clear_region(&mut self, r: Region) {
+        self.touch();
         let blocks = std::mem::take(&mut self.regions[r].blocks);
         for b in &blocks {
             for o in self.block_ops(*b) {
@@ -805,16 +848,19 @@ impl Context {
         self.ops[op].erased
     }
     pub fn append_block(&mut self, r: Region, b: Block) {
+        self.touch();
         self.blocks[b].parent = Some(r);
         self.regions[r].blocks.push(b);
     }
     pub fn insert_block_after(&mut self, after: Block, b: Block) {
+        self.touch();
         let r = self.blocks[after].parent.expect("block in a region");
         let pos = self.block_index(after) + 1;
         self.blocks[b].parent = Some(r);
         self.regions[r].blocks.insert(pos, b);
     }
     pub fn insert_block_before(&mut self, before: Block, b: Block) {
+        self.touch();
         let r = self.blocks[before].parent.expect("block in a region");
         let pos = self.block_index(before);
         self.blocks[b].parent = Some(r);
@@ -831,6 +877,7 @@ impl Context {
     }
     /// Unlinks a block from its region.
     pub fn detach_block(&mut self, b: Block) {
+        self.touch();
         if let Some(r) = self.blocks[b].parent {
             self.regions[r].blocks.retain(|&x| x != b);
             self.blocks[b].parent = None;
@@ -875,12 +922,14 @@ impl Context {
     }
     /// Moves every block of `src` to the end of `dst`.
     pub fn take_body(&mut self, dst: Region, src: Region) {
+        self.touch();
         for b in std::mem::take(&mut self.regions[src].blocks) {
             self.append_block(dst, b);
         }
     }
     /// Moves the blocks of `src` into `dst`, before block `before`.
     pub fn inline_region_before(&mut self, src: Region, before: Block) {
+        self.touch();
         for b in std::mem::take(&mut self.regions[src].blocks) {
             self.insert_block_before(before, b);
         }
@@ -1020,8 +1069,33 @@ impl Context {
     pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
         let r = *self.ops[table].regions.first()?;
         let b = *self.regions[r].blocks.first()?;
-        self.block_ops_iter(b)
-            .find(|&o| self.symbol_name(o) == Some(name))
+        let mut cache = self.symbol_cache.borrow_mut();
+        let map = cache.entry(table).or_insert_with(|| {
+            let mut m = FxHashMap::default();
+            for o in self.block_ops_iter(b) {
+                if let Some(n) = self.symbol_name(o) {
+                    m.entry(n.into()).or_insert(o);
+                }
+            }
+            m
+        });
+        let found = map.get(name).copied();
+        // The cache is cleared on every mutation; this re-check only
+        // guards against a mutation path that forgot to clear it.
+        match found {
+            Some(o) if !self.ops[o].erased
+                && self.ops[o].parent == Some(b)
+                && self.symbol_name(o) == Some(name) =>
+            {
+                Some(o)
+            }
+            Some(_) => {
+                drop(cache);
+                self.block_ops_iter(b)
+                    .find(|&o| self.symbol_name(o) == Some(name))
+            }
+            None => None,
+        }
     }
     /// Resolves `@a::@b` from `table`, descending into nested tables.
     pub fn lookup_symbol_path(&self, table: Op, root: &str, nested: &[&str]) -> Option<Op> {

@@ -5,7 +5,7 @@
 use crate::edition::{custom_name, generic_name, Edition};
 use crate::DialectHooks;
 use mlir_async_ir::*;
-use std::collections::{HashMap, HashSet};
+use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
 /// Printing options (mlir-opt's `--mlir-print-*` flags).
@@ -16,19 +16,43 @@ pub struct PrintOptions {
     pub debug_info: bool,
 }
 
+/// A value slot with no name yet.
+const NONE: u32 = u32::MAX;
+/// Slots at or above this hold `NAMED | index into Names::strs`.
+const NAMED: u32 = 1 << 31;
+
+/// Value and block names, in dense tables indexed by handle: the printer
+/// asks for a name at every operand, and a hash lookup per operand showed
+/// up as a top cost on large modules.
 #[derive(Default)]
 struct Names {
-    /// Numbered values: `%N`.
-    ids: HashMap<Value, u32>,
-    /// Named values: `%name`.
-    names: HashMap<Value, String>,
-    /// Result group starts of ops with several groups.
-    groups: HashMap<Op, Vec<u32>>,
-    blocks: HashMap<Block, u32>,
+    /// Per value: `%N` (a number below `NAMED`), `%name` (`NAMED | i`,
+    /// the name in `strs[i]`) or `NONE`.
+    slots: Vec<u32>,
+    strs: Vec<Box<str>>,
+    /// Result group starts of ops with several groups (rare).
+    groups: FxHashMap<Op, Vec<u32>>,
+    /// Per block: its number in its region, or `NONE`.
+    blocks: Vec<u32>,
+}
+
+impl Names {
+    fn slot(&self, v: Value) -> u32 {
+        self.slots.get(v.index()).copied().unwrap_or(NONE)
+    }
+    fn has(&self, v: Value) -> bool {
+        self.slot(v) != NONE
+    }
+    fn set_slot(&mut self, v: Value, s: u32) {
+        if self.slots.len() <= v.index() {
+            self.slots.resize(v.index() + 1, NONE);
+        }
+        self.slots[v.index()] = s;
+    }
 }
 
 struct NameScope {
-    used: HashSet<String>,
+    used: FxHashSet<Box<str>>,
     parent: Option<usize>,
 }
 
@@ -41,6 +65,9 @@ struct Namer<'a> {
     next_value: u32,
     next_arg: u32,
     next_conflict: u32,
+    /// Reused buffers for the result name hints of one op.
+    hint_text: String,
+    hints: Vec<(usize, usize, usize)>,
 }
 
 impl<'a> Namer<'a> {
@@ -54,29 +81,34 @@ impl<'a> Namer<'a> {
         }
         false
     }
-    fn unique(&mut self, name: &str) -> String {
+    fn unique(&mut self, name: &str) -> Box<str> {
         let name = sanitize(name);
-        let out = if !self.is_used(&name) {
-            name
+        let out: Box<str> = if !self.is_used(&name) {
+            name.into()
         } else {
             loop {
                 let probe = format!("{}_{}", name, self.next_conflict);
                 self.next_conflict += 1;
                 if !self.is_used(&probe) {
-                    break probe;
+                    break probe.into();
                 }
             }
         };
         self.scopes[self.cur_scope].used.insert(out.clone());
         out
     }
+    fn number_value(&mut self, v: Value) {
+        self.names.set_slot(v, self.next_value);
+        self.next_value += 1;
+    }
     fn set_name(&mut self, v: Value, name: &str) {
         if name.is_empty() {
-            self.names.ids.insert(v, self.next_value);
-            self.next_value += 1;
+            self.number_value(v);
         } else {
             let n = self.unique(name);
-            self.names.names.insert(v, n);
+            let i = self.names.strs.len() as u32;
+            self.names.strs.push(n);
+            self.names.set_slot(v, NAMED | i);
         }
     }
     fn number_op(&mut self, op: Op) {
@@ -85,23 +117,30 @@ impl<'a> Namer<'a> {
             return;
         }
         let mut groups = vec![0u32];
-        let mut hinted: Vec<(usize, String)> = vec![];
-        self.hooks
-            .result_names(self.ctx, op, &mut |i, n| hinted.push((i, n.to_string())));
-        for (i, n) in hinted {
-            let v = results[i];
-            if self.names.names.contains_key(&v) || self.names.ids.contains_key(&v) {
+        let mut text = std::mem::take(&mut self.hint_text);
+        let mut hints = std::mem::take(&mut self.hints);
+        text.clear();
+        hints.clear();
+        self.hooks.result_names(self.ctx, op, &mut |i, n| {
+            let s = text.len();
+            text.push_str(n);
+            hints.push((i, s, text.len()));
+        });
+        for &(i, s, e) in &hints {
+            let Some(&v) = results.get(i) else { continue };
+            if self.names.has(v) {
                 continue;
             }
-            self.set_name(v, &n);
+            self.set_name(v, &text[s..e]);
             if i != 0 {
                 groups.push(i as u32);
             }
         }
+        self.hint_text = text;
+        self.hints = hints;
         let first = results[0];
-        if !self.names.names.contains_key(&first) && !self.names.ids.contains_key(&first) {
-            self.names.ids.insert(first, self.next_value);
-            self.next_value += 1;
+        if !self.names.has(first) {
+            self.number_value(first);
         }
         if groups.len() != 1 {
             groups.sort_unstable();
@@ -110,7 +149,10 @@ impl<'a> Namer<'a> {
     }
     fn number_region(&mut self, r: Region) {
         for (i, &b) in self.ctx.region_blocks(r).iter().enumerate() {
-            self.names.blocks.insert(b, i as u32);
+            if self.names.blocks.len() <= b.index() {
+                self.names.blocks.resize(self.ctx.num_blocks().max(b.index() + 1), NONE);
+            }
+            self.names.blocks[b.index()] = i as u32;
             let entry = i == 0;
             for &a in self.ctx.block_args(b) {
                 if entry {
@@ -118,7 +160,7 @@ impl<'a> Namer<'a> {
                     self.next_arg += 1;
                     self.set_name(a, &n);
                 } else {
-                    self.set_name(a, "");
+                    self.number_value(a);
                 }
             }
             for o in self.ctx.block_ops_iter(b) {
@@ -127,8 +169,10 @@ impl<'a> Namer<'a> {
         }
     }
     fn run(&mut self, top: Op) {
+        self.names.slots = vec![NONE; self.ctx.num_values()];
+        self.names.blocks = vec![NONE; self.ctx.num_blocks()];
         self.scopes.push(NameScope {
-            used: HashSet::new(),
+            used: FxHashSet::default(),
             parent: None,
         });
         self.cur_scope = 0;
@@ -142,7 +186,7 @@ impl<'a> Namer<'a> {
             self.next_arg = na;
             self.next_conflict = nc;
             self.scopes.push(NameScope {
-                used: HashSet::new(),
+                used: FxHashSet::default(),
                 parent: Some(parent),
             });
             self.cur_scope = self.scopes.len() - 1;
@@ -156,6 +200,24 @@ impl<'a> Namer<'a> {
                 }
             }
         }
+    }
+}
+
+/// Appends a decimal number without going through `fmt` (called for
+/// nearly every operand).
+pub fn push_u32(out: &mut String, mut n: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &c in &buf[i..] {
+        out.push(c as char);
     }
 }
 
@@ -197,6 +259,8 @@ impl<'a> Printer<'a> {
             next_value: 0,
             next_arg: 0,
             next_conflict: 0,
+            hint_text: String::new(),
+            hints: vec![],
         };
         namer.run(top);
         Printer {
@@ -248,15 +312,17 @@ impl<'a> Printer<'a> {
             }
         };
         self.out.push('%');
-        if let Some(id) = self.names.ids.get(&lookup) {
-            let _ = write!(self.out, "{id}");
-        } else if let Some(n) = self.names.names.get(&lookup) {
-            self.out.push_str(n);
-        } else {
+        let slot = self.names.slot(lookup);
+        if slot == NONE {
             self.out.push_str("<<UNKNOWN SSA VALUE>>");
+        } else if slot >= NAMED {
+            self.out.push_str(&self.names.strs[(slot & !NAMED) as usize]);
+        } else {
+            push_u32(&mut self.out, slot);
         }
         if let (Some(n), true) = (no, with_result_no) {
-            let _ = write!(self.out, "#{n}");
+            self.out.push('#');
+            push_u32(&mut self.out, n);
         }
     }
     pub fn operand(&mut self, v: Value) {
@@ -271,11 +337,12 @@ impl<'a> Printer<'a> {
         }
     }
     pub fn block_name(&mut self, b: Block) {
-        match self.names.blocks.get(&b) {
-            Some(id) => {
-                let _ = write!(self.out, "^bb{id}");
+        match self.names.blocks.get(b.index()) {
+            Some(&id) if id != NONE => {
+                self.out.push_str("^bb");
+                push_u32(&mut self.out, id);
             }
-            None => self.w("^INVALIDBLOCK"),
+            _ => self.w("^INVALIDBLOCK"),
         }
     }
 
@@ -351,8 +418,12 @@ impl<'a> Printer<'a> {
         self.out.push('\n');
     }
     fn do_indent(&mut self) {
-        for _ in 0..self.indent {
-            self.out.push(' ');
+        const SPACES: &str = "                                                                ";
+        let mut n = self.indent;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.out.push_str(&SPACES[..k]);
+            n -= k;
         }
     }
 
@@ -362,9 +433,13 @@ impl<'a> Printer<'a> {
         self.op_no_indent(op);
     }
     fn op_no_indent(&mut self, op: Op) {
-        let results = self.ctx.results(op).to_vec();
+        let ctx = self.ctx;
+        let results = ctx.results(op);
         if !results.is_empty() {
-            let groups = self.names.groups.get(&op).cloned().unwrap_or_else(|| vec![0]);
+            // Only ops with several named result groups have an entry, so
+            // the clone is rare.
+            let groups = self.names.groups.get(&op).cloned();
+            let groups: &[u32] = groups.as_deref().unwrap_or(&[0]);
             for (gi, &start) in groups.iter().enumerate() {
                 if gi > 0 {
                     self.w(", ");
@@ -372,21 +447,21 @@ impl<'a> Printer<'a> {
                 let end = groups.get(gi + 1).copied().unwrap_or(results.len() as u32);
                 self.value_id(results[start as usize], false);
                 if end - start > 1 {
-                    let _ = write!(self.out, ":{}", end - start);
+                    self.out.push(':');
+                    push_u32(&mut self.out, end - start);
                 }
             }
             self.w(" = ");
         }
-        let name = self.ctx.name(op);
+        let name = ctx.name(op);
         let custom = !self.opts.generic && self.hooks.has_custom(name);
         if custom {
-            let in_func = self
-                .ctx
+            let in_func = ctx
                 .parent_op(op)
-                .is_some_and(|p| self.ctx.name(p) == "func.func");
-            let spelled = custom_name(name, self.opts.edition, in_func).to_string();
+                .is_some_and(|p| ctx.name(p) == "func.func");
+            let spelled = custom_name(name, self.opts.edition, in_func);
             let mark = self.out.len();
-            self.w(&spelled);
+            self.w(spelled);
             if !self.hooks.print_custom(self, op) {
                 self.out.truncate(mark);
                 self.generic_op(op);
@@ -396,7 +471,7 @@ impl<'a> Printer<'a> {
         }
         if self.opts.debug_info {
             self.w(" ");
-            let l = self.ctx.op_loc(op);
+            let l = ctx.op_loc(op);
             self.location(l);
         }
     }
@@ -497,7 +572,7 @@ impl<'a> Printer<'a> {
     pub fn region_full(&mut self, r: Region, entry_args: bool, terminators: bool, empty_block: bool) {
         self.w("{");
         self.newline();
-        let blocks = self.ctx.region_blocks(r).to_vec();
+        let blocks = self.ctx.region_blocks(r);
         if let Some(&entry) = blocks.first() {
             let header = (empty_block && self.ctx.first_op(entry).is_none())
                 || (entry_args && !self.ctx.block_args(entry).is_empty());
@@ -513,7 +588,7 @@ impl<'a> Printer<'a> {
         if header {
             self.do_indent();
             self.block_name(b);
-            let args = self.ctx.block_args(b).to_vec();
+            let args = self.ctx.block_args(b);
             if !args.is_empty() {
                 self.w("(");
                 for (i, &a) in args.iter().enumerate() {
@@ -559,16 +634,13 @@ impl<'a> Printer<'a> {
             self.newline();
         }
         self.indent += 2;
-        let ops = self.ctx.block_ops(b);
-        let has_term = ops
-            .last()
-            .is_some_and(|&o| self.ctx.traits_of(o).is_terminator);
-        let n = if has_term && !terminators {
-            ops.len() - 1
-        } else {
-            ops.len()
-        };
-        for &o in &ops[..n] {
+        let ctx = self.ctx;
+        let last = ctx.last_op(b);
+        let skip_last = !terminators && last.is_some_and(|o| ctx.traits_of(o).is_terminator);
+        for o in ctx.block_ops_iter(b) {
+            if skip_last && Some(o) == last {
+                break;
+            }
             self.op(o);
             self.newline();
         }

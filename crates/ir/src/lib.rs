@@ -543,45 +543,61 @@ impl Context {
     }
     /// Creates a detached op. Regions in `state.regions` become owned by it.
     pub fn create_op(&mut self, state: OperationState) -> Op {
-        let op = self.ops.push(OperationData {
-            name: state.name,
-            operands: vec![],
-            results: vec![],
-            attrs: state.attrs,
-            regions: state.regions,
-            successors: vec![],
-            loc: state.loc,
+        let OperationState {
+            name,
+            loc,
+            operands,
+            result_types,
+            mut attrs,
+            regions,
+            successors,
+        } = state;
+        let op = Op::from_index(self.ops.len());
+        // The state's vectors become the op's: no copy, no second allocation.
+        let mut results = Vec::with_capacity(result_types.len());
+        for (i, t) in result_types.into_iter().enumerate() {
+            results.push(self.values.push(ValueData {
+                ty: t,
+                def: ValueDef::Result(op, i as u32),
+                uses: vec![],
+                loc: None,
+            }));
+        }
+        for (i, &v) in operands.iter().enumerate() {
+            let uses = &mut self.values[v].uses;
+            // Most values have one use: a `Vec`'s first growth would
+            // allocate room for four.
+            if uses.capacity() == 0 {
+                uses.reserve_exact(1);
+            }
+            uses.push(Use {
+                op,
+                index: i as u32,
+            });
+        }
+        for &r in &regions {
+            self.regions[r].parent = Some(op);
+        }
+        for &s in &successors {
+            self.blocks[s].pred_uses.push(op);
+        }
+        if attrs.len() > 1 {
+            self.sort_attrs(&mut attrs);
+        }
+        let pushed = self.ops.push(OperationData {
+            name,
+            operands,
+            results,
+            attrs,
+            regions,
+            successors,
+            loc,
             parent: None,
             prev: None,
             next: None,
             erased: false,
         });
-        for (i, t) in state.result_types.into_iter().enumerate() {
-            let v = self.values.push(ValueData {
-                ty: t,
-                def: ValueDef::Result(op, i as u32),
-                uses: vec![],
-                loc: None,
-            });
-            self.ops[op].results.push(v);
-        }
-        for (i, v) in state.operands.into_iter().enumerate() {
-            self.values[v].uses.push(Use {
-                op,
-                index: i as u32,
-            });
-            self.ops[op].operands.push(v);
-        }
-        for r in self.ops[op].regions.clone() {
-            self.regions[r].parent = Some(op);
-        }
-        for s in state.successors {
-            self.blocks[s].pred_uses.push(op);
-            self.ops[op].successors.push(s);
-        }
-        let mut attrs = std::mem::take(&mut self.ops[op].attrs);
-        self.sort_attrs(&mut attrs);
-        self.ops[op].attrs = attrs;
+        debug_assert_eq!(pushed, op);
         op
     }
     /// Creates an op and inserts it at `ip`.
@@ -636,7 +652,12 @@ impl Context {
         self.values[new].uses.extend(uses);
     }
     /// Replaces uses of `old` for which `pred` holds.
-    pub fn replace_uses_if(&mut self, old: Value, new: Value, pred: impl Fn(&Context, Use) -> bool) {
+    pub fn replace_uses_if(
+        &mut self,
+        old: Value,
+        new: Value,
+        pred: impl Fn(&Context, Use) -> bool,
+    ) {
         let uses = self.values[old].uses.clone();
         for u in uses {
             if pred(self, u) {
@@ -804,7 +825,11 @@ impl Context {
     /// nothing) if a result is still used outside of the op.
     pub fn erase_op(&mut self, op: Op) -> Result<(), String> {
         for &r in &self.ops[op].results {
-            if self.values[r].uses.iter().any(|u| !self.is_ancestor(op, u.op)) {
+            if self.values[r]
+                .uses
+                .iter()
+                .any(|u| !self.is_ancestor(op, u.op))
+            {
                 return Err(format!(
                     "cannot erase '{}': a result still has uses",
                     self.name(op)
@@ -942,7 +967,11 @@ impl Context {
     pub fn clone_op(&mut self, op: Op, ip: InsertPoint, map: &mut HashMap<Value, Value>) -> Op {
         let d = &self.ops[op];
         let mut st = OperationState::new(d.name, d.loc);
-        st.operands = d.operands.iter().map(|v| *map.get(v).unwrap_or(v)).collect();
+        st.operands = d
+            .operands
+            .iter()
+            .map(|v| *map.get(v).unwrap_or(v))
+            .collect();
         st.result_types = d.results.iter().map(|&r| self.values[r].ty).collect();
         st.attrs = d.attrs.clone();
         let succs: Vec<Block> = d.successors.clone();
@@ -1083,9 +1112,10 @@ impl Context {
         // The cache is cleared on every mutation; this re-check only
         // guards against a mutation path that forgot to clear it.
         match found {
-            Some(o) if !self.ops[o].erased
-                && self.ops[o].parent == Some(b)
-                && self.symbol_name(o) == Some(name) =>
+            Some(o)
+                if !self.ops[o].erased
+                    && self.ops[o].parent == Some(b)
+                    && self.symbol_name(o) == Some(name) =>
             {
                 Some(o)
             }

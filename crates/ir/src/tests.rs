@@ -93,7 +93,13 @@ fn attributes_stay_sorted() {
 #[test]
 fn clone_region_remaps_values_and_successors() {
     let mut c = Context::new();
-    let br = c.register_op("t.br", OpTraits { is_terminator: true, ..Default::default() });
+    let br = c.register_op(
+        "t.br",
+        OpTraits {
+            is_terminator: true,
+            ..Default::default()
+        },
+    );
     let use_ = c.register_op("t.use", OpTraits::default());
     let i32t = c.int_type(32);
     let r = c.create_region();
@@ -122,7 +128,13 @@ fn clone_region_remaps_values_and_successors() {
 #[test]
 fn dominance_across_blocks() {
     let mut c = Context::new();
-    let br = c.register_op("t.br", OpTraits { is_terminator: true, ..Default::default() });
+    let br = c.register_op(
+        "t.br",
+        OpTraits {
+            is_terminator: true,
+            ..Default::default()
+        },
+    );
     let def = c.register_op("t.def", OpTraits::default());
     let i32t = c.int_type(32);
     let r = c.create_region();

@@ -29,7 +29,12 @@ impl Edition {
 const RENAMES: &[(&str, &str, &str, &str)] = &[
     ("func.func", "func", "func", "builtin.func"),
     ("func.call", "call", "call", "std.call"),
-    ("func.call_indirect", "call_indirect", "call_indirect", "std.call_indirect"),
+    (
+        "func.call_indirect",
+        "call_indirect",
+        "call_indirect",
+        "std.call_indirect",
+    ),
     ("func.return", "return", "return", "std.return"),
     ("func.constant", "constant", "constant", "std.constant"),
     ("cf.br", "br", "br", "std.br"),
@@ -40,10 +45,43 @@ const RENAMES: &[(&str, &str, &str, &str)] = &[
 
 /// `arith` ops that were unprefixed `std` ops in 13.
 const ARITH_13: &[&str] = &[
-    "constant", "addf", "subf", "mulf", "divf", "remf", "negf", "addi", "subi", "muli", "divsi",
-    "divui", "remsi", "remui", "andi", "ori", "xori", "cmpi", "cmpf", "select", "index_cast",
-    "sitofp", "uitofp", "fptosi", "fptoui", "extf", "truncf", "extsi", "extui", "trunci",
-    "shli", "shrsi", "shrui", "maxf", "minf", "ceildivsi", "floordivsi",
+    "constant",
+    "addf",
+    "subf",
+    "mulf",
+    "divf",
+    "remf",
+    "negf",
+    "addi",
+    "subi",
+    "muli",
+    "divsi",
+    "divui",
+    "remsi",
+    "remui",
+    "andi",
+    "ori",
+    "xori",
+    "cmpi",
+    "cmpf",
+    "select",
+    "index_cast",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "extf",
+    "truncf",
+    "extsi",
+    "extui",
+    "trunci",
+    "shli",
+    "shrsi",
+    "shrui",
+    "maxf",
+    "minf",
+    "ceildivsi",
+    "floordivsi",
 ];
 
 /// The spelling of `name` in the custom form of `ed`.
@@ -102,37 +140,45 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
 /// Maps any generation's spelling to the canonical op name, and says which
 /// generation the spelling betrays (`None`: the same in all).
 pub fn canonical_name(spelled: &str) -> (String, Option<Edition>) {
+    let (c, e) = canonical_name_cow(spelled);
+    (c.into_owned(), e)
+}
+
+/// [`canonical_name`] without allocating for names that need no change
+/// (nearly all of them): the parser asks once per op.
+pub fn canonical_name_cow(spelled: &str) -> (std::borrow::Cow<'_, str>, Option<Edition>) {
+    use std::borrow::Cow;
     if spelled == "module" || spelled == "unrealized_conversion_cast" {
-        return (format!("builtin.{spelled}"), None);
+        return (Cow::Owned(format!("builtin.{spelled}")), None);
     }
     for r in RENAMES {
         if spelled == r.1 || spelled == r.2 {
             // `constant` alone is `arith.constant` in 13 (resolved by the
             // dialect from its operand, see `dialects`), `func.constant` in 14.
             if spelled == "constant" {
-                return ("constant".to_string(), None);
+                return (Cow::Borrowed("constant"), None);
             }
-            return (r.0.to_string(), None);
+            return (Cow::Borrowed(r.0), None);
         }
         if spelled == r.3 {
-            return (r.0.to_string(), None);
+            return (Cow::Borrowed(r.0), None);
         }
         if spelled == r.0 {
-            return (r.0.to_string(), Some(Edition::V15));
+            return (Cow::Borrowed(r.0), Some(Edition::V15));
         }
     }
     if ARITH_13.contains(&spelled) {
-        return (format!("arith.{spelled}"), Some(Edition::V13));
+        return (Cow::Owned(format!("arith.{spelled}")), Some(Edition::V13));
     }
     if let Some(rest) = spelled.strip_prefix("std.") {
         if ARITH_13.contains(&rest) {
-            return (format!("arith.{rest}"), Some(Edition::V13));
+            return (Cow::Owned(format!("arith.{rest}")), Some(Edition::V13));
         }
     }
     if spelled.starts_with("arith.") {
-        return (spelled.to_string(), Some(Edition::V14));
+        return (Cow::Borrowed(spelled), Some(Edition::V14));
     }
-    (spelled.to_string(), None)
+    (Cow::Borrowed(spelled), None)
 }
 
 /// The `passthrough` attribute value that marks a coroutine for LLVM.

@@ -2,10 +2,10 @@
 //! types, attributes, locations, and the services the dialects' custom op
 //! parsers are written against (operands, successors, regions).
 
-use crate::edition::{canonical_name, Edition};
+use crate::edition::{canonical_name, canonical_name_cow, Edition};
 use crate::DialectHooks;
+use mlir_async_ir::fxhash::FxHashMap as HashMap;
 use mlir_async_ir::*;
-use std::collections::HashMap;
 
 /// A parse error at a byte offset of the source.
 #[derive(Clone, Debug)]
@@ -32,13 +32,41 @@ pub struct RegionArg {
     pub pos: usize,
 }
 
+/// The values a name is bound to: nearly always one, so no `Vec` for it.
+enum Bound {
+    One(Value),
+    Many(Vec<Value>),
+}
+
+impl Bound {
+    fn as_slice(&self) -> &[Value] {
+        match self {
+            Bound::One(v) => std::slice::from_ref(v),
+            Bound::Many(vs) => vs,
+        }
+    }
+}
+
 #[derive(Default)]
 struct Scope {
-    values: HashMap<String, Vec<Value>>,
+    /// Keyed by interned SSA name (see `Parser::ssa_ids`).
+    values: HashMap<u32, Bound>,
     /// An isolated-from-above region starts a scope that hides outer names.
     isolated: bool,
-    /// Forward references (isolated scopes only): name -> index -> placeholder.
-    forward: HashMap<(String, usize), (Value, usize)>,
+    /// Forward references (isolated scopes only): name -> (result index,
+    /// placeholder, position of the first use).
+    forward: HashMap<u32, Vec<(usize, Value, usize)>>,
+}
+
+/// Where the last location was computed: op locations are asked for in
+/// source order, so each one only counts lines from the previous one.
+#[derive(Clone, Copy, Default)]
+struct LineCursor {
+    pos: usize,
+    /// 0-based line of `pos`.
+    line: u32,
+    /// Byte offset where that line starts.
+    line_start: usize,
 }
 
 struct BlockScope {
@@ -51,10 +79,14 @@ pub struct Parser<'a, 'c> {
     b: &'a [u8],
     pub pos: usize,
     file: Symbol,
-    line_starts: Vec<usize>,
+    cursor: LineCursor,
     line_offset: u32,
     hooks: &'a dyn DialectHooks,
     scopes: Vec<Scope>,
+    /// SSA names interned to small ids: names repeat from one function to
+    /// the next (`%0`, `%c1`, `%token`), so scopes key by id without
+    /// allocating a string per definition.
+    ssa_ids: HashMap<Box<str>, u32>,
     block_scopes: Vec<BlockScope>,
     attr_aliases: HashMap<String, Attribute>,
     type_aliases: HashMap<String, Type>,
@@ -66,6 +98,18 @@ pub struct Parser<'a, 'c> {
     pub seen: Option<Edition>,
     pub saw_legacy_func: bool,
     depth: usize,
+}
+
+/// Moves `cur` forward to `pos` (>= `cur.pos`), counting newlines.
+fn advance_cursor(b: &[u8], mut cur: LineCursor, pos: usize) -> LineCursor {
+    for (i, &c) in b[cur.pos..pos].iter().enumerate() {
+        if c == b'\n' {
+            cur.line += 1;
+            cur.line_start = cur.pos + i + 1;
+        }
+    }
+    cur.pos = pos;
+    cur
 }
 
 /// Deepest nesting accepted before reporting an error instead of
@@ -90,12 +134,6 @@ impl<'a, 'c> Parser<'a, 'c> {
         line_offset: u32,
         hooks: &'a dyn DialectHooks,
     ) -> Self {
-        let mut line_starts = vec![0];
-        for (i, c) in src.bytes().enumerate() {
-            if c == b'\n' {
-                line_starts.push(i + 1);
-            }
-        }
         let file = ctx.sym(file);
         let placeholder = ctx.sym("<<forward reference>>");
         Parser {
@@ -104,14 +142,15 @@ impl<'a, 'c> Parser<'a, 'c> {
             b: src.as_bytes(),
             pos: 0,
             file,
-            line_starts,
+            cursor: LineCursor::default(),
             line_offset,
             hooks,
             scopes: vec![],
+            ssa_ids: HashMap::default(),
             block_scopes: vec![],
-            attr_aliases: HashMap::new(),
-            type_aliases: HashMap::new(),
-            loc_aliases: HashMap::new(),
+            attr_aliases: HashMap::default(),
+            type_aliases: HashMap::default(),
+            loc_aliases: HashMap::default(),
             pending_loc_aliases: vec![],
             placeholder,
             allow_unregistered: false,
@@ -129,19 +168,32 @@ impl<'a, 'c> Parser<'a, 'c> {
         });
     }
 
+    /// 1-based line and column (in characters) of a byte offset. Scans
+    /// from the start: for diagnostics, not for every op.
     pub fn line_col(&self, pos: usize) -> (u32, u32) {
-        let line = match self.line_starts.binary_search(&pos) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
-        let col = self.src[self.line_starts[line]..pos.min(self.src.len())]
-            .chars()
+        let pos = pos.min(self.b.len());
+        let cur = advance_cursor(self.b, LineCursor::default(), pos);
+        self.cursor_line_col(cur, pos)
+    }
+
+    fn cursor_line_col(&self, cur: LineCursor, pos: usize) -> (u32, u32) {
+        // Columns count characters: skip UTF-8 continuation bytes.
+        let col = self.b[cur.line_start..pos]
+            .iter()
+            .filter(|&&c| c & 0xC0 != 0x80)
             .count();
-        (line as u32 + 1 + self.line_offset, col as u32 + 1)
+        (cur.line + 1 + self.line_offset, col as u32 + 1)
     }
 
     pub fn loc_at(&mut self, pos: usize) -> Location {
-        let (l, c) = self.line_col(pos);
+        let pos = pos.min(self.b.len());
+        let cur = if pos >= self.cursor.pos {
+            advance_cursor(self.b, self.cursor, pos)
+        } else {
+            advance_cursor(self.b, LineCursor::default(), pos)
+        };
+        self.cursor = cur;
+        let (l, c) = self.cursor_line_col(cur, pos);
         let f = self.file;
         self.ctx.loc(LocKind::FileLineCol(f, l, c))
     }
@@ -285,12 +337,17 @@ impl<'a, 'c> Parser<'a, 'c> {
                         }
                         _ => {
                             let h = self.b.get(self.pos + 1..self.pos + 3);
-                            match h.and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                            match h
+                                .and_then(|h| std::str::from_utf8(h).ok())
+                                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                            {
                                 Some(v) => {
                                     out.push(v);
                                     self.pos += 3;
                                 }
-                                None => return self.err(self.pos, "unknown escape in string literal"),
+                                None => {
+                                    return self.err(self.pos, "unknown escape in string literal")
+                                }
                             }
                         }
                     }
@@ -381,7 +438,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             ..Default::default()
         });
         self.block_scopes.push(BlockScope {
-            blocks: HashMap::new(),
+            blocks: HashMap::default(),
         });
         loop {
             if self.at_end() {
@@ -424,7 +481,10 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let a = self.parse_attribute(None)?;
         if self.attr_aliases.insert(name.clone(), a).is_some() {
-            return self.err(start, format!("redefinition of attribute alias id '{name}'"));
+            return self.err(
+                start,
+                format!("redefinition of attribute alias id '{name}'"),
+            );
         }
         Ok(())
     }
@@ -460,7 +520,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.skip_ws();
         let start = self.pos;
         // Result list: `%a, %b:2 =`.
-        let mut result_names: Vec<(String, usize, usize)> = vec![];
+        let mut result_names: Vec<(&'a str, usize, usize)> = vec![];
         if self.peek() == b'%' {
             loop {
                 self.skip_ws();
@@ -469,7 +529,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     return self.err_here("expected SSA value name");
                 }
                 self.pos += 1;
-                let name = self.suffix_id().to_string();
+                let name = self.suffix_id();
                 if name.is_empty() {
                     return self.err(p, "expected valid SSA identifier");
                 }
@@ -500,7 +560,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             let Some(name) = self.ident() else {
                 return self.err_here("expected operation name in quotes");
             };
-            let (canon, ed) = canonical_name(name);
+            let (canon, ed) = canonical_name_cow(name);
             if let Some(e) = ed {
                 self.note_edition(e);
             }
@@ -520,21 +580,22 @@ impl<'a, 'c> Parser<'a, 'c> {
         let nres = self.ctx.results(op).len();
         if total != nres && !result_names.is_empty() {
             let n = self.ctx.name(op).to_string();
-            return self.err(
-                start,
-                format!("operation defines {nres} results but was provided {total} to bind"),
-            )
-            .map_err(|mut e| {
-                let _ = n;
-                e.pos = start;
-                e
-            });
+            return self
+                .err(
+                    start,
+                    format!("operation defines {nres} results but was provided {total} to bind"),
+                )
+                .map_err(|mut e| {
+                    let _ = n;
+                    e.pos = start;
+                    e
+                });
         }
         let mut i = 0;
         for (name, count, p) in result_names {
             let vals = self.ctx.results(op)[i..i + count].to_vec();
             i += count;
-            self.define_value(&name, vals, p)?;
+            self.define_value(name, vals, p)?;
         }
         Ok(op)
     }
@@ -630,7 +691,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                     return self.err_here("expected integer column number in FileLineColLoc");
                 };
                 let f = self.ctx.sym(&s);
-                return Ok(self.ctx.loc(LocKind::FileLineCol(f, line as u32, col as u32)));
+                return Ok(self
+                    .ctx
+                    .loc(LocKind::FileLineCol(f, line as u32, col as u32)));
             }
             let child = if self.eat("(") {
                 let c = self.parse_location_inner()?;
@@ -798,10 +861,20 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(v)
     }
 
-    fn lookup_value(&self, name: &str) -> Option<&Vec<Value>> {
+    fn ssa_id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ssa_ids.get(name) {
+            return id;
+        }
+        let id = self.ssa_ids.len() as u32;
+        self.ssa_ids.insert(name.into(), id);
+        id
+    }
+
+    fn lookup_value(&self, name: &str) -> Option<&[Value]> {
+        let id = *self.ssa_ids.get(name)?;
         for s in self.scopes.iter().rev() {
-            if let Some(v) = s.values.get(name) {
-                return Some(v);
+            if let Some(v) = s.values.get(&id) {
+                return Some(v.as_slice());
             }
             if s.isolated {
                 break;
@@ -818,7 +891,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             };
             let vt = self.ctx.value_type(v);
             if vt != ty {
-                let (a, b) = (crate::print_type(self.ctx, ty), crate::print_type(self.ctx, vt));
+                let (a, b) = (
+                    crate::print_type(self.ctx, ty),
+                    crate::print_type(self.ctx, vt),
+                );
                 return self.err(
                     u.pos,
                     format!(
@@ -830,16 +906,24 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(v);
         }
         // Forward reference: a placeholder replaced once defined.
-        let key = (u.name.clone(), u.index);
         let scope_idx = self
             .scopes
             .iter()
             .rposition(|s| s.isolated)
             .expect("an isolated scope is always open");
-        if let Some(&(v, _)) = self.scopes[scope_idx].forward.get(&key) {
+        let id = self.ssa_id(&u.name);
+        let known = self.scopes[scope_idx]
+            .forward
+            .get(&id)
+            .and_then(|fs| fs.iter().find(|f| f.0 == u.index))
+            .map(|f| f.1);
+        if let Some(v) = known {
             let vt = self.ctx.value_type(v);
             if vt != ty {
-                let (a, b) = (crate::print_type(self.ctx, ty), crate::print_type(self.ctx, vt));
+                let (a, b) = (
+                    crate::print_type(self.ctx, ty),
+                    crate::print_type(self.ctx, vt),
+                );
                 return self.err(
                     u.pos,
                     format!(
@@ -855,7 +939,11 @@ impl<'a, 'c> Parser<'a, 'c> {
         st.result_types = vec![ty];
         let op = self.ctx.create_op(st);
         let v = self.ctx.result(op, 0);
-        self.scopes[scope_idx].forward.insert(key, (v, u.pos));
+        self.scopes[scope_idx]
+            .forward
+            .entry(id)
+            .or_default()
+            .push((u.index, v, u.pos));
         Ok(v)
     }
 
@@ -866,49 +954,69 @@ impl<'a, 'c> Parser<'a, 'c> {
             .iter()
             .rposition(|s| s.isolated)
             .expect("an isolated scope is always open");
-        for (i, &v) in vals.iter().enumerate() {
-            if let Some((ph, _)) = self.scopes[scope_idx].forward.remove(&(name.to_string(), i)) {
+        let id = self.ssa_id(name);
+        // Most scopes never see a forward reference: skip the lookup.
+        let pending = if self.scopes[scope_idx].forward.is_empty() {
+            None
+        } else {
+            self.scopes[scope_idx].forward.remove(&id)
+        };
+        if let Some(mut pending) = pending {
+            for (i, &v) in vals.iter().enumerate() {
+                let Some(k) = pending.iter().position(|f| f.0 == i) else {
+                    continue;
+                };
+                let (_, ph, _) = pending.swap_remove(k);
                 let (pt, vt) = (self.ctx.value_type(ph), self.ctx.value_type(v));
                 if pt != vt {
-                    let (a, b) = (crate::print_type(self.ctx, pt), crate::print_type(self.ctx, vt));
-                    return self.err(
-                        pos,
+                    let (a, b) = (
+                        crate::print_type(self.ctx, pt),
+                        crate::print_type(self.ctx, vt),
+                    );
+                    let message = if vals.len() == 1 {
+                        format!(
+                            "definition of SSA value '%{name}' has type '{b}' but was used with type '{a}'"
+                        )
+                    } else {
                         format!(
                             "definition of SSA value '%{name}#{i}' has type '{b}' but was used with type '{a}'"
-                        ),
-                    )
-                    .map_err(|mut e| {
-                        if vals.len() == 1 {
-                            e.message = format!(
-                                "definition of SSA value '%{name}' has type '{b}' but was used with type '{a}'"
-                            );
-                        }
-                        e
-                    });
+                        )
+                    };
+                    return self.err(pos, message);
                 }
                 self.ctx.replace_all_uses_with(ph, v);
+            }
+            // Uses of result numbers this definition lacks stay pending
+            // and are reported as undeclared when the scope closes.
+            if !pending.is_empty() {
+                self.scopes[scope_idx].forward.insert(id, pending);
             }
         }
         if self.lookup_value(name).is_some() {
             return self.err(pos, format!("redefinition of SSA value '%{name}'"));
         }
+        let bound = if vals.len() == 1 {
+            Bound::One(vals[0])
+        } else {
+            Bound::Many(vals)
+        };
         self.scopes
             .last_mut()
             .expect("scope open")
             .values
-            .insert(name.to_string(), vals);
+            .insert(id, bound);
         Ok(())
     }
 
     fn finish_isolated_scope(&mut self) -> PResult<()> {
         let s = self.scopes.pop().expect("scope open");
-        if let Some(((name, _), (_, pos))) = s.forward.iter().min_by_key(|(_, (_, p))| *p) {
-            return self.err(*pos, format!("use of undeclared SSA value name '%{name}'"))
-                .map_err(|mut e| {
-                    let _ = name;
-                    e.message = format!("use of undeclared SSA value name");
-                    e
-                });
+        let first = s
+            .forward
+            .values()
+            .flat_map(|fs| fs.iter().map(|f| f.2))
+            .min();
+        if let Some(pos) = first {
+            return self.err(pos, "use of undeclared SSA value name");
         }
         Ok(())
     }
@@ -983,7 +1091,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             ..Default::default()
         });
         self.block_scopes.push(BlockScope {
-            blocks: HashMap::new(),
+            blocks: HashMap::default(),
         });
         if self.eat("}") {
             if !args.is_empty() {
@@ -1035,11 +1143,13 @@ impl<'a, 'c> Parser<'a, 'c> {
             .filter(|(_, (_, defined, _))| !defined)
             .min_by_key(|(_, (_, _, p))| *p)
         {
-            return self.err(*pos, format!("reference to an undefined block")).map_err(|mut e| {
-                let _ = name;
-                e.message = "reference to an undefined block".into();
-                e
-            });
+            return self
+                .err(*pos, format!("reference to an undefined block"))
+                .map_err(|mut e| {
+                    let _ = name;
+                    e.message = "reference to an undefined block".into();
+                    e
+                });
         }
         if isolated {
             self.finish_isolated_scope()?;
@@ -1196,7 +1306,11 @@ impl<'a, 'c> Parser<'a, 'c> {
                     return self.err_here("expected non-function type");
                 };
                 match rest.parse::<u32>() {
-                    Ok(w) if !rest.is_empty() && w <= 16_777_215 && rest.bytes().all(|c| c.is_ascii_digit()) => {
+                    Ok(w)
+                        if !rest.is_empty()
+                            && w <= 16_777_215
+                            && rest.bytes().all(|c| c.is_ascii_digit()) =>
+                    {
                         TypeKind::Integer(w, sign)
                     }
                     _ => return self.err_here("expected non-function type"),
@@ -1290,9 +1404,17 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.balanced_body(start)?;
         }
         if !self.allow_unregistered && !self.hooks.is_known_dialect(dialect) {
-            return self.err(start, format!("dialect '{dialect}' provides no type parsing hook"))
+            return self
+                .err(
+                    start,
+                    format!("dialect '{dialect}' provides no type parsing hook"),
+                )
                 .or_else(|mut e: ParseError| {
-                    e.message = format!("unregistered dialect type !{}{}", dialect, &self.src[s..self.pos]);
+                    e.message = format!(
+                        "unregistered dialect type !{}{}",
+                        dialect,
+                        &self.src[s..self.pos]
+                    );
                     Err(e)
                 });
         }
@@ -1467,7 +1589,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
     }
 
-    fn parse_typed_number(&mut self, v_int: Option<i128>, v_float: Option<f64>, ty: Option<Type>, p: usize) -> PResult<Attribute> {
+    fn parse_typed_number(
+        &mut self,
+        v_int: Option<i128>,
+        v_float: Option<f64>,
+        ty: Option<Type>,
+        p: usize,
+    ) -> PResult<Attribute> {
         let ty = match ty {
             Some(t) => Some(t),
             None => {
@@ -1486,7 +1614,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             if !self.ctx.kind(t).is_float() {
                 return self.err(p, "floating point value not valid for specified type");
             }
-            return Ok(self.ctx.attr(AttrKind::Float(round_to(self.ctx.kind(t), f).to_bits(), t)));
+            return Ok(self
+                .ctx
+                .attr(AttrKind::Float(round_to(self.ctx.kind(t), f).to_bits(), t)));
         }
         let i = v_int.expect("int or float");
         let t = match ty {
@@ -1730,7 +1860,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             _ => 0,
         };
         if !splat && elems.len() as i64 != n {
-            return self.err(p, format!("inferred shape of elements literal does not match type"));
+            return self.err(
+                p,
+                format!("inferred shape of elements literal does not match type"),
+            );
         }
         let splat = splat || (elems.len() > 1 && elems.iter().all(|e| *e == elems[0]));
         if splat && elems.len() > 1 {
@@ -1839,7 +1972,11 @@ fn normalize_affine(body: &str) -> String {
             prev_space = true;
             continue;
         }
-        if prev_space && !out.is_empty() && !out.ends_with(['(', '[']) && !matches!(c, ')' | ']' | ',') {
+        if prev_space
+            && !out.is_empty()
+            && !out.ends_with(['(', '['])
+            && !matches!(c, ')' | ']' | ',')
+        {
             out.push(' ');
         }
         prev_space = false;

@@ -4,8 +4,8 @@
 
 use crate::edition::{custom_name, generic_name, Edition};
 use crate::DialectHooks;
-use mlir_async_ir::*;
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
+use mlir_async_ir::*;
 use std::fmt::Write;
 
 /// Printing options (mlir-opt's `--mlir-print-*` flags).
@@ -150,7 +150,9 @@ impl<'a> Namer<'a> {
     fn number_region(&mut self, r: Region) {
         for (i, &b) in self.ctx.region_blocks(r).iter().enumerate() {
             if self.names.blocks.len() <= b.index() {
-                self.names.blocks.resize(self.ctx.num_blocks().max(b.index() + 1), NONE);
+                self.names
+                    .blocks
+                    .resize(self.ctx.num_blocks().max(b.index() + 1), NONE);
             }
             self.names.blocks[b.index()] = i as u32;
             let entry = i == 0;
@@ -316,7 +318,8 @@ impl<'a> Printer<'a> {
         if slot == NONE {
             self.out.push_str("<<UNKNOWN SSA VALUE>>");
         } else if slot >= NAMED {
-            self.out.push_str(&self.names.strs[(slot & !NAMED) as usize]);
+            self.out
+                .push_str(&self.names.strs[(slot & !NAMED) as usize]);
         } else {
             push_u32(&mut self.out, slot);
         }
@@ -569,7 +572,13 @@ impl<'a> Printer<'a> {
     pub fn region(&mut self, r: Region, print_entry_args: bool, print_terminators: bool) {
         self.region_full(r, print_entry_args, print_terminators, false)
     }
-    pub fn region_full(&mut self, r: Region, entry_args: bool, terminators: bool, empty_block: bool) {
+    pub fn region_full(
+        &mut self,
+        r: Region,
+        entry_args: bool,
+        terminators: bool,
+        empty_block: bool,
+    ) {
         self.w("{");
         self.newline();
         let blocks = self.ctx.region_blocks(r);
@@ -609,7 +618,11 @@ impl<'a> Printer<'a> {
             }
             self.w(":");
             let preds = self.ctx.predecessors(b);
-            let is_entry = self.ctx.parent_region(b).and_then(|r| self.ctx.entry_block(r)) == Some(b);
+            let is_entry = self
+                .ctx
+                .parent_region(b)
+                .and_then(|r| self.ctx.entry_block(r))
+                == Some(b);
             if preds.is_empty() {
                 if !is_entry {
                     self.w("  // no predecessors");
@@ -827,7 +840,12 @@ fn is_bare_identifier(s: &str) -> bool {
 
 pub fn print_symbol(s: &str, out: &mut String) {
     out.push('@');
-    if is_bare_identifier(s) || (!s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || b"_$.-".contains(&c)) && !s.as_bytes()[0].is_ascii_digit()) {
+    if is_bare_identifier(s)
+        || (!s.is_empty()
+            && s.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"_$.-".contains(&c))
+            && !s.as_bytes()[0].is_ascii_digit())
+    {
         out.push_str(s);
     } else {
         print_string(s, out);

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Parse + verify + print speed and peak memory of mlir-async-opt against
+# mlir-opt-14 on generated Async modules of ~10k, ~100k and ~1M ops.
+#
+# Usage: bench/opt/run.sh [--sizes "88 877 8772"] [--runs 3]
+#   OURS=path/to/mlir-async-opt   (default: target/release/mlir-async-opt)
+#   UPSTREAM=mlir-opt-14          (the reference tool)
+#   WORK=dir                      (where modules and outputs go; default: a temp dir)
+# Prints a markdown table; every size fails the run if the outputs differ.
+# Times are wall seconds, memory is peak RSS, both the best of --runs runs.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+ours=${OURS:-$root/target/release/mlir-async-opt}
+upstream=${UPSTREAM:-mlir-opt-14}
+gen=${GEN:-$root/../shared/bench/gen_async_module.py}
+sizes="88 877 8772" # functions; ~114 ops each
+runs=3
+while [ $# -gt 0 ]; do
+  case $1 in
+    --sizes) sizes=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+for tool in "$ours" "$upstream" /usr/bin/time python3; do
+  command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 2; }
+done
+[ -f "$gen" ] || { echo "missing generator: $gen" >&2; exit 2; }
+work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
+
+# best_of TOOL FILE OUT -> "seconds megabytes" (minimum of each over the runs)
+best_of() {
+  local tool=$1 file=$2 out=$3 best_t="" best_m="" t m
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$tool" "$file" >"$out"
+    read -r t m <"$work/time.txt"
+    if [ -z "$best_t" ] || awk -v a="$t" -v b="$best_t" 'BEGIN{exit !(a<b)}'; then best_t=$t; fi
+    if [ -z "$best_m" ] || [ "$m" -lt "$best_m" ]; then best_m=$m; fi
+  done
+  echo "$best_t $best_m"
+}
+
+status=0
+echo "| ops | $upstream s | $upstream MB | ours s | ours MB | speedup | memory ratio |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
+for funcs in $sizes; do
+  f=$work/m$funcs.mlir
+  [ -f "$f" ] || python3 "$gen" --syntax 14 --seed 7 --funcs "$funcs" -o "$f" >/dev/null 2>&1
+  ops=$(head -1 "$f" | sed -n 's/.*ops=\([0-9]*\).*/\1/p')
+  read -r ut um < <(best_of "$upstream" "$f" "$work/up.txt")
+  read -r ot om < <(best_of "$ours" "$f" "$work/ours.txt")
+  if ! cmp -s "$work/up.txt" "$work/ours.txt"; then
+    echo "outputs differ at $ops ops ($f)" >&2
+    status=1
+  fi
+  awk -v ops="$ops" -v ut="$ut" -v um="$um" -v ot="$ot" -v om="$om" 'BEGIN{
+    sp = (ot > 0) ? sprintf("%.1fx", ut / ot) : "n/a";
+    printf "| %d | %.2f | %.0f | %.2f | %.0f | %s | %.2f |\n", ops, ut, um / 1024, ot, om / 1024, sp, om / um }'
+done
+exit $status

@@ -144,10 +144,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .ancestor(op, |c, o| c.name(o) == "func.func")
     }
 
-    fn is_in_coroutine(&self, op: Op) -> bool {
-        self.func_of(op).is_some_and(|f| self.coros.contains_key(&f))
-    }
-
     fn is_allowed_to_block(&self, func: Op) -> bool {
         self.pc.ctx.get_attr(func, ALLOWED_TO_BLOCK).is_some()
     }
@@ -572,8 +568,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 if self.pc.ctx.name(u) == "func.call" {
                     let caller = self.func_of(u);
                     self.rewrite_callsite(u, func, &fname)?;
+                    // The caller now awaits: it becomes a coroutine too.
                     if let Some(c) = caller {
-                        add(self, c, &mut worklist);
+                        if !self.is_allowed_to_block(c) && !self.coros.contains_key(&c) {
+                            worklist.push(c);
+                        }
                     }
                 } else {
                     other_refs.push(u);
@@ -649,28 +648,38 @@ impl<'p, 'a> Lowering<'p, 'a> {
     /// Lowers `scf` ops that hold async ops inside coroutines to branches,
     /// outermost first, so that awaits can split their blocks.
     fn lower_structured_control_flow(&mut self) -> Result<(), IrError> {
-        loop {
-            let ctx = &*self.pc.ctx;
-            let mut target = None;
-            ctx.walk_nested(self.module, &mut |o| {
-                if target.is_some() || !ctx.name(o).starts_with("scf.") {
-                    return;
-                }
-                if !matches!(
-                    ctx.name(o),
-                    "scf.if" | "scf.for" | "scf.while" | "scf.execute_region" | "scf.parallel"
-                ) {
-                    return;
-                }
-                let mut has_async = false;
-                ctx.walk_nested(o, &mut |n| has_async |= ctx.name(n).starts_with("async."));
-                if has_async && self.is_in_coroutine(o) {
-                    target = Some(o);
+        // Collected once, in pre-order: lowering an op moves the ops nested
+        // in it into its parent region, so inner candidates stay valid and
+        // are lowered after their parent, as the conversion driver does.
+        let funcs: Vec<Op> = self
+            .module_funcs()
+            .into_iter()
+            .filter(|f| self.coros.contains_key(f))
+            .collect();
+        let ctx = &*self.pc.ctx;
+        let mut targets = vec![];
+        for func in funcs {
+            // Mark, bottom-up, every op that holds an async op.
+            let mut holds_async: HashSet<Op> = HashSet::new();
+            ctx.walk_post(func, &mut |o| {
+                if ctx.name(o).starts_with("async.") || holds_async.contains(&o) {
+                    if let Some(p) = ctx.parent_op(o) {
+                        holds_async.insert(p);
+                    }
                 }
             });
-            let Some(op) = target else {
-                return Ok(());
-            };
+            ctx.walk_nested(func, &mut |o| {
+                if holds_async.contains(&o)
+                    && matches!(
+                        ctx.name(o),
+                        "scf.if" | "scf.for" | "scf.while" | "scf.execute_region" | "scf.parallel"
+                    )
+                {
+                    targets.push(o);
+                }
+            });
+        }
+        for op in targets {
             match self.pc.ctx.name(op) {
                 "scf.if" => self.lower_if(op)?,
                 "scf.for" => self.lower_for(op)?,
@@ -684,6 +693,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 }
             }
         }
+        Ok(())
     }
 
     /// Replaces a region terminator by a branch to `dest` forwarding its

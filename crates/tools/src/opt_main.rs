@@ -308,6 +308,11 @@ fn process_chunk(
     let t0 = Instant::now();
     let out = print_op(&ctx, &reg, module, popts);
     timing.push(("Output".into(), t0.elapsed().as_secs_f64()));
+    if !o.split_input_file {
+        // The process ends right after: freeing a large IR piece by piece
+        // would only cost time (mlir-opt skips it the same way).
+        std::mem::forget(ctx);
+    }
     ChunkResult::Output(out)
 }
 

@@ -15,7 +15,7 @@
 //! than running them) is what lets the caller queue resumptions to the
 //! scheduler after the lock is released.
 
-use crate::sync::{fence, lock, AtomicBool, AtomicI64, AtomicU8, Mutex};
+use crate::sync::{fence, lock, AtomicI64, AtomicU8, Mutex};
 use std::alloc::Layout;
 use std::ffi::c_void;
 use std::ptr::NonNull;
@@ -103,8 +103,10 @@ pub(crate) enum Awaiter {
     /// bookkeeping (one fewer pending token) is done by whoever completes
     /// the token. The awaiter owns one reference to the group.
     GroupMember(ObjPtr),
-    /// A thread blocked in `mlirAsyncRuntimeAwait*`.
+    /// A thread outside the pool blocked in `mlirAsyncRuntimeAwait*`.
     Unpark(std::thread::Thread),
+    /// The worker of this index, blocked in `mlirAsyncRuntimeAwait*`.
+    UnparkWorker(usize),
     /// Test-only awaiter for the loom models.
     #[cfg(loom)]
     #[allow(dead_code)]
@@ -147,12 +149,6 @@ impl IntoIterator for Awaiters {
 pub(crate) struct Header {
     ref_count: AtomicI64,
     state: AtomicU8,
-    /// Ready, and the code that made it ready has returned to the runtime.
-    /// Threads outside the pool (the JIT's `main`) wait for this rather
-    /// than for the state: once `main` returns, the runner frees the
-    /// JIT-compiled code, which a worker may still be executing right after
-    /// an emplace (coroutine cleanup). Workers only look at `state`.
-    settled: AtomicBool,
     pub(crate) kind: Kind,
     awaiters: Mutex<Awaiters>,
 }
@@ -162,7 +158,6 @@ impl Header {
         Header {
             ref_count: AtomicI64::new(ref_count),
             state: AtomicU8::new(state),
-            settled: AtomicBool::new(state != UNAVAILABLE),
             kind,
             awaiters: Mutex::new(Awaiters::default()),
         }
@@ -174,14 +169,6 @@ impl Header {
 
     pub(crate) fn is_ready(&self) -> bool {
         self.state.load(Ordering::Acquire) != UNAVAILABLE
-    }
-
-    pub(crate) fn is_settled(&self) -> bool {
-        self.settled.load(Ordering::Acquire)
-    }
-
-    pub(crate) fn settle(&self) {
-        self.settled.store(true, Ordering::Release);
     }
 
     pub(crate) fn ref_count(&self) -> i64 {

@@ -82,37 +82,9 @@ pub(crate) unsafe fn set_state(obj: ObjPtr, state: u8) -> Result<(), Misuse> {
         .set_ready(state)
         .map_err(|_| Misuse::AlreadyReady)?;
     dispatch(list, state);
-    // SAFETY: the producer's reference is the one created with the object;
-    // it is handed on to `settle_later` or dropped here.
-    unsafe { settle_and_release(obj) };
+    // SAFETY: the producer's reference is the one created with the object.
+    let _ = unsafe { drop_ref(obj, 1) };
     Ok(())
-}
-
-/// Marks `obj` settled and drops one reference, right away on a non-worker
-/// thread, or after the running task returned on a worker.
-///
-/// # Safety
-/// The caller transfers one reference to `obj`.
-unsafe fn settle_and_release(obj: ObjPtr) {
-    if !scheduler::settle_later(obj) {
-        // SAFETY: the transferred reference keeps it alive until dropped.
-        unsafe {
-            obj.header().settle();
-            let _ = drop_ref(obj, 1);
-        }
-    }
-}
-
-/// Completes a deferred settlement (called by the scheduler).
-///
-/// # Safety
-/// As for `settle_and_release`.
-pub(crate) unsafe fn settle_now(obj: ObjPtr) {
-    // SAFETY: forwarded.
-    unsafe {
-        obj.header().settle();
-        let _ = drop_ref(obj, 1);
-    }
 }
 
 /// Resumes awaiters: coroutines go to the scheduler (never run here, so the
@@ -124,10 +96,11 @@ fn dispatch(list: Awaiters, state: u8) {
     }
     for a in list {
         match a {
-            Awaiter::Resume(task) => scheduler::get().spawn(task),
+            Awaiter::Resume(task) => scheduler::get().resume(task),
             // SAFETY: the awaiter owns a reference to the group.
             Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR) },
-            Awaiter::Unpark(t) => scheduler::wake(t),
+            Awaiter::Unpark(t) => t.unpark(),
+            Awaiter::UnparkWorker(i) => scheduler::get().wake_worker(i),
             #[cfg(loom)]
             Awaiter::Mark(_) => {}
         }
@@ -147,8 +120,8 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool) {
         if let Ok(list) = g.header.set_ready(AVAILABLE) {
             dispatch(list, AVAILABLE);
         }
-        // SAFETY: the transferred reference goes to the settlement.
-        unsafe { settle_and_release(group) };
+        // SAFETY: the transferred reference.
+        let _ = unsafe { drop_ref(group, 1) };
         return;
     } else if prev <= 0 {
         misuse_at(
@@ -227,36 +200,32 @@ pub(crate) unsafe fn await_and_execute(obj: ObjPtr, task: Task) {
 }
 
 /// Blocks until `obj` is ready; on a worker, runs other tasks meanwhile.
+/// On a thread outside the pool, also waits until the tasks that were
+/// running when the object became ready have returned
+/// ([`scheduler::Scheduler::wait_for_running_tasks`]: exit safety for JIT
+/// code).
 ///
 /// # Safety
 /// `obj` is alive for the duration of the call.
 pub(crate) unsafe fn await_blocking(obj: ObjPtr) {
     // SAFETY: caller's contract.
     let h = unsafe { obj.header() };
-    if scheduler::on_worker_thread() {
-        if h.is_ready() {
-            return;
+    if let Some(i) = scheduler::current_worker_index() {
+        if !h.is_ready() && h.add_awaiter(Awaiter::UnparkWorker(i)).is_ok() {
+            scheduler::block_until_on_worker(|| h.is_ready());
         }
-        if h.add_awaiter(Awaiter::Unpark(std::thread::current()))
+        return;
+    }
+    if !h.is_ready()
+        && h.add_awaiter(Awaiter::Unpark(std::thread::current()))
             .is_ok()
-        {
-            scheduler::block_until(|| h.is_ready());
-        }
-        return;
-    }
-    if h.is_settled() {
-        return;
-    }
-    if h.add_awaiter(Awaiter::Unpark(std::thread::current()))
-        .is_ok()
     {
-        scheduler::block_until(|| h.is_settled());
-    } else {
-        // Ready but not settled: its producer is finishing the task that
-        // made it ready; that takes moments.
-        while !h.is_settled() {
-            std::thread::yield_now();
+        while !h.is_ready() {
+            std::thread::park();
         }
+    }
+    if let Some(s) = scheduler::get_if_started() {
+        s.wait_for_running_tasks();
     }
 }
 

@@ -3,25 +3,38 @@
 //! One LIFO deque per worker (`crossbeam-deque`: the Chase-Lev deque used by
 //! rayon and tokio's ancestors, well reviewed, lock-free on the owner's side)
 //! plus a global injector for work submitted by non-worker threads (the
-//! JIT's main thread). A worker that completes an object pushes the
-//! resumptions onto its own deque, so a chain of dependent tasks stays on one
-//! warm core while idle workers steal.
+//! JIT's main thread).
 //!
-//! Idle workers park. A thread that pushes work wakes one parked worker only
-//! when the (SeqCst) sleeper count says there is one, so a busy pool pays one
-//! fence and one load per push.
-//!
-//! Blocking awaits on a worker do not park the worker while work is queued:
-//! [`block_until`] runs other tasks in the meantime ("help while waiting"),
-//! so a tree of tasks that block on their children completes with a single
-//! worker.
+//! * **Resumption slot**: a coroutine resumed because the running task
+//!   completed the object it waits for goes into the worker's one-task
+//!   `next` slot (not stealable, no wake-up of another worker): the
+//!   completing task is about to return (in lowered code the emplace is the
+//!   last thing a coroutine does before its cleanup), and the continuation
+//!   then runs on the same warm core. A second resumption pushes the first
+//!   to the deque, where idle workers can steal it.
+//! * **Wake-ups**: a pusher wakes a parked worker only when no worker is
+//!   *searching* (spinning for work: it will find the task) and some worker
+//!   is parked; the last searcher that finds work passes the baton on if
+//!   more is queued. A busy pool therefore pays one fence and two loads per
+//!   push, and a producer outrunning the pool does not pay a futex wake per
+//!   task.
+//! * **Help while waiting**: blocking awaits on a worker do not park the
+//!   worker while work is queued: [`block_until`] runs other tasks meanwhile,
+//!   so a tree of tasks that block on their children completes with a single
+//!   worker.
+//! * **Exit safety**: every worker publishes a sequence number that is odd
+//!   while it runs a task (see [`Scheduler::wait_for_running_tasks`]), and
+//!   the registry of parked workers is exact (changed only under its lock,
+//!   with wakers removing the worker they wake), so "every worker is parked
+//!   and nothing is queued" ([`Scheduler::is_stuck`]) is a sound statement,
+//!   not a heuristic.
 
-use crate::object::{ObjPtr, Task};
+use crate::object::Task;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
-use crossbeam_utils::Backoff;
-use std::cell::{Cell, RefCell};
-use std::sync::atomic::{fence, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use crossbeam_utils::{Backoff, CachePadded};
+use std::cell::Cell;
+use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
 
 /// Environment variable that sets the number of worker threads.
@@ -32,81 +45,59 @@ pub const NUM_THREADS_ENV: &str = "MLIR_ASYNC_RUNTIME_NUM_THREADS";
 /// committed).
 const WORKER_STACK_SIZE: usize = 64 << 20;
 
+/// What other threads may look at of a worker.
+struct WorkerShared {
+    /// Odd while the worker runs a task (its outermost one; tasks run while
+    /// helping in a blocking await are nested inside it), even otherwise.
+    /// Only the worker writes it.
+    seq: AtomicU64,
+    /// The worker's thread, for unparking (set before it first parks).
+    thread: OnceLock<Thread>,
+}
+
 pub(crate) struct Scheduler {
     injector: Injector<Task>,
     stealers: Vec<Stealer<Task>>,
-    /// Parked threads (idle workers and workers blocked with nothing to do).
-    sleepers: Mutex<Vec<Thread>>,
-    num_sleepers: AtomicUsize,
-    /// Tasks queued or running; shutdown waits for it to reach zero.
-    pending: AtomicUsize,
+    workers: Vec<CachePadded<WorkerShared>>,
+    /// Indices of parked workers. Changed only under the lock; a worker is
+    /// removed by whoever wakes it, before the unpark, so a worker in this
+    /// list runs no task until some running thread takes it out.
+    sleepers: Mutex<Vec<usize>>,
+    /// `sleepers.len()`, readable without the lock.
+    num_sleepers: CachePadded<AtomicUsize>,
+    /// Workers spinning in search of work (they will find a new task).
+    num_searching: CachePadded<AtomicUsize>,
     num_workers: usize,
 }
 
 struct WorkerCtx {
     index: usize,
     local: Worker<Task>,
+    /// The next task to run, ahead of the deque (see the module docs).
+    next: Cell<Option<Task>>,
     sched: &'static Scheduler,
 }
 
 thread_local! {
     static CURRENT: Cell<*const WorkerCtx> = const { Cell::new(std::ptr::null()) };
-    static DEFERRED_WAKES: RefCell<Vec<Thread>> = const { RefCell::new(Vec::new()) };
-    static DEFERRED_SETTLES: RefCell<Vec<ObjPtr>> = const { RefCell::new(Vec::new()) };
-}
-
-/// On a worker, queues `obj` to be settled (and one reference dropped) when
-/// the running task returns, and returns true; false elsewhere.
-pub(crate) fn settle_later(obj: ObjPtr) -> bool {
-    if current_worker().is_none() {
-        return false;
-    }
-    DEFERRED_SETTLES.with(|d| d.borrow_mut().push(obj));
-    true
-}
-
-/// Wakes a thread blocked in an await. On a worker the wake-up is deferred
-/// until the running task has returned: a coroutine that emplaces the token
-/// `main` waits for still executes JIT-compiled code (its cleanup) after the
-/// emplace, and if `main` woke at once it could return and let the runner
-/// free that code under the worker's feet (a crash at exit we measured).
-pub(crate) fn wake(t: Thread) {
-    if current_worker().is_some() {
-        DEFERRED_WAKES.with(|d| d.borrow_mut().push(t));
-    } else {
-        t.unpark();
-    }
-}
-
-fn flush_deferred_wakes() {
-    loop {
-        let next = DEFERRED_SETTLES.with(|d| d.borrow_mut().pop());
-        match next {
-            // SAFETY: `settle_later` was handed one reference with `obj`.
-            Some(obj) => unsafe { crate::ops::settle_now(obj) },
-            None => break,
-        }
-    }
-    loop {
-        let next = DEFERRED_WAKES.with(|d| d.borrow_mut().pop());
-        match next {
-            Some(t) => t.unpark(),
-            None => break,
-        }
-    }
 }
 
 fn current_worker() -> Option<&'static WorkerCtx> {
     let p = CURRENT.with(|c| c.get());
     // SAFETY: the pointer is set by `worker_main` to a context that lives on
-    // that worker thread's stack for as long as the thread runs, and is only
-    // read from that same thread.
+    // that worker thread's stack for as long as the thread runs (worker
+    // threads never return), and is only read from that same thread.
     unsafe { p.as_ref() }
 }
 
 /// Is the calling thread one of the runtime's workers?
 pub(crate) fn on_worker_thread() -> bool {
     current_worker().is_some()
+}
+
+/// The calling worker's index, if it is a worker.
+pub(crate) fn current_worker_index() -> Option<usize> {
+    current_worker().map(|w| w.index)
 }
 
 static SCHEDULER: OnceLock<&'static Scheduler> = OnceLock::new();
@@ -119,19 +110,39 @@ fn configured_workers() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// The process-wide scheduler, started on first use. It is never torn down:
 /// a late resumption (e.g. from an exit handler) must still find it, which is
 /// exactly where upstream dereferences a null runtime.
 pub(crate) fn get() -> &'static Scheduler {
+    if let Some(s) = SCHEDULER.get() {
+        return s;
+    }
+    start()
+}
+
+#[cold]
+fn start() -> &'static Scheduler {
     SCHEDULER.get_or_init(|| {
         let n = configured_workers();
         let locals: Vec<Worker<Task>> = (0..n).map(|_| Worker::new_lifo()).collect();
         let sched: &'static Scheduler = Box::leak(Box::new(Scheduler {
             injector: Injector::new(),
             stealers: locals.iter().map(|w| w.stealer()).collect(),
+            workers: (0..n)
+                .map(|_| {
+                    CachePadded::new(WorkerShared {
+                        seq: AtomicU64::new(0),
+                        thread: OnceLock::new(),
+                    })
+                })
+                .collect(),
             sleepers: Mutex::new(Vec::with_capacity(n)),
-            num_sleepers: AtomicUsize::new(0),
-            pending: AtomicUsize::new(0),
+            num_sleepers: CachePadded::new(AtomicUsize::new(0)),
+            num_searching: CachePadded::new(AtomicUsize::new(0)),
             num_workers: n,
         }));
         for (index, local) in locals.into_iter().enumerate() {
@@ -142,6 +153,7 @@ pub(crate) fn get() -> &'static Scheduler {
                     worker_main(WorkerCtx {
                         index,
                         local,
+                        next: Cell::new(None),
                         sched,
                     })
                 })
@@ -158,28 +170,52 @@ pub(crate) fn get_if_started() -> Option<&'static Scheduler> {
 }
 
 fn worker_main(ctx: WorkerCtx) {
+    let _ = ctx.sched.workers[ctx.index]
+        .thread
+        .set(std::thread::current());
     CURRENT.with(|c| c.set(&ctx as *const WorkerCtx));
-    let backoff = Backoff::new();
     loop {
-        if let Some(task) = ctx.find_task() {
-            ctx.sched.run(task);
-            backoff.reset();
-            continue;
-        }
-        if !backoff.is_completed() {
-            backoff.snooze();
-            continue;
-        }
-        ctx.sched.sleep(|| ctx.sched.has_work());
-        backoff.reset();
+        let task = match ctx.pop_own() {
+            Some(t) => t,
+            None => match ctx.search(|| false) {
+                Some(t) => t,
+                None => continue,
+            },
+        };
+        ctx.run_outermost(task);
     }
 }
 
 impl WorkerCtx {
-    fn find_task(&self) -> Option<Task> {
-        if let Some(t) = self.local.pop() {
-            return Some(t);
-        }
+    fn shared(&self) -> &WorkerShared {
+        &self.sched.workers[self.index]
+    }
+
+    /// A task from the `next` slot or the own deque.
+    fn pop_own(&self) -> Option<Task> {
+        self.next.take().or_else(|| self.local.pop())
+    }
+
+    /// Runs a task at the bottom of the worker's stack, with `seq` odd for
+    /// its duration.
+    fn run_outermost(&self, task: Task) {
+        let seq = &self.shared().seq;
+        let s = seq.load(Ordering::Relaxed);
+        // Relaxed suffices: anything the task publishes (an emplace, a queue
+        // push) is a Release that comes after this store in program order,
+        // so whoever acquires it also sees the odd value.
+        seq.store(s + 1, Ordering::Relaxed);
+        // SAFETY: every queued task was handed to the runtime to be run
+        // exactly once (`mlirAsyncRuntimeExecute` and friends), and it is
+        // taken from a queue (or the slot) by exactly one thread.
+        unsafe { task.run() };
+        // Release: a thread that sees the even value also sees every effect
+        // of the task, and knows this worker left the task's code.
+        seq.store(s + 2, Ordering::Release);
+    }
+
+    /// Takes a task from the injector or another worker.
+    fn steal(&self) -> Option<Task> {
         loop {
             let mut retry = false;
             match self.sched.injector.steal_batch_and_pop(&self.local) {
@@ -201,6 +237,32 @@ impl WorkerCtx {
             }
         }
     }
+
+    /// Looks for work elsewhere, spinning briefly and then parking. Returns
+    /// a task, or `None` once `done()` holds or after a park (the caller
+    /// re-checks its own queues and conditions).
+    fn search(&self, done: impl Fn() -> bool) -> Option<Task> {
+        let s = self.sched;
+        s.num_searching.fetch_add(1, Ordering::SeqCst);
+        let backoff = Backoff::new();
+        loop {
+            if let Some(t) = self.steal() {
+                s.stop_searching();
+                return Some(t);
+            }
+            if done() {
+                s.stop_searching();
+                return None;
+            }
+            if !backoff.is_completed() {
+                backoff.snooze();
+                continue;
+            }
+            s.stop_searching();
+            s.sleep(self.index, || done() || s.has_work());
+            return None;
+        }
+    }
 }
 
 impl Scheduler {
@@ -208,27 +270,45 @@ impl Scheduler {
         self.num_workers
     }
 
-    /// Queues a task: onto the caller's own deque on a worker, else onto the
-    /// injector.
-    pub(crate) fn spawn(&self, task: Task) {
-        self.pending.fetch_add(1, Ordering::Relaxed);
+    /// Queues a new task (`mlirAsyncRuntimeExecute`): onto the caller's own
+    /// deque on a worker, else onto the injector.
+    pub(crate) fn spawn(&'static self, task: Task) {
         match current_worker() {
-            Some(w) if std::ptr::eq(w.sched, self) => w.local.push(task),
+            Some(w) if std::ptr::eq(w.sched, self) => {
+                w.local.push(task);
+                self.notify();
+            }
             _ => {
                 self.injector.push(task);
-                self.wake_one();
+                self.notify();
                 self.throttle_producer();
-                return;
             }
         }
-        self.wake_one();
+    }
+
+    /// Queues the resumption of a coroutine whose awaited object the caller
+    /// just completed: into the worker's `next` slot (see the module docs),
+    /// else like [`Scheduler::spawn`].
+    pub(crate) fn resume(&'static self, task: Task) {
+        match current_worker() {
+            Some(w) if std::ptr::eq(w.sched, self) => {
+                if let Some(prev) = w.next.replace(Some(task)) {
+                    w.local.push(prev);
+                    self.notify();
+                }
+            }
+            _ => {
+                self.injector.push(task);
+                self.notify();
+            }
+        }
     }
 
     /// Keeps a thread outside the pool that spawns tasks faster than the
     /// workers run them (the JIT's `main` building a chain) from queueing
     /// them all at once: each queued coroutine frame is memory. Briefly yields
     /// while the injector holds more than `MAX_BACKLOG` tasks, never for long
-    /// and never when the pool is stuck, so it cannot deadlock a program whose
+    /// and never when the pool is idle, so it cannot deadlock a program whose
     /// tasks wait for the producer.
     fn throttle_producer(&self) {
         const MAX_BACKLOG: usize = 1 << 15;
@@ -237,106 +317,181 @@ impl Scheduler {
         }
         let start = std::time::Instant::now();
         while self.injector.len() > MAX_BACKLOG / 2
-            && !self.is_quiescent()
+            && self.num_sleepers.load(Ordering::Relaxed) < self.num_workers
             && start.elapsed() < std::time::Duration::from_millis(20)
         {
             std::thread::yield_now();
         }
     }
 
-    fn run(&self, task: Task) {
-        // SAFETY: every queued task was handed to the runtime to be run
-        // exactly once (`mlirAsyncRuntimeExecute` and friends), and it is
-        // popped from the queue by exactly one thread.
-        unsafe { task.run() };
-        flush_deferred_wakes();
-        self.pending.fetch_sub(1, Ordering::Release);
-    }
-
     fn has_work(&self) -> bool {
         !self.injector.is_empty() || self.stealers.iter().any(|s| !s.is_empty())
     }
 
-    pub(crate) fn pending(&self) -> usize {
-        self.pending.load(Ordering::Acquire)
+    /// A worker stops searching; the last one to stop passes the baton on
+    /// when work is still queued (a pusher may have skipped its wake-up
+    /// because this worker was searching).
+    fn stop_searching(&self) {
+        let prev = self.num_searching.fetch_sub(1, Ordering::SeqCst);
+        if prev == 1 {
+            fence(Ordering::SeqCst);
+            if self.has_work() {
+                self.notify();
+            }
+        }
     }
 
-    /// All workers parked and no queued work: nothing can make progress
-    /// without an outside event.
-    pub(crate) fn is_quiescent(&self) -> bool {
-        self.num_sleepers.load(Ordering::SeqCst) >= self.num_workers && !self.has_work()
-    }
-
-    fn wake_one(&self) {
-        // Pairs with the fence in `sleep`: either the sleeper sees our task,
-        // or we see the sleeper.
+    /// Called after queueing work: wakes a parked worker unless a searching
+    /// one will pick the work up, or nobody is parked.
+    fn notify(&self) {
+        // Pairs with the fences in `search`/`stop_searching`/`sleep`: either
+        // they see the queued task, or we see them searching or parked.
         fence(Ordering::SeqCst);
-        if self.num_sleepers.load(Ordering::Relaxed) == 0 {
+        if self.num_searching.load(Ordering::Relaxed) != 0
+            || self.num_sleepers.load(Ordering::Relaxed) == 0
+        {
             return;
         }
-        let t = {
-            let mut s = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
-            let t = s.pop();
-            if t.is_some() {
+        let idx = {
+            let mut s = lock(&self.sleepers);
+            let idx = s.pop();
+            if idx.is_some() {
                 self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
             }
-            t
+            idx
         };
-        if let Some(t) = t {
+        if let Some(i) = idx {
+            self.unpark_worker(i);
+        }
+    }
+
+    fn unpark_worker(&self, i: usize) {
+        if let Some(t) = self.workers[i].thread.get() {
             t.unpark();
         }
     }
 
-    /// Parks the calling thread unless `ready()` holds after it announced
-    /// itself as a sleeper. Woken by new work or by an object it awaits.
-    fn sleep(&self, ready: impl Fn() -> bool) {
-        let me = std::thread::current();
-        {
-            let mut s = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
-            s.push(me.clone());
-            self.num_sleepers.fetch_add(1, Ordering::SeqCst);
-        }
+    /// Wakes worker `i`, blocked in an await of an object that the caller
+    /// just completed. Takes it out of the sleeper registry first, so the
+    /// registry never lists a worker that is about to run.
+    pub(crate) fn wake_worker(&self, i: usize) {
+        // Pairs with the fence in `sleep`: the object's state was stored
+        // before this point, so either the sleeper's `ready()` check sees it
+        // or we see the sleeper registered.
         fence(Ordering::SeqCst);
-        if !ready() {
-            std::thread::park();
+        if self.num_sleepers.load(Ordering::Relaxed) != 0 {
+            let mut s = lock(&self.sleepers);
+            if let Some(pos) = s.iter().position(|&k| k == i) {
+                s.swap_remove(pos);
+                self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
+            }
         }
-        // Deregister if nobody popped us (woken by an object, spuriously, or
-        // never parked).
-        let mut s = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(pos) = s.iter().position(|t| t.id() == me.id()) {
-            s.swap_remove(pos);
-            self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
+        self.unpark_worker(i);
+    }
+
+    /// Parks worker `index` unless `ready()` holds once it is registered as
+    /// a sleeper. Returns when a waker took it out of the registry, or when
+    /// `ready()` holds after a spurious wake-up.
+    fn sleep(&self, index: usize, ready: impl Fn() -> bool) {
+        {
+            let mut s = lock(&self.sleepers);
+            s.push(index);
+            self.num_sleepers.fetch_add(1, Ordering::SeqCst);
+            fence(Ordering::SeqCst);
+            if ready() {
+                s.pop();
+                self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
+                return;
+            }
+        }
+        loop {
+            std::thread::park();
+            let mut s = lock(&self.sleepers);
+            match s.iter().position(|&k| k == index) {
+                // Taken out by a waker.
+                None => return,
+                Some(pos) => {
+                    if ready() {
+                        s.swap_remove(pos);
+                        self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
+                        return;
+                    }
+                    // Spurious wake-up: park again.
+                }
+            }
+        }
+    }
+
+    /// Every worker is parked and nothing is queued: no worker runs, or will
+    /// run, any task until a thread outside the pool acts. This is both the
+    /// "all done" and the "stuck waiting for objects nobody will produce"
+    /// state.
+    pub(crate) fn is_stuck(&self) -> bool {
+        let s = lock(&self.sleepers);
+        // With every worker registered, only threads outside the pool can
+        // push; the registry lock orders us after every registration.
+        s.len() == self.num_workers && !self.has_work()
+    }
+
+    /// Returns once every task that was running on a worker when this was
+    /// called has returned to the scheduler, or once the pool is stuck (the
+    /// tasks still running are blocked for good, waiting on objects only
+    /// this thread could produce).
+    ///
+    /// Non-worker threads call this before returning from a blocking await:
+    /// the task that completed the awaited object — and every task whose
+    /// effects that task observed — was either finished or running when the
+    /// completion became visible, and a running one may still be executing
+    /// its JIT-compiled tail (coroutine cleanup). Once the JIT's `main`
+    /// returns, `mlir-cpu-runner` frees that code, so `main` must not get
+    /// ahead of those tails. Ordering: the awaited state was acquired, and
+    /// it was released after the producing worker stored its odd `seq`
+    /// (transitively for every task it depended on), so the loads below see
+    /// that odd value or a later one.
+    pub(crate) fn wait_for_running_tasks(&self) {
+        let mut busy: Vec<(usize, u64)> = Vec::new();
+        for (i, w) in self.workers.iter().enumerate() {
+            let s = w.seq.load(Ordering::Acquire);
+            if s & 1 == 1 {
+                busy.push((i, s));
+            }
+        }
+        if busy.is_empty() {
+            return;
+        }
+        let backoff = Backoff::new();
+        loop {
+            busy.retain(|&(i, s)| self.workers[i].seq.load(Ordering::Acquire) == s);
+            if busy.is_empty() {
+                return;
+            }
+            if !backoff.is_completed() {
+                backoff.snooze();
+            } else {
+                if self.is_stuck() {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_micros(50));
+            }
         }
     }
 }
 
-/// Blocks the calling thread until `done()` holds. The object being awaited
-/// must unpark this thread when it becomes ready (the caller registers an
-/// `Awaiter::Unpark` for it). On a worker thread, runs queued tasks while
-/// waiting instead of parking, so blocked workers never starve the pool.
-pub(crate) fn block_until(done: impl Fn() -> bool) {
-    if done() {
-        return;
-    }
-    match current_worker() {
-        Some(w) => {
-            let backoff = Backoff::new();
-            while !done() {
-                if let Some(task) = w.find_task() {
-                    w.sched.run(task);
-                    backoff.reset();
-                } else if !backoff.is_completed() {
-                    backoff.snooze();
-                } else {
-                    w.sched.sleep(|| done() || w.sched.has_work());
-                    backoff.reset();
-                }
-            }
-        }
-        None => {
-            while !done() {
-                std::thread::park();
-            }
-        }
+/// Blocks the calling worker until `done()` holds, running queued tasks
+/// meanwhile. The object being awaited must wake this worker
+/// ([`Scheduler::wake_worker`]) when it becomes ready.
+pub(crate) fn block_until_on_worker(done: impl Fn() -> bool) {
+    let w = current_worker().expect("called on a worker");
+    while !done() {
+        let task = match w.pop_own() {
+            Some(t) => t,
+            None => match w.search(&done) {
+                Some(t) => t,
+                None => continue,
+            },
+        };
+        // SAFETY: as in `run_outermost`; this task runs nested inside the
+        // blocked one, which keeps the worker's `seq` odd.
+        unsafe { task.run() };
     }
 }

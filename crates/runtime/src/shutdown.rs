@@ -45,25 +45,15 @@ extern "C" fn at_exit() {
     }
 }
 
-/// Waits until every queued task has run, or until the pool is quiescent
-/// (every worker parked, nothing queued: the remaining tasks wait for
-/// objects nobody will produce, which the leak report will show).
+/// Waits until every queued task has run, or until the pool is stuck: in
+/// both cases every worker is parked with nothing queued
+/// ([`scheduler::Scheduler::is_stuck`]; when stuck, the remaining tasks wait
+/// for objects nobody will produce, which the leak report will show).
 pub(crate) fn drain() {
     let Some(s) = scheduler::get_if_started() else {
         return;
     };
-    let mut quiet = 0;
-    while s.pending() != 0 {
-        // Require quiescence twice in a row to step over the short window in
-        // which a worker has announced itself sleeping but not yet rechecked.
-        if s.is_quiescent() {
-            quiet += 1;
-            if quiet > 2 {
-                break;
-            }
-        } else {
-            quiet = 0;
-        }
-        std::thread::sleep(Duration::from_micros(200));
+    while !s.is_stuck() {
+        std::thread::sleep(Duration::from_micros(100));
     }
 }

@@ -7,13 +7,13 @@
 
 #[cfg(loom)]
 pub(crate) use loom::sync::{
-    atomic::{fence, AtomicBool, AtomicI64, AtomicU8},
+    atomic::{fence, AtomicI64, AtomicU8},
     Mutex, MutexGuard,
 };
 
 #[cfg(not(loom))]
 pub(crate) use std::sync::{
-    atomic::{fence, AtomicBool, AtomicI64, AtomicU8},
+    atomic::{fence, AtomicI64, AtomicU8},
     Mutex, MutexGuard,
 };
 

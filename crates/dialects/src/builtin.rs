@@ -63,7 +63,8 @@ fn print_module(p: &mut Printer, op: Op) {
         p.w(&n);
     }
     p.attr_dict_kw(op, &["sym_name"]);
-    p.w(" ");
+    // 13's printer left an extra space before the body.
+    p.w(if p.edition() == Edition::V13 { "  " } else { " " });
     let r = p.ctx.regions_of(op)[0];
     p.region(r, false, false);
 }

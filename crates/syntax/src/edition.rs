@@ -199,7 +199,13 @@ pub fn runtime_value_type_in_full(ed: Edition) -> bool {
 pub fn join_split_outputs(chunks: &[Option<String>], ed: Edition) -> String {
     let mut out = String::new();
     for (i, c) in chunks.iter().enumerate() {
-        if ed == Edition::V15 {
+        if ed == Edition::V13 {
+            // 13 prints the chunks one after the other, no separator.
+            if let Some(c) = c {
+                out.push_str(c);
+                out.push('\n');
+            }
+        } else if ed == Edition::V15 {
             if i > 0 {
                 out.push_str("\n// -----\n");
             }

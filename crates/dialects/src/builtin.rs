@@ -471,9 +471,11 @@ fn print_func_constant(p: &mut Printer, op: Op) {
     p.ty(t);
 }
 
-/// The edition-dependent spelling helpers used by passes.
-pub fn coroutine_passthrough(ctx: &mut Context, ed: Edition) -> Attribute {
-    match ed {
+/// The `passthrough` attribute that marks a coroutine for LLVM, in the
+/// spelling of the edition (LLVM 13 did not mark coroutines).
+pub fn coroutine_passthrough(ctx: &mut Context, ed: Edition) -> Option<Attribute> {
+    Some(match ed {
+        Edition::V13 => return None,
         Edition::V15 => {
             let s = ctx.string_attr("presplitcoroutine");
             ctx.attr(AttrKind::Array(vec![s]))
@@ -484,5 +486,5 @@ pub fn coroutine_passthrough(ctx: &mut Context, ed: Edition) -> Attribute {
             let inner = ctx.attr(AttrKind::Array(vec![a, b]));
             ctx.attr(AttrKind::Array(vec![inner]))
         }
-    }
+    })
 }

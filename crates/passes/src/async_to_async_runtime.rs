@@ -244,7 +244,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     fn outline_execute(&mut self, exec: Op) -> Result<(Op, CoroMachinery), IrError> {
         let loc = self.pc.ctx.op_loc(exec);
-        self.clone_constants_into_region(exec);
+        // LLVM 13 passed captured constants as arguments.
+        if self.pc.edition != mlir_async_syntax::Edition::V13 {
+            self.clone_constants_into_region(exec);
+        }
         let segs = segments(self.pc.ctx, exec, 2);
         let (deps, vals) = (segs[0].clone(), segs[1].clone());
         let mut inputs: Vec<Value> = vec![];
@@ -408,8 +411,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         }
         let edition = self.pc.edition;
-        let pt = coroutine_passthrough(self.ctx(), edition);
-        self.ctx().set_attr(func, "passthrough", pt);
+        if let Some(pt) = coroutine_passthrough(self.ctx(), edition) {
+            self.ctx().set_attr(func, "passthrough", pt);
+        }
         CoroMachinery {
             func,
             token,

@@ -6,7 +6,10 @@ use std::io::Write;
 fn run_with(check: &[u8], input: &[u8], extra: &[&str]) -> (i32, String) {
     let dir = std::env::temp_dir().join(format!("fc-robust-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let chk = dir.join("check.txt");
+    // Tests run in parallel: each call gets its own check file.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let chk = dir.join(format!("check{n}.txt"));
     std::fs::File::create(&chk)
         .unwrap()
         .write_all(check)
@@ -15,6 +18,7 @@ fn run_with(check: &[u8], input: &[u8], extra: &[&str]) -> (i32, String) {
     args.push(chk.display().to_string());
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = mlir_async_filecheck::run(&args, None, &mut &input[..], &mut out, &mut err);
+    let _ = std::fs::remove_file(&chk);
     (code, String::from_utf8_lossy(&err).into_owned())
 }
 

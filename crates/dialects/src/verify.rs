@@ -20,6 +20,7 @@ impl Verifier<'_> {
 
     fn verify_op(&self, op: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
+        check_shape(ctx, op).map_err(|m| self.op_error(op, m))?;
         if let Some(f) = self.reg.get(ctx.name(op)).and_then(|d| d.verify) {
             f(ctx, op).map_err(|m| self.op_error(op, m))?;
         }
@@ -152,11 +153,244 @@ impl Verifier<'_> {
 
 /// Verifies `top` and everything nested in it.
 pub fn verify(ctx: &Context, reg: &Registry, top: Op, edition: Edition) -> Result<(), IrError> {
-    let v = Verifier {
-        ctx,
-        reg,
-        edition,
-    };
+    let v = Verifier { ctx, reg, edition };
     v.verify_op(top)?;
     v.verify_dominance(top)
+}
+
+/// How many of something an op takes.
+#[derive(Clone, Copy)]
+enum N {
+    Exactly(usize),
+    AtLeast(usize),
+    AtMost(usize),
+}
+
+impl N {
+    fn ok(self, n: usize) -> bool {
+        match self {
+            N::Exactly(k) => n == k,
+            N::AtLeast(k) => n >= k,
+            N::AtMost(k) => n <= k,
+        }
+    }
+    fn describe(self, what: &str) -> String {
+        let s = |k: usize| if k == 1 { "" } else { "s" };
+        match self {
+            N::Exactly(k) => format!("requires {k} {what}{}", s(k)),
+            N::AtLeast(k) => format!("requires at least {k} {what}{}", s(k)),
+            N::AtMost(k) => format!("requires at most {k} {what}{}", s(k)),
+        }
+    }
+}
+
+/// What kind of attribute a required attribute must be.
+#[derive(Clone, Copy, PartialEq)]
+enum AttrClass {
+    Str,
+    Int,
+    FuncType,
+    SymRef,
+}
+
+/// The structure an op's custom form (and its verifier) relies on: what
+/// ODS would check before any hand-written verifier runs. Ops spelled in
+/// the generic form can have any structure; without these checks their
+/// printers index past the end of operand or region lists.
+struct Shape {
+    operands: N,
+    results: N,
+    regions: usize,
+    successors: usize,
+    attrs: &'static [(&'static str, AttrClass)],
+    /// Regions that must hold a block, each with at least this many
+    /// entry arguments.
+    entry: &'static [(usize, usize)],
+    /// Operands whose type must be `!async.value<T>` or a memref/function.
+    operand_kinds: &'static [(usize, OperandKind)],
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum OperandKind {
+    AsyncValue,
+    MemRef,
+    Function,
+}
+
+const fn shape(operands: N, results: N) -> Shape {
+    Shape {
+        operands,
+        results,
+        regions: 0,
+        successors: 0,
+        attrs: &[],
+        entry: &[],
+        operand_kinds: &[],
+    }
+}
+
+const fn with_regions(mut s: Shape, n: usize, entry: &'static [(usize, usize)]) -> Shape {
+    s.regions = n;
+    s.entry = entry;
+    s
+}
+
+const fn with_attrs(mut s: Shape, attrs: &'static [(&'static str, AttrClass)]) -> Shape {
+    s.attrs = attrs;
+    s
+}
+
+const fn with_succs(mut s: Shape, n: usize) -> Shape {
+    s.successors = n;
+    s
+}
+
+const fn with_kinds(mut s: Shape, k: &'static [(usize, OperandKind)]) -> Shape {
+    s.operand_kinds = k;
+    s
+}
+
+const BINARY: Shape = shape(N::Exactly(2), N::Exactly(1));
+const UNARY: Shape = shape(N::Exactly(1), N::Exactly(1));
+const SINK: Shape = shape(N::Exactly(1), N::Exactly(0));
+
+fn shape_of(name: &str) -> Option<Shape> {
+    use AttrClass::*;
+    use OperandKind::*;
+    Some(match name {
+        "builtin.module" => with_regions(shape(N::Exactly(0), N::Exactly(0)), 1, &[]),
+        "func.func" => with_attrs(
+            with_regions(shape(N::Exactly(0), N::Exactly(0)), 1, &[]),
+            &[("sym_name", Str), ("function_type", FuncType)],
+        ),
+        "func.call" => with_attrs(shape(N::AtLeast(0), N::AtLeast(0)), &[("callee", SymRef)]),
+        "func.call_indirect" => with_kinds(shape(N::AtLeast(1), N::AtLeast(0)), &[(0, Function)]),
+        "func.constant" => with_attrs(shape(N::Exactly(0), N::Exactly(1)), &[("value", SymRef)]),
+        "cf.br" => with_succs(shape(N::AtLeast(0), N::Exactly(0)), 1),
+        "cf.cond_br" => with_succs(shape(N::AtLeast(1), N::Exactly(0)), 2),
+        "cf.assert" => with_attrs(shape(N::Exactly(1), N::Exactly(0)), &[("msg", Str)]),
+        "arith.constant" => shape(N::Exactly(0), N::Exactly(1)),
+        "arith.cmpi" | "arith.cmpf" => with_attrs(BINARY, &[("predicate", Int)]),
+        "arith.select" => shape(N::Exactly(3), N::Exactly(1)),
+        "arith.negf" | "arith.bitcast" | "arith.extf" | "arith.extsi" | "arith.extui"
+        | "arith.fptosi" | "arith.fptoui" | "arith.index_cast" | "arith.sitofp"
+        | "arith.uitofp" | "arith.truncf" | "arith.trunci" => UNARY,
+        n if n.starts_with("arith.") => BINARY,
+        "async.execute" => with_regions(shape(N::AtLeast(0), N::AtLeast(1)), 1, &[(0, 0)]),
+        "async.await" => shape(N::Exactly(1), N::AtMost(1)),
+        "async.create_group" | "async.runtime.create_group" => UNARY,
+        "async.add_to_group" | "async.runtime.add_to_group" => shape(N::Exactly(2), N::Exactly(1)),
+        "async.await_all" => SINK,
+        "async.runtime.create" | "async.runtime.num_worker_threads" => {
+            shape(N::Exactly(0), N::Exactly(1))
+        }
+        "async.runtime.set_available" | "async.runtime.set_error" | "async.runtime.await" => SINK,
+        "async.runtime.add_ref" | "async.runtime.drop_ref" => with_attrs(SINK, &[("count", Int)]),
+        "async.runtime.is_error" => UNARY,
+        "async.runtime.await_and_resume" => shape(N::Exactly(2), N::Exactly(0)),
+        "async.runtime.store" => {
+            with_kinds(shape(N::Exactly(2), N::Exactly(0)), &[(1, AsyncValue)])
+        }
+        "async.runtime.load" => with_kinds(UNARY, &[(0, AsyncValue)]),
+        "async.coro.suspend" => with_succs(SINK, 3),
+        "linalg.fill" => shape(N::Exactly(2), N::AtMost(1)),
+        "memref.alloc" | "memref.alloca" => shape(N::AtLeast(0), N::Exactly(1)),
+        "memref.dealloc" => with_kinds(SINK, &[(0, MemRef)]),
+        "memref.load" => with_kinds(shape(N::AtLeast(1), N::Exactly(1)), &[(0, MemRef)]),
+        "memref.store" => with_kinds(shape(N::AtLeast(2), N::Exactly(0)), &[(1, MemRef)]),
+        "memref.cast" => with_kinds(UNARY, &[(0, MemRef)]),
+        "memref.dim" => with_kinds(BINARY, &[(0, MemRef)]),
+        "vector.print" => SINK,
+        "scf.for" => with_regions(shape(N::AtLeast(3), N::AtLeast(0)), 1, &[(0, 1)]),
+        "scf.if" => with_regions(shape(N::Exactly(1), N::AtLeast(0)), 2, &[(0, 0)]),
+        "scf.while" => with_regions(shape(N::AtLeast(0), N::AtLeast(0)), 2, &[(0, 0)]),
+        "scf.parallel" => with_regions(shape(N::AtLeast(0), N::AtLeast(0)), 1, &[(0, 0)]),
+        "scf.reduce" => with_regions(shape(N::Exactly(1), N::Exactly(0)), 1, &[]),
+        "scf.execute_region" => with_regions(shape(N::Exactly(0), N::AtLeast(0)), 1, &[]),
+        "scf.condition" => shape(N::AtLeast(1), N::Exactly(0)),
+        _ => return None,
+    })
+}
+
+/// Checks an op against its [`Shape`]; the message follows ODS's wording.
+fn check_shape(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(s) = shape_of(ctx.name(op)) else {
+        return Ok(());
+    };
+    let (nops, nres) = (ctx.operands(op).len(), ctx.results(op).len());
+    if !s.operands.ok(nops) {
+        return Err(format!(
+            "{}, but found {nops}",
+            s.operands.describe("operand")
+        ));
+    }
+    if !s.results.ok(nres) {
+        return Err(format!(
+            "{}, but found {nres}",
+            s.results.describe("result")
+        ));
+    }
+    let regions = ctx.regions_of(op);
+    if regions.len() != s.regions {
+        return Err(format!(
+            "requires {} region{}",
+            s.regions,
+            if s.regions == 1 { "" } else { "s" }
+        ));
+    }
+    if ctx.successors(op).len() != s.successors {
+        return Err(format!(
+            "requires {} successor{}",
+            s.successors,
+            if s.successors == 1 { "" } else { "s" }
+        ));
+    }
+    for &(i, nargs) in s.entry {
+        match ctx.entry_block(regions[i]) {
+            None => {
+                return Err(format!(
+                "region #{i} ('body') failed to verify constraint: region with at least 1 blocks"
+            ))
+            }
+            Some(b) if ctx.block_args(b).len() < nargs => {
+                return Err(format!(
+                    "expects region #{i} to have at least {nargs} argument{}",
+                    if nargs == 1 { "" } else { "s" }
+                ))
+            }
+            _ => {}
+        }
+    }
+    for &(name, class) in s.attrs {
+        let ok = ctx
+            .get_attr(op, name)
+            .is_some_and(|a| match (ctx.attr_kind(a), class) {
+                (AttrKind::String(..), AttrClass::Str) => true,
+                (AttrKind::Integer(..), AttrClass::Int) => true,
+                (AttrKind::SymbolRef(..), AttrClass::SymRef) => true,
+                (AttrKind::Type(t), AttrClass::FuncType) => {
+                    matches!(ctx.kind(*t), TypeKind::Function(..))
+                }
+                _ => false,
+            });
+        if !ok {
+            return Err(format!("requires attribute '{name}'"));
+        }
+    }
+    for &(i, kind) in s.operand_kinds {
+        let t = ctx.value_type(ctx.operand(op, i));
+        let ok = matches!(
+            (ctx.kind(t), kind),
+            (TypeKind::AsyncValue(_), OperandKind::AsyncValue)
+                | (
+                    TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. },
+                    OperandKind::MemRef
+                )
+                | (TypeKind::Function(..), OperandKind::Function)
+        );
+        if !ok {
+            return Err(format!("operand #{i} must be of a different type"));
+        }
+    }
+    Ok(())
 }

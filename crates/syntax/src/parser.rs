@@ -266,7 +266,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             return None;
         }
         let mut e = s + 1;
-        while e < self.b.len() && (is_id_char(self.b[e]) || self.b[e] == b'-' && false) {
+        while e < self.b.len() && is_id_char(self.b[e]) {
             e += 1;
         }
         Some(&self.src[s..e])
@@ -508,10 +508,11 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// Parses one operation (custom or generic form) with its result list.
     pub fn parse_operation(&mut self) -> PResult<Op> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return self.err_here("nesting too deep");
-        }
-        let r = self.parse_operation_inner();
+        let r = if self.depth > MAX_DEPTH {
+            self.err_here("nesting too deep")
+        } else {
+            self.parse_operation_inner()
+        };
         self.depth -= 1;
         r
     }
@@ -536,7 +537,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 let mut count = 1;
                 if self.eat(":") {
                     match self.int_lit() {
-                        Some(n) if n >= 1 && n < 1 << 20 => count = n as usize,
+                        Some(n) if (1..1 << 20).contains(&n) => count = n as usize,
                         _ => return self.err_here("expected integer number of results"),
                     }
                 }
@@ -634,7 +635,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         for (op, name, p) in std::mem::take(&mut self.pending_loc_aliases) {
             match self.loc_aliases.get(&name) {
                 Some(&l) => self.ctx.op_mut(op).loc = l,
-                None => return self.err(p, format!("operation location alias was never defined")),
+                None => return self.err(p, "operation location alias was never defined"),
             }
         }
         Ok(())
@@ -648,6 +649,17 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(l)
     }
     fn parse_location_inner(&mut self) -> PResult<Location> {
+        self.depth += 1;
+        let r = if self.depth > MAX_DEPTH {
+            self.err_here("nesting too deep")
+        } else {
+            self.parse_location_inner_nested()
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_location_inner_nested(&mut self) -> PResult<Location> {
         if self.eat_keyword("unknown") {
             return Ok(self.ctx.unknown_loc());
         }
@@ -729,22 +741,12 @@ impl<'a, 'c> Parser<'a, 'c> {
         let name = self.ctx.sym(&canon);
         let registered = self.ctx.is_registered(name);
         if !registered && !self.allow_unregistered {
-            let dialect = spelled.split('.').next().unwrap_or("");
-            if spelled.contains('.') && !self.hooks.is_known_dialect(dialect) {
-                return self.err(
-                    name_pos,
-                    format!("operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used"),
-                );
-            }
-            return self.err(name_pos, format!("custom op '{spelled}' is unknown"))
-                .or_else(|_: ParseError| {
-                    self.err(
-                        name_pos,
-                        format!(
-                            "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used"
-                        ),
-                    )
-                });
+            // Known dialect or not, mlir-opt reports an unregistered op this
+            // way when parsing the generic form.
+            return self.err(
+                name_pos,
+                "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",
+            );
         }
         self.expect("(")?;
         let mut operands = vec![];
@@ -887,7 +889,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> PResult<Value> {
         if let Some(vals) = self.lookup_value(&u.name) {
             let Some(&v) = vals.get(u.index) else {
-                return self.err(u.pos, format!("invalid SSA value result number"));
+                return self.err(u.pos, "invalid SSA value result number");
             };
             let vt = self.ctx.value_type(v);
             if vt != ty {
@@ -1075,10 +1077,11 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// label `^bb0(...)` is accepted when `args` is empty.
     pub fn parse_region(&mut self, args: &[RegionArg], isolated: bool) -> PResult<Region> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return self.err_here("nesting too deep");
-        }
-        let r = self.parse_region_inner(args, isolated);
+        let r = if self.depth > MAX_DEPTH {
+            self.err_here("nesting too deep")
+        } else {
+            self.parse_region_inner(args, isolated)
+        };
         self.depth -= 1;
         r
     }
@@ -1137,19 +1140,13 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
         }
         let bs = self.block_scopes.pop().expect("block scope open");
-        if let Some((name, (_, _, pos))) = bs
+        if let Some((_, (_, _, pos))) = bs
             .blocks
             .iter()
             .filter(|(_, (_, defined, _))| !defined)
             .min_by_key(|(_, (_, _, p))| *p)
         {
-            return self
-                .err(*pos, format!("reference to an undefined block"))
-                .map_err(|mut e| {
-                    let _ = name;
-                    e.message = "reference to an undefined block".into();
-                    e
-                });
+            return self.err(*pos, "reference to an undefined block");
         }
         if isolated {
             self.finish_isolated_scope()?;
@@ -1179,28 +1176,26 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         entry.1 = true;
         self.ctx.append_block(region, b);
-        if self.eat("(") {
-            if !self.eat(")") {
-                loop {
-                    self.skip_ws();
-                    let ap = self.pos;
-                    let u = self.parse_operand_ref()?;
-                    self.expect(":")?;
-                    let t = self.parse_type()?;
-                    let v = self.ctx.add_block_arg(b, t);
-                    let l = if self.peek_ident() == Some("loc") {
-                        self.parse_location_body()?
-                    } else {
-                        self.loc_at(ap)
-                    };
-                    self.ctx.set_value_loc(v, l);
-                    self.define_value(&u.name, vec![v], ap)?;
-                    if !self.eat(",") {
-                        break;
-                    }
+        if self.eat("(") && !self.eat(")") {
+            loop {
+                self.skip_ws();
+                let ap = self.pos;
+                let u = self.parse_operand_ref()?;
+                self.expect(":")?;
+                let t = self.parse_type()?;
+                let v = self.ctx.add_block_arg(b, t);
+                let l = if self.peek_ident() == Some("loc") {
+                    self.parse_location_body()?
+                } else {
+                    self.loc_at(ap)
+                };
+                self.ctx.set_value_loc(v, l);
+                self.define_value(&u.name, vec![v], ap)?;
+                if !self.eat(",") {
+                    break;
                 }
-                self.expect(")")?;
             }
+            self.expect(")")?;
         }
         self.expect(":")?;
         Ok(b)
@@ -1237,10 +1232,11 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     pub fn parse_type(&mut self) -> PResult<Type> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return self.err_here("nesting too deep");
-        }
-        let r = self.parse_type_inner();
+        let r = if self.depth > MAX_DEPTH {
+            self.err_here("nesting too deep")
+        } else {
+            self.parse_type_inner()
+        };
         self.depth -= 1;
         r
     }
@@ -1264,7 +1260,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 self.pos += 1;
                 let save = self.pos;
                 let id = self.suffix_id();
-                if !id.contains('.') && !self.b.get(self.pos).is_some_and(|&c| c == b'<') {
+                if !id.contains('.') && self.b.get(self.pos) != Some(&b'<') {
                     if let Some(&t) = self.type_aliases.get(id) {
                         return Ok(t);
                     }
@@ -1404,19 +1400,12 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.balanced_body(start)?;
         }
         if !self.allow_unregistered && !self.hooks.is_known_dialect(dialect) {
-            return self
-                .err(
-                    start,
-                    format!("dialect '{dialect}' provides no type parsing hook"),
-                )
-                .or_else(|mut e: ParseError| {
-                    e.message = format!(
-                        "unregistered dialect type !{}{}",
-                        dialect,
-                        &self.src[s..self.pos]
-                    );
-                    Err(e)
-                });
+            let message = format!(
+                "unregistered dialect type !{}{}",
+                dialect,
+                &self.src[s..self.pos]
+            );
+            return self.err(start, message);
         }
         let body = self.src[s..self.pos].to_string();
         let d = self.ctx.sym(dialect);
@@ -1654,10 +1643,11 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// result type of `arith.constant`), which suppresses `: type`.
     pub fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attribute> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return self.err_here("nesting too deep");
-        }
-        let r = self.parse_attribute_inner(ty);
+        let r = if self.depth > MAX_DEPTH {
+            self.err_here("nesting too deep")
+        } else {
+            self.parse_attribute_inner(ty)
+        };
         self.depth -= 1;
         r
     }
@@ -1860,10 +1850,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             _ => 0,
         };
         if !splat && elems.len() as i64 != n {
-            return self.err(
-                p,
-                format!("inferred shape of elements literal does not match type"),
-            );
+            return self.err(p, "inferred shape of elements literal does not match type");
         }
         let splat = splat || (elems.len() > 1 && elems.iter().all(|e| *e == elems[0]));
         if splat && elems.len() > 1 {
@@ -1872,6 +1859,17 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(self.ctx.attr(AttrKind::Dense(elems, t, splat)))
     }
     fn parse_dense_list(&mut self, out: &mut Vec<DenseElem>) -> PResult<()> {
+        self.depth += 1;
+        let r = if self.depth > MAX_DEPTH {
+            self.err_here("nesting too deep")
+        } else {
+            self.parse_dense_list_nested(out)
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_dense_list_nested(&mut self, out: &mut Vec<DenseElem>) -> PResult<()> {
         self.expect("[")?;
         if self.eat("]") {
             return Ok(());

@@ -12,7 +12,37 @@ use crate::object::{Kind, ObjPtr};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-static LIVE: [AtomicI64; 3] = [AtomicI64::new(0), AtomicI64::new(0), AtomicI64::new(0)];
+/// Per-kind counts of creations minus destructions, sharded so that the
+/// thread creating objects (the JIT's `main`) and the workers freeing them
+/// do not bounce one cache line: worker `i` uses shard `i + 1` (modulo the
+/// shard count), every other thread shard 0. The live count of a kind is the
+/// sum over the shards.
+const SHARDS: usize = 16;
+
+#[repr(align(128))]
+struct Shard([AtomicI64; 3]);
+
+#[allow(clippy::declare_interior_mutable_const)]
+const ZERO_SHARD: Shard = Shard([AtomicI64::new(0), AtomicI64::new(0), AtomicI64::new(0)]);
+static LIVE: [Shard; SHARDS] = [ZERO_SHARD; SHARDS];
+
+fn shard() -> &'static Shard {
+    let i = crate::scheduler::current_worker_index().map_or(0, |w| 1 + w % (SHARDS - 1));
+    &LIVE[i]
+}
+
+/// Live objects of every kind together (a racy snapshot while tasks run).
+pub(crate) fn live_total() -> i64 {
+    LIVE.iter()
+        .map(|s| s.0.iter().map(|c| c.load(Ordering::Relaxed)).sum::<i64>())
+        .sum()
+}
+
+fn count(kind: Kind) -> i64 {
+    LIVE.iter()
+        .map(|s| s.0[kind as usize].load(Ordering::Relaxed))
+        .sum()
+}
 
 /// Counts of objects alive right now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,18 +65,18 @@ impl LiveObjects {
 /// Returns how many objects of each kind are alive.
 pub fn live_objects() -> LiveObjects {
     LiveObjects {
-        tokens: LIVE[Kind::Token as usize].load(Ordering::Relaxed),
-        values: LIVE[Kind::Value as usize].load(Ordering::Relaxed),
-        groups: LIVE[Kind::Group as usize].load(Ordering::Relaxed),
+        tokens: count(Kind::Token),
+        values: count(Kind::Value),
+        groups: count(Kind::Group),
     }
 }
 
 pub(crate) fn created(kind: Kind) {
-    LIVE[kind as usize].fetch_add(1, Ordering::Relaxed);
+    shard().0[kind as usize].fetch_add(1, Ordering::Relaxed);
 }
 
 pub(crate) fn destroyed(obj: ObjPtr, kind: Kind) {
-    LIVE[kind as usize].fetch_sub(1, Ordering::Relaxed);
+    shard().0[kind as usize].fetch_sub(1, Ordering::Relaxed);
     registry::forget(obj);
 }
 

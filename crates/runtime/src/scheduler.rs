@@ -30,9 +30,10 @@
 //!   not a heuristic.
 
 use crate::object::Task;
-use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+use crossbeam_deque::{Steal, Stealer, Worker};
 use crossbeam_utils::{Backoff, CachePadded};
 use std::cell::Cell;
+use std::collections::VecDeque;
 use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
@@ -55,8 +56,60 @@ struct WorkerShared {
     thread: OnceLock<Thread>,
 }
 
+/// The queue for tasks submitted from outside the pool: a mutex-protected
+/// ring buffer with its length mirrored in an atomic, so that empty checks
+/// take no lock. Cheaper than `crossbeam_deque::Injector` for our pattern
+/// (one thread outside the pool pushing millions of tasks): that one
+/// allocates and zeroes a 1.5 KiB block every 63 pushes, and such large
+/// allocations make glibc consolidate its fast bins, which the objects freed
+/// by the workers keep refilling. The buffer here is reused.
+struct Injector {
+    queue: Mutex<VecDeque<Task>>,
+    len: AtomicUsize,
+}
+
+impl Injector {
+    fn new() -> Injector {
+        Injector {
+            queue: Mutex::new(VecDeque::new()),
+            len: AtomicUsize::new(0),
+        }
+    }
+
+    fn push(&self, task: Task) {
+        let mut q = lock(&self.queue);
+        q.push_back(task);
+        self.len.store(q.len(), Ordering::Relaxed);
+    }
+
+    fn len(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Moves about half of the queue (at most `MAX_BATCH`) into `dest` and
+    /// returns one more task to run now.
+    fn steal_batch_and_pop(&self, dest: &Worker<Task>) -> Option<Task> {
+        const MAX_BATCH: usize = 32;
+        if self.is_empty() {
+            return None;
+        }
+        let mut q = lock(&self.queue);
+        let first = q.pop_front()?;
+        let n = (q.len() / 2).min(MAX_BATCH);
+        for t in q.drain(..n) {
+            dest.push(t);
+        }
+        self.len.store(q.len(), Ordering::Relaxed);
+        Some(first)
+    }
+}
+
 pub(crate) struct Scheduler {
-    injector: Injector<Task>,
+    injector: Injector,
     stealers: Vec<Stealer<Task>>,
     workers: Vec<CachePadded<WorkerShared>>,
     /// Indices of parked workers. Changed only under the lock; a worker is
@@ -218,10 +271,8 @@ impl WorkerCtx {
     fn steal(&self) -> Option<Task> {
         loop {
             let mut retry = false;
-            match self.sched.injector.steal_batch_and_pop(&self.local) {
-                Steal::Success(t) => return Some(t),
-                Steal::Retry => retry = true,
-                Steal::Empty => {}
+            if let Some(t) = self.sched.injector.steal_batch_and_pop(&self.local) {
+                return Some(t);
             }
             let n = self.sched.stealers.len();
             for k in 1..n {
@@ -305,22 +356,62 @@ impl Scheduler {
     }
 
     /// Keeps a thread outside the pool that spawns tasks faster than the
-    /// workers run them (the JIT's `main` building a chain) from queueing
-    /// them all at once: each queued coroutine frame is memory. Briefly yields
-    /// while the injector holds more than `MAX_BACKLOG` tasks, never for long
-    /// and never when the pool is idle, so it cannot deadlock a program whose
-    /// tasks wait for the producer.
+    /// workers complete them (the JIT's `main` building a 10^6-task chain)
+    /// from running arbitrarily far ahead: every suspended coroutine frame
+    /// and its token and value are memory. Every `CHECK_EVERY` spawns it
+    /// looks at the number of live objects; above `MAX_LIVE` it yields until
+    /// the workers have brought it down to half, as long as they make
+    /// progress. When they make none for `STALL` (everything waits for an
+    /// object not yet produced, e.g. the head of the chain is slow, or for
+    /// this very thread), it gives up and skips the next `SKIP_AFTER_STALL`
+    /// checks, so it can neither deadlock nor noticeably slow down a
+    /// producer the pool cannot help, and still recovers from a stall that
+    /// was only the workers being descheduled on a loaded machine.
     fn throttle_producer(&self) {
-        const MAX_BACKLOG: usize = 1 << 15;
-        if self.injector.len() <= MAX_BACKLOG {
+        const CHECK_EVERY: u32 = 256;
+        const MAX_LIVE: i64 = 1 << 14;
+        const STALL: std::time::Duration = std::time::Duration::from_millis(10);
+        const SKIP_AFTER_STALL: u32 = 32;
+        thread_local! {
+            static SPAWNS: Cell<u32> = const { Cell::new(0) };
+            static SKIP: Cell<u32> = const { Cell::new(0) };
+        }
+        let n = SPAWNS.with(|c| {
+            let n = c.get().wrapping_add(1);
+            c.set(n);
+            n
+        });
+        if !n.is_multiple_of(CHECK_EVERY) {
             return;
         }
-        let start = std::time::Instant::now();
-        while self.injector.len() > MAX_BACKLOG / 2
-            && self.num_sleepers.load(Ordering::Relaxed) < self.num_workers
-            && start.elapsed() < std::time::Duration::from_millis(20)
-        {
+        let mut live = crate::leak::live_total();
+        if live <= MAX_LIVE {
+            SKIP.with(|c| c.set(0));
+            return;
+        }
+        if SKIP.with(|c| {
+            let k = c.get();
+            c.set(k.saturating_sub(1));
+            k > 0
+        }) {
+            return;
+        }
+        let mut best = live;
+        let mut since = std::time::Instant::now();
+        while live > MAX_LIVE / 2 {
+            if self.num_sleepers.load(Ordering::Relaxed) >= self.num_workers {
+                // Nobody is running: nothing will bring the count down.
+                return;
+            }
             std::thread::yield_now();
+            live = crate::leak::live_total();
+            if live < best {
+                best = live;
+                since = std::time::Instant::now();
+            } else if since.elapsed() > STALL {
+                SKIP.with(|c| c.set(SKIP_AFTER_STALL));
+                return;
+            }
         }
     }
 

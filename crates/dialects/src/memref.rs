@@ -3,6 +3,7 @@
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
+use mlir_async_syntax::printer::print_dict_entries;
 use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
 pub fn ops() -> Vec<OpDef> {
@@ -12,11 +13,15 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.dealloc").syntax(parse_dealloc, print_dealloc),
         OpDef::new("memref.load").syntax(parse_load, print_load),
         OpDef::new("memref.store").syntax(parse_store, print_store),
-        OpDef::new("memref.cast").syntax(parse_cast, print_cast).pure(),
+        OpDef::new("memref.cast")
+            .syntax(parse_cast, print_cast)
+            .pure(),
         OpDef::new("memref.dim").syntax(parse_dim, print_dim).pure(),
         OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
-        OpDef::new("linalg.yield").syntax(parse_plain_yield, print_plain_yield).terminator(),
-        OpDef::new("linalg.generic"),
+        OpDef::new("linalg.yield")
+            .syntax(parse_plain_yield, print_plain_yield)
+            .terminator(),
+        OpDef::new("linalg.generic").syntax(parse_generic, print_generic),
         OpDef::new("vector.print").syntax(parse_print, print_print),
     ]
 }
@@ -285,4 +290,96 @@ fn print_print(p: &mut Printer, op: Op) {
     p.w(" : ");
     let t = p.ctx.value_type(v);
     p.ty(t);
+}
+
+/// The attributes `linalg.generic` prints in its leading dictionary.
+const GENERIC_TRAITS: [&str; 4] = ["doc", "indexing_maps", "iterator_types", "library_call"];
+
+/// `ins(%a, %b : T, U)` or `outs(...)` if the keyword is next.
+fn parse_ins_outs(p: &mut Parser, kw: &str) -> PResult<Vec<Value>> {
+    if !p.eat_keyword(kw) {
+        return Ok(vec![]);
+    }
+    p.expect("(")?;
+    let ops = p.parse_operand_list()?;
+    p.expect(":")?;
+    let tys = p.parse_type_list_no_parens()?;
+    p.expect(")")?;
+    resolve(p, &ops, &tys)
+}
+
+/// `linalg.generic {traits} ins(...) outs(...) attrs = {...} {region} -> T`,
+/// the same in 14 and 15.
+fn parse_generic(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let traits = p.parse_attr_dict()?;
+    st.attrs.extend(traits);
+    attr_dict(p, st)?;
+    let ins = parse_ins_outs(p, "ins")?;
+    let outs = parse_ins_outs(p, "outs")?;
+    let seg = segment_sizes(p.ctx, &[ins.len(), outs.len()]);
+    let s = p.ctx.sym("operand_segment_sizes");
+    st.attrs.push((s, seg));
+    st.operands = ins;
+    st.operands.extend(outs);
+    if p.eat_keyword("attrs") {
+        p.expect("=")?;
+        attr_dict(p, st)?;
+    }
+    let r = p.parse_region(&[], false)?;
+    st.regions = vec![r];
+    st.result_types = optional_arrow_types(p)?;
+    Ok(())
+}
+
+fn print_generic(p: &mut Printer, op: Op) {
+    p.w(" ");
+    let traits: Vec<(Symbol, Attribute)> = p
+        .ctx
+        .op(op)
+        .attrs
+        .iter()
+        .filter(|(k, _)| GENERIC_TRAITS.contains(&p.ctx.str(*k)))
+        .copied()
+        .collect();
+    if !traits.is_empty() {
+        p.w("{");
+        print_dict_entries(p.ctx, &traits, &mut p.out);
+        p.w("}");
+    }
+    let segs = segments(p.ctx, op, 2);
+    for (kw, vs) in [(" ins(", &segs[0]), (" outs(", &segs[1])] {
+        if !vs.is_empty() {
+            p.w(kw);
+            p.operands(vs);
+            p.w(" : ");
+            let tys = types_of(p.ctx, vs);
+            p.types(&tys);
+            p.w(")");
+        }
+    }
+    let mut elided = GENERIC_TRAITS.to_vec();
+    elided.push("operand_segment_sizes");
+    let extra = p
+        .ctx
+        .op(op)
+        .attrs
+        .iter()
+        .any(|(k, _)| !elided.contains(&p.ctx.str(*k)));
+    if extra {
+        // MLIR prints " attrs = " and then the dictionary with its own
+        // leading space.
+        p.w(" attrs = ");
+        p.attr_dict(op, &elided);
+    }
+    if let Some(&r) = p.ctx.regions_of(op).first() {
+        if !p.ctx.region_blocks(r).is_empty() {
+            p.w(" ");
+            p.region(r, true, true);
+        }
+    }
+    let results = types_of(p.ctx, p.ctx.results(op));
+    if !results.is_empty() {
+        p.w(" -> ");
+        p.result_types(&results);
+    }
 }

@@ -294,6 +294,7 @@ fn shape_of(name: &str) -> Option<Shape> {
         "async.runtime.load" => with_kinds(UNARY, &[(0, AsyncValue)]),
         "async.coro.suspend" => with_succs(SINK, 3),
         "linalg.fill" => shape(N::Exactly(2), N::AtMost(1)),
+        "linalg.generic" => with_regions(shape(N::AtLeast(0), N::AtLeast(0)), 1, &[]),
         "memref.alloc" | "memref.alloca" => shape(N::AtLeast(0), N::Exactly(1)),
         "memref.dealloc" => with_kinds(SINK, &[(0, MemRef)]),
         "memref.load" => with_kinds(shape(N::AtLeast(1), N::Exactly(1)), &[(0, MemRef)]),

@@ -80,10 +80,112 @@ pub fn parse_source(
     }
 }
 
-/// Prints an op (normally a module) followed by a newline.
+/// Prints an op (normally a module) followed by a newline, with affine
+/// maps and sets replaced by `#map`/`#set` aliases defined on top, as
+/// mlir-opt prints them.
 pub fn print_op(ctx: &Context, hooks: &dyn DialectHooks, op: Op, opts: PrintOptions) -> String {
     let mut p = Printer::new(ctx, hooks, op, opts);
     p.op(op);
     p.out.push('\n');
-    p.out
+    alias::apply(p.out)
+}
+
+/// Attribute aliases. mlir-opt (14 and 15) names every affine map `map`
+/// and every affine set `set`, numbers the names in the order a dry run of
+/// the printer meets them (a name used once stays unnumbered: `#map`), and
+/// prints the definitions sorted by name before the op. The printed text
+/// meets them in that same order, so the aliases are found in the output
+/// instead of threading a table through every attribute printer.
+mod alias {
+    /// Finds the end (exclusive) of `affine_map<...>` starting at `start`
+    /// (the index of its `<`): `->` and `>=` are not closing brackets.
+    fn close(b: &[u8], start: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut i = start;
+        while i < b.len() {
+            match b[i] {
+                b'<' => depth += 1,
+                b'>' if i > 0 && b[i - 1] == b'-' => {}
+                b'>' if b.get(i + 1) == Some(&b'=') => {}
+                b'>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                b'\n' | b'"' => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    pub fn apply(text: String) -> String {
+        if !text.contains("affine_map<") && !text.contains("affine_set<") {
+            return text;
+        }
+        let b = text.as_bytes();
+        // (start, end, kind index) of every occurrence outside strings.
+        let mut spans = vec![];
+        let mut in_str = false;
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'"' {
+                in_str = !in_str;
+            } else if c == b'\\' && in_str {
+                i += 1;
+            } else if !in_str && c == b'a' {
+                for (k, kw) in ["affine_map<", "affine_set<"].iter().enumerate() {
+                    if b[i..].starts_with(kw.as_bytes()) {
+                        if let Some(e) = close(b, i + kw.len() - 1) {
+                            spans.push((i, e, k));
+                            i = e - 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if spans.is_empty() {
+            return text;
+        }
+        // Distinct attributes per kind, in order of first appearance.
+        let mut seen: [Vec<&str>; 2] = [vec![], vec![]];
+        for &(s, e, k) in &spans {
+            let t = &text[s..e];
+            if !seen[k].contains(&t) {
+                seen[k].push(t);
+            }
+        }
+        let name = |k: usize, t: &str| -> String {
+            let base = ["map", "set"][k];
+            let list = &seen[k];
+            if list.len() == 1 {
+                format!("#{base}")
+            } else {
+                let n = list.iter().position(|x| *x == t).unwrap_or(0);
+                format!("#{base}{n}")
+            }
+        };
+        let mut out = String::with_capacity(text.len());
+        for (k, list) in seen.iter().enumerate() {
+            for t in list {
+                out.push_str(&name(k, t));
+                out.push_str(" = ");
+                out.push_str(t);
+                out.push('\n');
+            }
+        }
+        let mut last = 0;
+        for &(s, e, k) in &spans {
+            out.push_str(&text[last..s]);
+            out.push_str(&name(k, &text[s..e]));
+            last = e;
+        }
+        out.push_str(&text[last..]);
+        out
+    }
 }

@@ -12,6 +12,7 @@ pub mod capi;
 mod leak;
 mod object;
 mod ops;
+mod pool;
 mod scheduler;
 mod shutdown;
 mod sync;

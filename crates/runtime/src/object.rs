@@ -323,17 +323,34 @@ pub(crate) fn default_value_align(size: usize) -> usize {
 /// `emplace`/`set_error` drops, so a token whose creator lets go early still
 /// lives until it is produced (upstream's rule).
 pub(crate) fn alloc_token() -> ObjPtr {
-    let b = Box::new(Header::new(Kind::Token, 2, UNAVAILABLE));
+    let h = Header::new(Kind::Token, 2, UNAVAILABLE);
     crate::leak::created(Kind::Token);
-    ObjPtr(NonNull::from(Box::leak(b)))
+    if !crate::pool::fits(Layout::new::<Header>()) {
+        // Only with loom's larger primitives.
+        return ObjPtr(NonNull::from(Box::leak(Box::new(h))));
+    }
+    let p = crate::pool::alloc().cast::<Header>();
+    // SAFETY: a pool block is large and aligned enough for a `Header`
+    // (checked just above) and not shared with anyone yet.
+    unsafe { p.write(h) };
+    // SAFETY: pool blocks are never null.
+    ObjPtr(unsafe { NonNull::new_unchecked(p) })
 }
 
 /// Allocates a value with `size` bytes of zeroed storage; two references as
 /// for tokens.
 pub(crate) fn alloc_value(size: usize, align: usize) -> ObjPtr {
     let (layout, offset) = value_layout(size, align);
-    // SAFETY: the layout has non-zero size (it contains a `ValueObj`).
-    let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+    let raw = if crate::pool::fits(layout) {
+        let p = crate::pool::alloc();
+        // SAFETY: the block holds `layout.size()` bytes; zero the payload
+        // (upstream's storage is a zero-initialised vector).
+        unsafe { p.add(offset).write_bytes(0, layout.size() - offset) };
+        p
+    } else {
+        // SAFETY: the layout has non-zero size (it contains a `ValueObj`).
+        unsafe { std::alloc::alloc_zeroed(layout) }
+    };
     let Some(ptr) = NonNull::new(raw.cast::<ValueObj>()) else {
         std::alloc::handle_alloc_error(layout)
     };
@@ -376,8 +393,17 @@ pub(crate) unsafe fn free(obj: ObjPtr) {
     crate::leak::destroyed(obj, kind);
     match kind {
         Kind::Token => {
-            // SAFETY: tokens are allocated by `Box<Header>`.
-            drop(unsafe { Box::from_raw(obj.0.as_ptr()) });
+            if !crate::pool::fits(Layout::new::<Header>()) {
+                // SAFETY: allocated by `Box<Header>` in `alloc_token`.
+                drop(unsafe { Box::from_raw(obj.0.as_ptr()) });
+                return;
+            }
+            // SAFETY: tokens are pool blocks holding a `Header`; nobody else
+            // references it any more.
+            unsafe {
+                std::ptr::drop_in_place(obj.0.as_ptr());
+                crate::pool::free(obj.0.as_ptr().cast());
+            }
         }
         Kind::Group => {
             // SAFETY: groups are allocated by `Box<GroupObj>`.
@@ -385,12 +411,16 @@ pub(crate) unsafe fn free(obj: ObjPtr) {
         }
         Kind::Value => {
             let p = obj.0.cast::<ValueObj>().as_ptr();
-            // SAFETY: allocated by `alloc_value` with the layout recomputed
-            // here from the stored size and alignment.
+            // SAFETY: allocated by `alloc_value` (from the pool or with the
+            // layout recomputed here from the stored size and alignment).
             unsafe {
                 let (layout, _) = value_layout((*p).size, (*p).align);
                 std::ptr::drop_in_place(p);
-                std::alloc::dealloc(p.cast(), layout);
+                if crate::pool::fits(layout) {
+                    crate::pool::free(p.cast());
+                } else {
+                    std::alloc::dealloc(p.cast(), layout);
+                }
             }
         }
     }

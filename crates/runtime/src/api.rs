@@ -9,7 +9,7 @@
 
 use crate::leak::{LiveObjects, Origin};
 use crate::object::{Kind, ObjPtr, State, Task, AVAILABLE, ERROR};
-use crate::ops;
+use crate::ops::{self, At};
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -137,24 +137,24 @@ impl Token {
 }
 
 impl TokenProducer {
-    fn finish(mut self, state: u8) {
+    fn finish(mut self, state: u8, at: At) {
         let h = self.0.take().expect("producer used once");
         let obj = h.0;
         std::mem::forget(h);
         // SAFETY: the producer owns the creation-time reference that
         // `set_state` drops, and a producer completes its token only once.
-        let r = unsafe { ops::set_state(obj, state) };
+        let r = unsafe { ops::set_state(obj, state, at) };
         debug_assert!(r.is_ok());
     }
 
     /// Makes the token available.
     pub fn emplace(self) {
-        self.finish(AVAILABLE)
+        self.finish(AVAILABLE, At::Anywhere)
     }
 
     /// Puts the token in the error state.
     pub fn set_error(self) {
-        self.finish(ERROR)
+        self.finish(ERROR, At::Anywhere)
     }
 }
 
@@ -164,7 +164,7 @@ impl Drop for TokenProducer {
             let obj = h.0;
             std::mem::forget(h);
             // SAFETY: as in `finish`; an abandoned token becomes an error.
-            let _ = unsafe { ops::set_state(obj, ERROR) };
+            let _ = unsafe { ops::set_state(obj, ERROR, At::Anywhere) };
         }
     }
 }
@@ -254,23 +254,31 @@ impl<T: Copy + Send + Sync + 'static> ValueProducer<T> {
     }
 
     /// Stores `v` and makes the value available.
-    pub fn emplace(mut self, v: T) {
+    pub fn emplace(self, v: T) {
+        self.emplace_at(v, At::Anywhere)
+    }
+
+    fn emplace_at(mut self, v: T, at: At) {
         let obj = self.take();
         // SAFETY: the single producer writes the storage (sized and aligned
         // for `T`) before publishing it with `set_state` (Release); readers
         // only read after observing the state.
         unsafe {
             obj.value_storage().cast::<T>().write(v);
-            let r = ops::set_state(obj, AVAILABLE);
+            let r = ops::set_state(obj, AVAILABLE, at);
             debug_assert!(r.is_ok());
         }
     }
 
     /// Puts the value in the error state.
-    pub fn set_error(mut self) {
+    pub fn set_error(self) {
+        self.set_error_at(At::Anywhere)
+    }
+
+    fn set_error_at(mut self, at: At) {
         let obj = self.take();
         // SAFETY: the producer's creation-time reference, used once.
-        let _ = unsafe { ops::set_state(obj, ERROR) };
+        let _ = unsafe { ops::set_state(obj, ERROR, at) };
     }
 }
 
@@ -280,7 +288,7 @@ impl<T> Drop for ValueProducer<T> {
             let obj = h.0;
             std::mem::forget(h);
             // SAFETY: the producer's reference; abandoned values error.
-            let _ = unsafe { ops::set_state(obj, ERROR) };
+            let _ = unsafe { ops::set_state(obj, ERROR, At::Anywhere) };
         }
     }
 }
@@ -355,8 +363,8 @@ pub fn spawn(f: impl FnOnce() + Send + 'static) {
 pub fn execute(f: impl FnOnce() + Send + 'static) -> Token {
     let (t, p) = Token::new();
     spawn(move || match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(()) => p.emplace(),
-        Err(_) => p.set_error(),
+        Ok(()) => p.finish(AVAILABLE, At::Tail),
+        Err(_) => p.finish(ERROR, At::Tail),
     });
     t
 }
@@ -368,8 +376,8 @@ pub fn execute_value<T: Copy + Send + Sync + 'static>(
 ) -> Value<T> {
     let (v, p) = Value::<T>::new();
     spawn(move || match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(x) => p.emplace(x),
-        Err(_) => p.set_error(),
+        Ok(x) => p.emplace_at(x, At::Tail),
+        Err(_) => p.set_error_at(At::Tail),
     });
     v
 }

@@ -13,7 +13,7 @@
 
 use crate::leak::Origin;
 use crate::object::{default_value_align, Kind, ObjPtr, Task, AVAILABLE, ERROR};
-use crate::ops::{self, Misuse};
+use crate::ops::{self, At, Misuse};
 use std::ffi::c_void;
 use std::ptr::NonNull;
 
@@ -130,13 +130,15 @@ pub extern "C" fn mlirAsyncRuntimeAddTokenToGroup(token: *mut c_void, group: *mu
     unsafe { ops::add_token_to_group(t, g) }
 }
 
-/// Makes a token available and resumes its awaiters.
+/// Makes a token available and resumes its awaiters. (Lowered code
+/// completes tokens and values at the end of a coroutine body, just before
+/// its cleanup, hence [`At::Tail`].)
 #[no_mangle]
 pub extern "C" fn mlirAsyncRuntimeEmplaceToken(token: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeEmplaceToken";
     let t = obj(token, Some(Kind::Token), F);
     // SAFETY: a live token, produced once (checked by `set_state`).
-    check(F, unsafe { ops::set_state(t, AVAILABLE) });
+    check(F, unsafe { ops::set_state(t, AVAILABLE, At::Tail) });
 }
 
 /// Makes a value available (its storage was written) and resumes awaiters.
@@ -145,7 +147,7 @@ pub extern "C" fn mlirAsyncRuntimeEmplaceValue(value: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeEmplaceValue";
     let v = obj(value, Some(Kind::Value), F);
     // SAFETY: a live value, produced once (checked by `set_state`).
-    check(F, unsafe { ops::set_state(v, AVAILABLE) });
+    check(F, unsafe { ops::set_state(v, AVAILABLE, At::Tail) });
 }
 
 /// Puts a token in the error state and resumes its awaiters.
@@ -154,7 +156,7 @@ pub extern "C" fn mlirAsyncRuntimeSetTokenError(token: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeSetTokenError";
     let t = obj(token, Some(Kind::Token), F);
     // SAFETY: as for emplace.
-    check(F, unsafe { ops::set_state(t, ERROR) });
+    check(F, unsafe { ops::set_state(t, ERROR, At::Tail) });
 }
 
 /// Puts a value in the error state and resumes its awaiters.
@@ -163,7 +165,7 @@ pub extern "C" fn mlirAsyncRuntimeSetValueError(value: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeSetValueError";
     let v = obj(value, Some(Kind::Value), F);
     // SAFETY: as for emplace.
-    check(F, unsafe { ops::set_state(v, ERROR) });
+    check(F, unsafe { ops::set_state(v, ERROR, At::Tail) });
 }
 
 /// Whether the token is in the error state.

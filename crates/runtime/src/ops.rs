@@ -70,18 +70,29 @@ pub(crate) unsafe fn drop_ref(obj: ObjPtr, n: i64) -> Result<(), Misuse> {
     Ok(())
 }
 
+/// Where in the producing task a completion happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum At {
+    /// At the task's tail: the task returns right after (lowered
+    /// `async.yield`, the end of `execute`'s closure). A coroutine resumed
+    /// by it may wait in the worker's `next` slot for the task to return.
+    Tail,
+    /// Anywhere: resumptions go to the stealable queue at once.
+    Anywhere,
+}
+
 /// Emplaces (`state == AVAILABLE`) or errors (`ERROR`) a token or value,
 /// queues its awaiters, and drops the reference that kept it alive until it
 /// was produced.
 ///
 /// # Safety
 /// `obj` is a live token or value that has not been produced yet.
-pub(crate) unsafe fn set_state(obj: ObjPtr, state: u8) -> Result<(), Misuse> {
+pub(crate) unsafe fn set_state(obj: ObjPtr, state: u8, at: At) -> Result<(), Misuse> {
     // SAFETY: caller's contract; the producer's reference keeps it alive.
     let list = unsafe { obj.header() }
         .set_ready(state)
         .map_err(|_| Misuse::AlreadyReady)?;
-    dispatch(list, state);
+    dispatch(list, state, at);
     // SAFETY: the producer's reference is the one created with the object.
     let _ = unsafe { drop_ref(obj, 1) };
     Ok(())
@@ -90,15 +101,15 @@ pub(crate) unsafe fn set_state(obj: ObjPtr, state: u8) -> Result<(), Misuse> {
 /// Resumes awaiters: coroutines go to the scheduler (never run here, so the
 /// completing thread never recurses into user code), group bookkeeping is
 /// done in place, blocked threads are unparked.
-fn dispatch(list: Awaiters, state: u8) {
+fn dispatch(list: Awaiters, state: u8, at: At) {
     if list.is_empty() {
         return;
     }
     for a in list {
         match a {
-            Awaiter::Resume(task) => scheduler::get().resume(task),
+            Awaiter::Resume(task) => scheduler::get().resume(task, at == At::Tail),
             // SAFETY: the awaiter owns a reference to the group.
-            Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR) },
+            Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR, at) },
             Awaiter::Unpark(t) => t.unpark(),
             Awaiter::UnparkWorker(i) => scheduler::get().wake_worker(i),
             #[cfg(loom)]
@@ -109,7 +120,7 @@ fn dispatch(list: Awaiters, state: u8) {
 
 /// # Safety
 /// The caller transfers one reference to `group` to this call.
-unsafe fn group_member_ready(group: ObjPtr, error: bool) {
+unsafe fn group_member_ready(group: ObjPtr, error: bool, at: At) {
     // SAFETY: alive thanks to the transferred reference.
     let g = unsafe { group.group() };
     if error {
@@ -118,7 +129,7 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool) {
     let prev = g.pending.fetch_sub(1, Ordering::AcqRel);
     if prev == 1 {
         if let Ok(list) = g.header.set_ready(AVAILABLE) {
-            dispatch(list, AVAILABLE);
+            dispatch(list, AVAILABLE, at);
         }
         // SAFETY: the transferred reference.
         let _ = unsafe { drop_ref(group, 1) };
@@ -162,7 +173,7 @@ pub(crate) unsafe fn add_token_to_group(token: ObjPtr, group: ObjPtr) -> i64 {
     let th = unsafe { token.header() };
     if let Err(Awaiter::GroupMember(gp)) = th.add_awaiter(Awaiter::GroupMember(group)) {
         // SAFETY: the reference added above is transferred.
-        unsafe { group_member_ready(gp, th.state() == State::Error) };
+        unsafe { group_member_ready(gp, th.state() == State::Error, At::Anywhere) };
     }
     rank
 }

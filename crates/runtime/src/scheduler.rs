@@ -6,12 +6,14 @@
 //! JIT's main thread).
 //!
 //! * **Resumption slot**: a coroutine resumed because the running task
-//!   completed the object it waits for goes into the worker's one-task
-//!   `next` slot (not stealable, no wake-up of another worker): the
-//!   completing task is about to return (in lowered code the emplace is the
-//!   last thing a coroutine does before its cleanup), and the continuation
-//!   then runs on the same warm core. A second resumption pushes the first
-//!   to the deque, where idle workers can steal it.
+//!   completed the object it waits for *at its tail* (lowered code emplaces
+//!   in `async.yield`, right before the coroutine's cleanup; the Rust API's
+//!   `execute` when its closure has returned) goes into the worker's
+//!   one-task `next` slot (not stealable, no wake-up of another worker): the
+//!   completing task is about to return, and the continuation then runs on
+//!   the same warm core. A second resumption pushes the first to the deque,
+//!   where idle workers can steal it. Completions elsewhere (a Rust
+//!   producer emplacing in the middle of a task) push to the deque.
 //! * **Wake-ups**: a pusher wakes a parked worker only when no worker is
 //!   *searching* (spinning for work: it will find the task) and some worker
 //!   is parked; the last searcher that finds work passes the baton on if
@@ -338,10 +340,15 @@ impl Scheduler {
     }
 
     /// Queues the resumption of a coroutine whose awaited object the caller
-    /// just completed: into the worker's `next` slot (see the module docs),
-    /// else like [`Scheduler::spawn`].
-    pub(crate) fn resume(&'static self, task: Task) {
+    /// just completed: into the worker's `next` slot when the completing
+    /// task is about to return (`tail`; see the module docs), else like
+    /// [`Scheduler::spawn`] (without the producer throttle).
+    pub(crate) fn resume(&'static self, task: Task, tail: bool) {
         match current_worker() {
+            Some(w) if std::ptr::eq(w.sched, self) && !tail => {
+                w.local.push(task);
+                self.notify();
+            }
             Some(w) if std::ptr::eq(w.sched, self) => {
                 if let Some(prev) = w.next.replace(Some(task)) {
                     w.local.push(prev);

@@ -7,7 +7,10 @@ mlir-cpu-runner-14, alternating runs, in one invocation, so the ratios are
 meaningful on a noisy shared machine. Prints a Markdown table.
 
   bench/runtime/bench.py [--ours target/release/libmlir_async_runtime.so]
-                         [--runs 3] [--quick] [--timeout 10]
+                         [--runs 3] [--quick] [--timeout 10] [--only REGEX]
+
+--only keeps the rows whose "label N" matches REGEX (e.g. 'fanout|chain W=0').
+The load average before and after is printed below the table.
 """
 import argparse
 import os
@@ -108,6 +111,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--quick", action="store_true", help="small sizes only")
+    ap.add_argument("--only", help="keep rows whose 'label N' matches this regex")
     a = ap.parse_args()
     ours = os.path.abspath(a.ours)
 
@@ -126,6 +130,9 @@ def main():
     ]
     if a.quick:
         cfgs = [c for c in cfgs if c[2] <= 10**5 and not (c[1] == "fib" and c[2] > 20)]
+    if a.only:
+        cfgs = [c for c in cfgs if re.search(a.only, f"{c[0]} {c[2]}")]
+    load_before = os.getloadavg()
 
     print("| program | N | upstream wall s | ours wall s | speed-up | upstream RSS MiB | ours RSS MiB | "
           "upstream result | ours result | ours leak report |")
@@ -162,6 +169,9 @@ def main():
             f = lambda x: f"{x:.3f}" if x is not None else "–"
             print(f"| {label} | {n} | {f(uw)} | {f(ow)} | {speed} | {ur:.0f} | {orr:.0f} | {us} | {os_} | {leak} |")
             sys.stdout.flush()
+    la = lambda t: ", ".join(f"{x:.2f}" for x in t)
+    print(f"\nload average (1, 5, 15 min): before {la(load_before)}; after {la(os.getloadavg())}; "
+          f"{os.cpu_count()} CPUs; {a.runs} runs per row")
 
 
 if __name__ == "__main__":

@@ -119,7 +119,10 @@ pub(crate) enum Awaiter {
 #[derive(Default)]
 pub(crate) struct Awaiters {
     first: Option<Awaiter>,
-    rest: Vec<Awaiter>,
+    /// Further awaiters (rare), boxed to keep the header small: one
+    /// pointer instead of a `Vec`'s three words lets a token fit in 64 bytes.
+    #[allow(clippy::box_collection)]
+    rest: Option<Box<Vec<Awaiter>>>,
 }
 
 impl Awaiters {
@@ -127,7 +130,7 @@ impl Awaiters {
         if self.first.is_none() {
             self.first = Some(a);
         } else {
-            self.rest.push(a);
+            self.rest.get_or_insert_with(Box::default).push(a);
         }
     }
 
@@ -140,7 +143,9 @@ impl IntoIterator for Awaiters {
     type Item = Awaiter;
     type IntoIter = std::iter::Chain<std::option::IntoIter<Awaiter>, std::vec::IntoIter<Awaiter>>;
     fn into_iter(self) -> Self::IntoIter {
-        self.first.into_iter().chain(self.rest)
+        self.first
+            .into_iter()
+            .chain(self.rest.map(|b| *b).unwrap_or_default())
     }
 }
 
@@ -325,11 +330,11 @@ pub(crate) fn default_value_align(size: usize) -> usize {
 pub(crate) fn alloc_token() -> ObjPtr {
     let h = Header::new(Kind::Token, 2, UNAVAILABLE);
     crate::leak::created(Kind::Token);
-    if !crate::pool::fits(Layout::new::<Header>()) {
+    let Some(class) = crate::pool::class_for(Layout::new::<Header>()) else {
         // Only with loom's larger primitives.
         return ObjPtr(NonNull::from(Box::leak(Box::new(h))));
-    }
-    let p = crate::pool::alloc().cast::<Header>();
+    };
+    let p = crate::pool::alloc(class).cast::<Header>();
     // SAFETY: a pool block is large and aligned enough for a `Header`
     // (checked just above) and not shared with anyone yet.
     unsafe { p.write(h) };
@@ -341,8 +346,8 @@ pub(crate) fn alloc_token() -> ObjPtr {
 /// for tokens.
 pub(crate) fn alloc_value(size: usize, align: usize) -> ObjPtr {
     let (layout, offset) = value_layout(size, align);
-    let raw = if crate::pool::fits(layout) {
-        let p = crate::pool::alloc();
+    let raw = if let Some(class) = crate::pool::class_for(layout) {
+        let p = crate::pool::alloc(class);
         // SAFETY: the block holds `layout.size()` bytes; zero the payload
         // (upstream's storage is a zero-initialised vector).
         unsafe { p.add(offset).write_bytes(0, layout.size() - offset) };
@@ -393,16 +398,16 @@ pub(crate) unsafe fn free(obj: ObjPtr) {
     crate::leak::destroyed(obj, kind);
     match kind {
         Kind::Token => {
-            if !crate::pool::fits(Layout::new::<Header>()) {
+            let Some(class) = crate::pool::class_for(Layout::new::<Header>()) else {
                 // SAFETY: allocated by `Box<Header>` in `alloc_token`.
                 drop(unsafe { Box::from_raw(obj.0.as_ptr()) });
                 return;
-            }
-            // SAFETY: tokens are pool blocks holding a `Header`; nobody else
-            // references it any more.
+            };
+            // SAFETY: tokens are pool blocks of this class holding a
+            // `Header`; nobody else references it any more.
             unsafe {
                 std::ptr::drop_in_place(obj.0.as_ptr());
-                crate::pool::free(obj.0.as_ptr().cast());
+                crate::pool::free(obj.0.as_ptr().cast(), class);
             }
         }
         Kind::Group => {
@@ -416,8 +421,8 @@ pub(crate) unsafe fn free(obj: ObjPtr) {
             unsafe {
                 let (layout, _) = value_layout((*p).size, (*p).align);
                 std::ptr::drop_in_place(p);
-                if crate::pool::fits(layout) {
-                    crate::pool::free(p.cast());
+                if let Some(class) = crate::pool::class_for(layout) {
+                    crate::pool::free(p.cast(), class);
                 } else {
                     std::alloc::dealloc(p.cast(), layout);
                 }
@@ -507,5 +512,19 @@ mod loom_models {
             assert_eq!(freed.load(Ordering::SeqCst), 1);
             assert_eq!(count.load(Ordering::SeqCst), 1);
         });
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod size_tests {
+    use super::*;
+
+    /// Tokens fit the pool's 64-byte class and small values the 128-byte
+    /// one (memory per queued task).
+    #[test]
+    fn objects_fit_their_pool_classes() {
+        assert_eq!(crate::pool::class_for(Layout::new::<Header>()), Some(0));
+        let (layout, _) = value_layout(8, default_value_align(8));
+        assert_eq!(crate::pool::class_for(layout), Some(1));
     }
 }

@@ -6,6 +6,7 @@ use crate::edition::{canonical_name, canonical_name_cow, Edition};
 use crate::DialectHooks;
 use mlir_async_ir::fxhash::FxHashMap as HashMap;
 use mlir_async_ir::*;
+use std::borrow::Cow;
 
 /// A parse error at a byte offset of the source.
 #[derive(Clone, Debug)]
@@ -47,15 +48,22 @@ impl Bound {
     }
 }
 
-#[derive(Default)]
-struct Scope {
-    /// Keyed by interned SSA name (see `Parser::ssa_ids`).
-    values: HashMap<u32, Bound>,
+struct Scope<'a> {
+    /// Where this scope's definitions start in `Parser::defined`.
+    log_start: usize,
     /// An isolated-from-above region starts a scope that hides outer names.
     isolated: bool,
     /// Forward references (isolated scopes only): name -> (result index,
     /// placeholder, position of the first use).
-    forward: HashMap<u32, Vec<(usize, Value, usize)>>,
+    forward: HashMap<Cow<'a, str>, Vec<(usize, Value, usize)>>,
+}
+
+/// The innermost binding of an SSA name, and the ones it shadows (an
+/// isolated region may reuse a name of its parent; rare).
+struct Binding {
+    scope: u32,
+    bound: Bound,
+    shadowed: Vec<(u32, Bound)>,
 }
 
 /// Where the last location was computed: op locations are asked for in
@@ -82,11 +90,16 @@ pub struct Parser<'a, 'c> {
     cursor: LineCursor,
     line_offset: u32,
     hooks: &'a dyn DialectHooks,
-    scopes: Vec<Scope>,
-    /// SSA names interned to small ids: names repeat from one function to
-    /// the next (`%0`, `%c1`, `%token`), so scopes key by id without
-    /// allocating a string per definition.
-    ssa_ids: HashMap<Box<str>, u32>,
+    scopes: Vec<Scope<'a>>,
+    /// Live SSA names. Names are borrowed from the source where they
+    /// come from it, so a definition allocates nothing; closing a scope
+    /// removes its names, so the map holds one function's names at most.
+    bindings: HashMap<Cow<'a, str>, Binding>,
+    /// Names defined, in order, so closing a scope can drop its bindings.
+    defined: Vec<Cow<'a, str>>,
+    /// Index of the innermost isolated scope: bindings of outer scopes
+    /// are hidden from it.
+    isolated_at: usize,
     block_scopes: Vec<BlockScope>,
     attr_aliases: HashMap<String, Attribute>,
     type_aliases: HashMap<String, Type>,
@@ -119,11 +132,31 @@ const MAX_DEPTH: usize = 200;
 fn is_id_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
+/// Character classes of the lexer, one table lookup per byte.
+const ID_CHAR: u8 = 1;
+const SUFFIX_CHAR: u8 = 2;
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.' {
+            t[c] |= ID_CHAR | SUFFIX_CHAR;
+        }
+        if b == b'-' {
+            t[c] |= SUFFIX_CHAR;
+        }
+        c += 1;
+    }
+    t
+};
+#[inline]
 fn is_id_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.'
+    CLASSES[c as usize] & ID_CHAR != 0
 }
+#[inline]
 fn is_suffix_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
+    CLASSES[c as usize] & SUFFIX_CHAR != 0
 }
 
 impl<'a, 'c> Parser<'a, 'c> {
@@ -146,7 +179,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             line_offset,
             hooks,
             scopes: vec![],
-            ssa_ids: HashMap::default(),
+            bindings: HashMap::default(),
+            defined: vec![],
+            isolated_at: 0,
             block_scopes: vec![],
             attr_aliases: HashMap::default(),
             type_aliases: HashMap::default(),
@@ -212,6 +247,13 @@ impl<'a, 'c> Parser<'a, 'c> {
     // ----- lexing -----
 
     pub fn skip_ws(&mut self) {
+        // Fast path: most tokens are not preceded by a comment, and the
+        // lexer asks at every token.
+        match self.b.get(self.pos) {
+            Some(c) if !c.is_ascii_whitespace() && *c != b'/' => return,
+            None => return,
+            _ => {}
+        }
         loop {
             while self.pos < self.b.len() && self.b[self.pos].is_ascii_whitespace() {
                 self.pos += 1;
@@ -433,10 +475,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         let region = self.ctx.create_region();
         let block = self.ctx.create_block(&[]);
         self.ctx.append_block(region, block);
-        self.scopes.push(Scope {
-            isolated: true,
-            ..Default::default()
-        });
+        self.push_scope(true);
         self.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
         });
@@ -602,7 +641,8 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn parse_trailing_loc(&mut self, op: Op) -> PResult<()> {
-        if self.peek_ident() == Some("loc") && self.peek_after_ident_is(b'(') {
+        if self.peek() == b'l' && self.peek_ident() == Some("loc") && self.peek_after_ident_is(b'(')
+        {
             let p = self.pos;
             let l = self.parse_location_body_or_alias(op, p)?;
             if let Some(l) = l {
@@ -863,26 +903,72 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(v)
     }
 
-    fn ssa_id(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.ssa_ids.get(name) {
-            return id;
+    /// `name` as a slice of the source when it is one (the common case:
+    /// names come from `suffix_id`), else a copy.
+    fn name_key(&self, name: &str) -> Cow<'a, str> {
+        let src: &'a str = self.src;
+        let base = src.as_ptr() as usize;
+        let p = name.as_ptr() as usize;
+        if p >= base && p + name.len() <= base + src.len() {
+            if let Some(s) = src.get(p - base..p - base + name.len()) {
+                return Cow::Borrowed(s);
+            }
         }
-        let id = self.ssa_ids.len() as u32;
-        self.ssa_ids.insert(name.into(), id);
-        id
+        Cow::Owned(name.to_string())
+    }
+
+    /// The source's own copy of `%name` spelled at `pos`, if it is there:
+    /// custom parsers hand names over as `String`s, and binding the source
+    /// slice instead saves an allocation per argument.
+    fn source_name<'n>(&self, pos: usize, name: &'n str) -> &'n str
+    where
+        'a: 'n,
+    {
+        let src: &'a str = self.src;
+        match src.get(pos + 1..pos + 1 + name.len()) {
+            Some(s) if src.as_bytes().get(pos) == Some(&b'%') && s == name => s,
+            _ => name,
+        }
     }
 
     fn lookup_value(&self, name: &str) -> Option<&[Value]> {
-        let id = *self.ssa_ids.get(name)?;
-        for s in self.scopes.iter().rev() {
-            if let Some(v) = s.values.get(&id) {
-                return Some(v.as_slice());
-            }
-            if s.isolated {
-                break;
+        match self.bindings.get(name) {
+            Some(b) if b.scope as usize >= self.isolated_at => Some(b.bound.as_slice()),
+            _ => None,
+        }
+    }
+
+    fn push_scope(&mut self, isolated: bool) {
+        self.scopes.push(Scope {
+            log_start: self.defined.len(),
+            isolated,
+            forward: HashMap::default(),
+        });
+        if isolated {
+            self.isolated_at = self.scopes.len() - 1;
+        }
+    }
+
+    /// Closes the innermost scope, dropping its bindings.
+    fn pop_scope(&mut self) -> Scope<'a> {
+        let s = self.scopes.pop().expect("scope open");
+        for name in self.defined.drain(s.log_start..) {
+            if let Some(b) = self.bindings.get_mut(&name) {
+                match b.shadowed.pop() {
+                    Some((scope, bound)) => {
+                        b.scope = scope;
+                        b.bound = bound;
+                    }
+                    None => {
+                        self.bindings.remove(&name);
+                    }
+                }
             }
         }
-        None
+        if s.isolated {
+            self.isolated_at = self.scopes.iter().rposition(|s| s.isolated).unwrap_or(0);
+        }
+        s
     }
 
     /// Resolves an operand reference to a value of type `ty`.
@@ -908,15 +994,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(v);
         }
         // Forward reference: a placeholder replaced once defined.
-        let scope_idx = self
-            .scopes
-            .iter()
-            .rposition(|s| s.isolated)
-            .expect("an isolated scope is always open");
-        let id = self.ssa_id(&u.name);
+        let scope_idx = self.isolated_at;
         let known = self.scopes[scope_idx]
             .forward
-            .get(&id)
+            .get(u.name.as_str())
             .and_then(|fs| fs.iter().find(|f| f.0 == u.index))
             .map(|f| f.1);
         if let Some(v) = known {
@@ -943,7 +1024,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         let v = self.ctx.result(op, 0);
         self.scopes[scope_idx]
             .forward
-            .entry(id)
+            .entry(Cow::Owned(u.name.clone()))
             .or_default()
             .push((u.index, v, u.pos));
         Ok(v)
@@ -951,17 +1032,12 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// Binds a name to values in the current scope.
     pub fn define_value(&mut self, name: &str, vals: Vec<Value>, pos: usize) -> PResult<()> {
-        let scope_idx = self
-            .scopes
-            .iter()
-            .rposition(|s| s.isolated)
-            .expect("an isolated scope is always open");
-        let id = self.ssa_id(name);
+        let scope_idx = self.isolated_at;
         // Most scopes never see a forward reference: skip the lookup.
         let pending = if self.scopes[scope_idx].forward.is_empty() {
             None
         } else {
-            self.scopes[scope_idx].forward.remove(&id)
+            self.scopes[scope_idx].forward.remove(name)
         };
         if let Some(mut pending) = pending {
             for (i, &v) in vals.iter().enumerate() {
@@ -991,7 +1067,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             // Uses of result numbers this definition lacks stay pending
             // and are reported as undeclared when the scope closes.
             if !pending.is_empty() {
-                self.scopes[scope_idx].forward.insert(id, pending);
+                self.scopes[scope_idx]
+                    .forward
+                    .insert(Cow::Owned(name.to_string()), pending);
             }
         }
         if self.lookup_value(name).is_some() {
@@ -1002,16 +1080,31 @@ impl<'a, 'c> Parser<'a, 'c> {
         } else {
             Bound::Many(vals)
         };
-        self.scopes
-            .last_mut()
-            .expect("scope open")
-            .values
-            .insert(id, bound);
+        let scope = self.scopes.len() as u32 - 1;
+        let key = self.name_key(name);
+        match self.bindings.get_mut(name) {
+            Some(b) => {
+                let old = std::mem::replace(&mut b.bound, bound);
+                b.shadowed.push((b.scope, old));
+                b.scope = scope;
+            }
+            None => {
+                self.bindings.insert(
+                    key.clone(),
+                    Binding {
+                        scope,
+                        bound,
+                        shadowed: vec![],
+                    },
+                );
+            }
+        }
+        self.defined.push(key);
         Ok(())
     }
 
     fn finish_isolated_scope(&mut self) -> PResult<()> {
-        let s = self.scopes.pop().expect("scope open");
+        let s = self.pop_scope();
         let first = s
             .forward
             .values()
@@ -1089,10 +1182,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     fn parse_region_inner(&mut self, args: &[RegionArg], isolated: bool) -> PResult<Region> {
         self.expect("{")?;
         let region = self.ctx.create_region();
-        self.scopes.push(Scope {
-            isolated,
-            ..Default::default()
-        });
+        self.push_scope(isolated);
         self.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
         });
@@ -1104,7 +1194,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(b, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(&a.name, vec![v], a.pos)?;
+                    self.define_value(self.source_name(a.pos, &a.name), vec![v], a.pos)?;
                 }
             }
         } else {
@@ -1121,7 +1211,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(cur, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(&a.name, vec![v], a.pos)?;
+                    self.define_value(self.source_name(a.pos, &a.name), vec![v], a.pos)?;
                 }
             }
             loop {
@@ -1153,7 +1243,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         } else {
             // Forward references made in a nested non-isolated scope stay
             // with the enclosing isolated scope.
-            self.scopes.pop();
+            self.pop_scope();
         }
         Ok(region)
     }
@@ -1190,7 +1280,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     self.loc_at(ap)
                 };
                 self.ctx.set_value_loc(v, l);
-                self.define_value(&u.name, vec![v], ap)?;
+                self.define_value(self.source_name(u.pos, &u.name), vec![v], ap)?;
                 if !self.eat(",") {
                     break;
                 }

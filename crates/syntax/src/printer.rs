@@ -18,7 +18,7 @@ pub struct PrintOptions {
 
 /// A value slot with no name yet.
 const NONE: u32 = u32::MAX;
-/// Slots at or above this hold `NAMED | index into Names::strs`.
+/// Slots at or above this hold `NAMED | index into Names::spans`.
 const NAMED: u32 = 1 << 31;
 
 /// Value and block names, in dense tables indexed by handle: the printer
@@ -27,9 +27,11 @@ const NAMED: u32 = 1 << 31;
 #[derive(Default)]
 struct Names {
     /// Per value: `%N` (a number below `NAMED`), `%name` (`NAMED | i`,
-    /// the name in `strs[i]`) or `NONE`.
+    /// the name at `spans[i]` of `text`) or `NONE`.
     slots: Vec<u32>,
-    strs: Vec<Box<str>>,
+    /// All names, back to back: one buffer instead of a string each.
+    text: String,
+    spans: Vec<(u32, u32)>,
     /// Result group starts of ops with several groups (rare).
     groups: FxHashMap<Op, Vec<u32>>,
     /// Per block: its number in its region, or `NONE`.
@@ -68,6 +70,9 @@ struct Namer<'a> {
     /// Reused buffers for the result name hints of one op.
     hint_text: String,
     hints: Vec<(usize, usize, usize)>,
+    /// Scratch buffers for the name being made unique and `argN`.
+    buf: String,
+    arg_buf: String,
 }
 
 impl<'a> Namer<'a> {
@@ -81,21 +86,26 @@ impl<'a> Namer<'a> {
         }
         false
     }
-    fn unique(&mut self, name: &str) -> Box<str> {
-        let name = sanitize(name);
-        let out: Box<str> = if !self.is_used(&name) {
-            name.into()
-        } else {
+    /// Makes `name` unique in the current scope; the result is left in
+    /// `self.buf`.
+    fn unique(&mut self, name: &str) {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        sanitize_into(name, &mut buf);
+        if self.is_used(&buf) {
+            let base = buf.len();
             loop {
-                let probe = format!("{}_{}", name, self.next_conflict);
+                buf.truncate(base);
+                buf.push('_');
+                push_u32(&mut buf, self.next_conflict);
                 self.next_conflict += 1;
-                if !self.is_used(&probe) {
-                    break probe.into();
+                if !self.is_used(&buf) {
+                    break;
                 }
             }
-        };
-        self.scopes[self.cur_scope].used.insert(out.clone());
-        out
+        }
+        self.scopes[self.cur_scope].used.insert(buf.as_str().into());
+        self.buf = buf;
     }
     fn number_value(&mut self, v: Value) {
         self.names.set_slot(v, self.next_value);
@@ -105,9 +115,11 @@ impl<'a> Namer<'a> {
         if name.is_empty() {
             self.number_value(v);
         } else {
-            let n = self.unique(name);
-            let i = self.names.strs.len() as u32;
-            self.names.strs.push(n);
+            self.unique(name);
+            let i = self.names.spans.len() as u32;
+            let start = self.names.text.len() as u32;
+            self.names.text.push_str(&self.buf);
+            self.names.spans.push((start, self.names.text.len() as u32));
             self.names.set_slot(v, NAMED | i);
         }
     }
@@ -158,9 +170,13 @@ impl<'a> Namer<'a> {
             let entry = i == 0;
             for &a in self.ctx.block_args(b) {
                 if entry {
-                    let n = format!("arg{}", self.next_arg);
+                    let mut n = std::mem::take(&mut self.arg_buf);
+                    n.clear();
+                    n.push_str("arg");
+                    push_u32(&mut n, self.next_arg);
                     self.next_arg += 1;
                     self.set_name(a, &n);
+                    self.arg_buf = n;
                 } else {
                     self.number_value(a);
                 }
@@ -225,8 +241,7 @@ pub fn push_u32(out: &mut String, mut n: u32) {
 
 /// MLIR's `sanitizeIdentifier`: keeps `[a-zA-Z0-9$._-]`, maps others to
 /// `_`, and prefixes names starting with a digit.
-fn sanitize(name: &str) -> String {
-    let mut s = String::with_capacity(name.len() + 1);
+fn sanitize_into(name: &str, s: &mut String) {
     if name.as_bytes().first().is_some_and(|c| c.is_ascii_digit()) {
         s.push('_');
     }
@@ -237,7 +252,6 @@ fn sanitize(name: &str) -> String {
             s.push('_');
         }
     }
-    s
 }
 
 pub struct Printer<'a> {
@@ -247,6 +261,8 @@ pub struct Printer<'a> {
     hooks: &'a dyn DialectHooks,
     names: Names,
     indent: usize,
+    /// Per op name symbol: 0 not asked yet, 1 custom form, 2 generic.
+    custom: Vec<u8>,
 }
 
 impl<'a> Printer<'a> {
@@ -263,6 +279,8 @@ impl<'a> Printer<'a> {
             next_conflict: 0,
             hint_text: String::new(),
             hints: vec![],
+            buf: String::new(),
+            arg_buf: String::new(),
         };
         namer.run(top);
         Printer {
@@ -272,7 +290,24 @@ impl<'a> Printer<'a> {
             hooks,
             names: namer.names,
             indent: 0,
+            custom: vec![],
         }
+    }
+
+    /// `hooks.has_custom`, asked once per op name rather than per op.
+    fn has_custom(&mut self, op: Op) -> bool {
+        let s = self.ctx.op(op).name.index();
+        if self.custom.len() <= s {
+            self.custom.resize(s + 1, 0);
+        }
+        if self.custom[s] == 0 {
+            self.custom[s] = if self.hooks.has_custom(self.ctx.name(op)) {
+                1
+            } else {
+                2
+            };
+        }
+        self.custom[s] == 1
     }
 
     pub fn edition(&self) -> Edition {
@@ -318,8 +353,8 @@ impl<'a> Printer<'a> {
         if slot == NONE {
             self.out.push_str("<<UNKNOWN SSA VALUE>>");
         } else if slot >= NAMED {
-            self.out
-                .push_str(&self.names.strs[(slot & !NAMED) as usize]);
+            let (s, e) = self.names.spans[(slot & !NAMED) as usize];
+            self.out.push_str(&self.names.text[s as usize..e as usize]);
         } else {
             push_u32(&mut self.out, slot);
         }
@@ -457,7 +492,7 @@ impl<'a> Printer<'a> {
             self.w(" = ");
         }
         let name = ctx.name(op);
-        let custom = !self.opts.generic && self.hooks.has_custom(name);
+        let custom = !self.opts.generic && self.has_custom(op);
         if custom {
             let in_func = ctx
                 .parent_op(op)

@@ -6,18 +6,50 @@ use mlir_async_ir::*;
 use mlir_async_syntax::{PResult, Parser, Printer};
 
 const BINARY: &[&str] = &[
-    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.addi",
-    "arith.subi", "arith.muli", "arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
-    "arith.andi", "arith.ori", "arith.xori", "arith.maxf", "arith.minf", "arith.shli",
-    "arith.shrsi", "arith.shrui", "arith.ceildivsi", "arith.floordivsi", "arith.maxsi",
-    "arith.minsi", "arith.maxui", "arith.minui",
+    "arith.addf",
+    "arith.subf",
+    "arith.mulf",
+    "arith.divf",
+    "arith.remf",
+    "arith.addi",
+    "arith.subi",
+    "arith.muli",
+    "arith.divsi",
+    "arith.divui",
+    "arith.remsi",
+    "arith.remui",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.maxf",
+    "arith.minf",
+    "arith.shli",
+    "arith.shrsi",
+    "arith.shrui",
+    "arith.ceildivsi",
+    "arith.floordivsi",
+    "arith.maxsi",
+    "arith.minsi",
+    "arith.maxui",
+    "arith.minui",
 ];
 const CASTS: &[&str] = &[
-    "arith.index_cast", "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui",
-    "arith.extf", "arith.truncf", "arith.extsi", "arith.extui", "arith.trunci", "arith.bitcast",
+    "arith.index_cast",
+    "arith.sitofp",
+    "arith.uitofp",
+    "arith.fptosi",
+    "arith.fptoui",
+    "arith.extf",
+    "arith.truncf",
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+    "arith.bitcast",
 ];
 
-pub const CMPI: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+pub const CMPI: &[&str] = &[
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
 pub const CMPF: &[&str] = &[
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
     "une", "uno", "true",
@@ -32,8 +64,12 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_constant),
         OpDef::new("arith.cmpi").syntax(parse_cmp, print_cmp).pure(),
         OpDef::new("arith.cmpf").syntax(parse_cmp, print_cmp).pure(),
-        OpDef::new("arith.select").syntax(parse_select, print_select).pure(),
-        OpDef::new("arith.negf").syntax(parse_binary, print_binary).pure(),
+        OpDef::new("arith.select")
+            .syntax(parse_select, print_select)
+            .pure(),
+        OpDef::new("arith.negf")
+            .syntax(parse_binary, print_binary)
+            .pure(),
     ];
     for &n in BINARY {
         v.push(
@@ -136,7 +172,13 @@ fn verify_binary(ctx: &Context, op: Op) -> Result<(), String> {
     let elem = k.element_type().map(|e| ctx.kind(e)).unwrap_or(k);
     let float_op = matches!(
         ctx.name(op),
-        "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.remf" | "arith.maxf" | "arith.minf"
+        "arith.addf"
+            | "arith.subf"
+            | "arith.mulf"
+            | "arith.divf"
+            | "arith.remf"
+            | "arith.maxf"
+            | "arith.minf"
     );
     let ok = if float_op {
         elem.is_float()
@@ -178,7 +220,9 @@ fn parse_cmp(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     st.attrs.push((s, a));
     let i1 = p.ctx.int_type(1);
     let rt = match p.ctx.kind(t).clone() {
-        TypeKind::Vector { shape, scalable, .. } => p.ctx.ty(TypeKind::Vector {
+        TypeKind::Vector {
+            shape, scalable, ..
+        } => p.ctx.ty(TypeKind::Vector {
             shape,
             scalable,
             elem: i1,

@@ -42,8 +42,7 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("async.runtime.store").syntax(parse_store, print_store),
         OpDef::new("async.runtime.load").syntax(parse_load, print_load),
         OpDef::new("async.runtime.add_to_group").syntax(parse_add_to_group, print_add_to_group),
-        OpDef::new("async.runtime.num_worker_threads")
-            .syntax(parse_create, print_create),
+        OpDef::new("async.runtime.num_worker_threads").syntax(parse_create, print_create),
         OpDef::new("async.coro.id").syntax(parse_coro, print_operands_only),
         OpDef::new("async.coro.begin").syntax(parse_coro, print_operands_only),
         OpDef::new("async.coro.free").syntax(parse_coro, print_operands_only),
@@ -73,8 +72,8 @@ fn parse_execute(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<(
     }
     let mut vals = vec![];
     let mut args = vec![];
-    if p.eat("(") {
-        if !p.eat(")") {
+    if p.eat("(") && !p.eat(")") {
+        {
             loop {
                 let v = p.parse_operand_ref()?;
                 p.expect_keyword("as")?;
@@ -200,8 +199,15 @@ fn verify_yield(ctx: &Context, op: Op) -> Result<(), String> {
         .map(|&r| value_inner(ctx, ctx.value_type(r)))
         .collect();
     let ops = ctx.operands(op);
-    if ops.len() != types.len() || ops.iter().zip(&types).any(|(&v, t)| Some(ctx.value_type(v)) != *t) {
-        return Err("operand types do not match the types returned from the parent ExecuteOp".into());
+    if ops.len() != types.len()
+        || ops
+            .iter()
+            .zip(&types)
+            .any(|(&v, t)| Some(ctx.value_type(v)) != *t)
+    {
+        return Err(
+            "operand types do not match the types returned from the parent ExecuteOp".into(),
+        );
     }
     Ok(())
 }

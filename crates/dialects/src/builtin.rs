@@ -64,7 +64,11 @@ fn print_module(p: &mut Printer, op: Op) {
     }
     p.attr_dict_kw(op, &["sym_name"]);
     // 13's printer left an extra space before the body.
-    p.w(if p.edition() == Edition::V13 { "  " } else { " " });
+    p.w(if p.edition() == Edition::V13 {
+        "  "
+    } else {
+        " "
+    });
     let r = p.ctx.regions_of(op)[0];
     p.region(r, false, false);
 }
@@ -97,7 +101,12 @@ pub fn func_arg_attrs(ctx: &Context, op: Op, key: &str, n: usize) -> Vec<Vec<(Sy
 
 /// Stores per-argument/result dictionaries, dropping the attribute when all
 /// are empty (as MLIR does).
-pub fn set_func_arg_attrs(ctx: &mut Context, op: Op, key: &str, dicts: Vec<Vec<(Symbol, Attribute)>>) {
+pub fn set_func_arg_attrs(
+    ctx: &mut Context,
+    op: Op,
+    key: &str,
+    dicts: Vec<Vec<(Symbol, Attribute)>>,
+) {
     if dicts.iter().all(|d| d.is_empty()) {
         ctx.remove_attr(op, key);
         return;
@@ -196,7 +205,9 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     attr_dict_kw(p, st)?;
     if p.peek() == b'{' {
         if named == Some(false) {
-            return p.err_here("expected SSA identifiers for function arguments when a body is present");
+            return p.err_here(
+                "expected SSA identifiers for function arguments when a body is present",
+            );
         }
         let r = p.parse_region(&args, true)?;
         st.regions.push(r);
@@ -262,7 +273,13 @@ fn print_func(p: &mut Printer, op: Op) {
     }
     p.attr_dict_kw(
         op,
-        &["sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"],
+        &[
+            "sym_name",
+            "function_type",
+            "sym_visibility",
+            "arg_attrs",
+            "res_attrs",
+        ],
     );
     if entry.is_some() {
         p.w(" ");
@@ -313,9 +330,7 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
         return Ok(());
     };
     if ctx.name(f) != "func.func" {
-        return Err(format!(
-            "expects parent op 'func.func'"
-        ));
+        return Err("expects parent op 'func.func'".to_string());
     }
     let (_, outs) = func_type(ctx, f);
     let ops = ctx.operands(op);
@@ -364,7 +379,10 @@ fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
 
 fn print_call(p: &mut Printer, op: Op) {
     p.w(" ");
-    let c = p.ctx.get_attr(op, "callee").expect("verified call has a callee");
+    let c = p
+        .ctx
+        .get_attr(op, "callee")
+        .expect("verified call has a callee");
     p.attr(c);
     p.w("(");
     let ops = p.ctx.operands(op).to_vec();

@@ -35,7 +35,13 @@ pub fn successor_operand_range(ctx: &Context, op: Op, i: usize) -> std::ops::Ran
 }
 
 /// Builds `cf.br ^dest(args)`.
-pub fn build_br(ctx: &mut Context, ip: InsertPoint, loc: Location, dest: Block, args: Vec<Value>) -> Op {
+pub fn build_br(
+    ctx: &mut Context,
+    ip: InsertPoint,
+    loc: Location,
+    dest: Block,
+    args: Vec<Value>,
+) -> Op {
     let mut st = OperationState::new(ctx.sym("cf.br"), loc);
     st.operands = args;
     st.successors = vec![dest];
@@ -103,12 +109,12 @@ fn print_cond_br(p: &mut Printer, op: Op) {
     p.operand(ops[0]);
     p.w(", ");
     let succ = p.ctx.successors(op).to_vec();
-    for i in 0..2 {
+    for (i, &dest) in succ.iter().enumerate().take(2) {
         if i == 1 {
             p.w(", ");
         }
         let r = successor_operand_range(p.ctx, op, i);
-        p.successor_with_args(succ[i], &ops[r]);
+        p.successor_with_args(dest, &ops[r]);
     }
     p.attr_dict(op, &["operand_segment_sizes"]);
 }

@@ -26,7 +26,10 @@ pub fn ops() -> Vec<OpDef> {
 }
 
 /// `(%a = %x, %b = %y)`: region argument names and initial operands.
-fn parse_init_list(p: &mut Parser) -> PResult<(Vec<(String, usize)>, Vec<UnresolvedOperandAlias>)> {
+/// Region argument names with their positions, and the initial operands.
+type InitList = (Vec<(String, usize)>, Vec<UnresolvedOperandAlias>);
+
+fn parse_init_list(p: &mut Parser) -> PResult<InitList> {
     p.expect("(")?;
     let mut names = vec![];
     let mut inits = vec![];
@@ -86,7 +89,11 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
         result_types = p.parse_function_result_types()?;
         operands.extend(resolve(p, &inits, &result_types)?);
         for ((n, pos), &t) in names.into_iter().zip(&result_types) {
-            args.push(RegionArg { name: n, ty: t, pos });
+            args.push(RegionArg {
+                name: n,
+                ty: t,
+                pos,
+            });
         }
     }
     let r = if result_types.is_empty() {
@@ -189,7 +196,11 @@ fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     let args: Vec<RegionArg> = names
         .into_iter()
         .zip(&ins)
-        .map(|((n, pos), &t)| RegionArg { name: n, ty: t, pos })
+        .map(|((n, pos), &t)| RegionArg {
+            name: n,
+            ty: t,
+            pos,
+        })
         .collect();
     let before = p.parse_region(&args, false)?;
     p.expect_keyword("do")?;
@@ -200,7 +211,10 @@ fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
 
 fn print_while(p: &mut Printer, op: Op) {
     let rs = p.ctx.regions_of(op).to_vec();
-    let entry = p.ctx.entry_block(rs[0]).expect("scf.while has a before region");
+    let entry = p
+        .ctx
+        .entry_block(rs[0])
+        .expect("scf.while has a before region");
     let args = p.ctx.block_args(entry).to_vec();
     let ops = p.ctx.operands(op).to_vec();
     p.w(" ");

@@ -15,7 +15,9 @@
 
 use crate::{parse_bool, Pass, PassContext, PassInfo};
 use mlir_async_dialects::asyncd::value_inner;
-use mlir_async_dialects::builtin::{coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs};
+use mlir_async_dialects::builtin::{
+    coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs,
+};
 use mlir_async_dialects::cf::{build_br, build_cond_br};
 use mlir_async_dialects::util::segments;
 use mlir_async_ir::*;
@@ -139,9 +141,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     fn func_of(&self, op: Op) -> Option<Op> {
-        self.pc
-            .ctx
-            .ancestor(op, |c, o| c.name(o) == "func.func")
+        self.pc.ctx.ancestor(op, |c, o| c.name(o) == "func.func")
     }
 
     fn is_allowed_to_block(&self, func: Op) -> bool {
@@ -217,7 +217,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 .ctx()
                 .clone_op(def, InsertPoint::Before(first), &mut map);
             let nv = self.pc.ctx.result(clone, 0);
-            self.ctx().replace_uses_if(v, nv, |c, u| c.is_ancestor(owner, u.op));
+            self.ctx()
+                .replace_uses_if(v, nv, |c, u| c.is_ancestor(owner, u.op));
         }
     }
 
@@ -264,7 +265,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
         let ctx = self.ctx();
         let input_types: Vec<Type> = inputs.iter().map(|&v| ctx.value_type(v)).collect();
-        let output_types: Vec<Type> = ctx.results(exec).iter().map(|&v| ctx.value_type(v)).collect();
+        let output_types: Vec<Type> = ctx
+            .results(exec)
+            .iter()
+            .map(|&v| ctx.value_type(v))
+            .collect();
         let ft = ctx.function_type(input_types.clone(), output_types.clone());
         let fta = ctx.type_attr(ft);
         let private = ctx.string_attr("private");
@@ -295,7 +300,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let inner = value_inner(self.pc.ctx, t).expect("verified execute operand");
             unwrapped.push(self.build1(&cur, "async.await", vec![a], inner));
         }
-        let mut map: HashMap<Value, Value> = inputs.iter().copied().zip(args.iter().copied()).collect();
+        let mut map: HashMap<Value, Value> =
+            inputs.iter().copied().zip(args.iter().copied()).collect();
         let exec_body = self.pc.ctx.regions_of(exec)[0];
         for b in self.pc.ctx.region_blocks(exec_body).to_vec() {
             for (i, &a) in self.pc.ctx.block_args(b).to_vec().iter().enumerate() {
@@ -312,7 +318,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
         // Suspend at the end of the entry block; the runtime resumes the
         // coroutine on one of its threads.
-        let br = self.pc.ctx.last_op(coro.entry).expect("entry ends with a branch");
+        let br = self
+            .pc
+            .ctx
+            .last_op(coro.entry)
+            .expect("entry ends with a branch");
         let dest = self.pc.ctx.successors(br)[0];
         self.ctx().erase_op(br).map_err(|m| IrError::new(loc, m))?;
         let cur = Cursor {
@@ -321,7 +331,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         };
         let state_t = self.ctx().ty(TypeKind::CoroState);
         let state = self.build1(&cur, "async.coro.save", vec![coro.handle], state_t);
-        self.build(&cur, "async.runtime.resume", vec![coro.handle], vec![], vec![]);
+        self.build(
+            &cur,
+            "async.runtime.resume",
+            vec![coro.handle],
+            vec![],
+            vec![],
+        );
         self.build_suspend(&cur, state, &coro, dest);
 
         // Replace the execute by a call of the outlined function.
@@ -334,7 +350,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let n = self.pc.ctx.result(call, i);
             self.ctx().replace_all_uses_with(r, n);
         }
-        self.ctx().erase_op(exec).map_err(|m| IrError::new(loc, m))?;
+        self.ctx()
+            .erase_op(exec)
+            .map_err(|m| IrError::new(loc, m))?;
         Ok((func, coro))
     }
 
@@ -360,7 +378,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let loc = self.pc.ctx.op_loc(func);
         let body = self.pc.ctx.regions_of(func)[0];
         let entry = self.pc.ctx.entry_block(body).expect("function has a body");
-        let first = self.pc.ctx.first_op(entry).expect("entry block has a terminator");
+        let first = self
+            .pc
+            .ctx
+            .first_op(entry)
+            .expect("entry block has a terminator");
         let original_entry = self.ctx().split_block(entry, first);
         let (_, outs) = func_type(self.pc.ctx, func);
         let cur = Cursor {
@@ -438,7 +460,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(b),
             loc,
         };
-        self.build(&cur, "async.runtime.set_error", vec![coro.token], vec![], vec![]);
+        self.build(
+            &cur,
+            "async.runtime.set_error",
+            vec![coro.token],
+            vec![],
+            vec![],
+        );
         for &v in &coro.return_values {
             self.build(&cur, "async.runtime.set_error", vec![v], vec![], vec![]);
         }
@@ -521,7 +549,14 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let inner = value_inner(self.pc.ctx, t).expect("coroutine results are async values");
             unwrapped.push(self.build1(&cur, "async.await", vec![r], inner));
         }
-        for (old, new) in self.pc.ctx.results(call).to_vec().into_iter().zip(unwrapped) {
+        for (old, new) in self
+            .pc
+            .ctx
+            .results(call)
+            .to_vec()
+            .into_iter()
+            .zip(unwrapped)
+        {
             self.ctx().replace_all_uses_with(old, new);
         }
         self.ctx()
@@ -703,7 +738,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
     /// Replaces a region terminator by a branch to `dest` forwarding its
     /// operands.
     fn terminator_to_branch(&mut self, b: Block, dest: Block) -> Result<(), IrError> {
-        let t = self.pc.ctx.last_op(b).expect("region block has a terminator");
+        let t = self
+            .pc
+            .ctx
+            .last_op(b)
+            .expect("region block has a terminator");
         let loc = self.pc.ctx.op_loc(t);
         let operands = self.pc.ctx.operands(t).to_vec();
         build_br(self.ctx(), InsertPoint::AtEnd(b), loc, dest, operands);
@@ -760,7 +799,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     /// Moves a region's blocks before `cont`, its terminators becoming
     /// branches to `cont`; returns its first block.
-    fn inline_region_branching_to(&mut self, r: Region, cont: Block) -> Result<Option<Block>, IrError> {
+    fn inline_region_branching_to(
+        &mut self,
+        r: Region,
+        cont: Block,
+    ) -> Result<Option<Block>, IrError> {
         let blocks = self.pc.ctx.region_blocks(r).to_vec();
         let Some(&first) = blocks.first() else {
             return Ok(None);
@@ -785,7 +828,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let end_block = self.ctx().split_block(init_block, op);
         let r = self.pc.ctx.regions_of(op)[0];
         let cond_block = self.pc.ctx.entry_block(r).expect("scf.for has a body");
-        let first = self.pc.ctx.first_op(cond_block).expect("body has a terminator");
+        let first = self
+            .pc
+            .ctx
+            .first_op(cond_block)
+            .expect("body has a terminator");
         let first_body = self.ctx().split_block(cond_block, first);
         let last_body = *self.pc.ctx.region_blocks(r).last().expect("non-empty");
         self.ctx().inline_region_before(r, end_block);
@@ -793,7 +840,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let operands = self.pc.ctx.operands(op).to_vec();
         let (lb, ub, step) = (operands[0], operands[1], operands[2]);
         // Step and loop back.
-        let term = self.pc.ctx.last_op(last_body).expect("body has a terminator");
+        let term = self
+            .pc
+            .ctx
+            .last_op(last_body)
+            .expect("body has a terminator");
         let index = self.ctx().index_type();
         let cur = Cursor {
             ip: InsertPoint::AtEnd(last_body),
@@ -802,12 +853,26 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let stepped = self.build1(&cur, "arith.addi", vec![iv, step], index);
         let mut carried = vec![stepped];
         carried.extend(self.pc.ctx.operands(term).to_vec());
-        build_br(self.ctx(), InsertPoint::AtEnd(last_body), loc, cond_block, carried);
-        self.ctx().erase_op(term).map_err(|m| IrError::new(loc, m))?;
+        build_br(
+            self.ctx(),
+            InsertPoint::AtEnd(last_body),
+            loc,
+            cond_block,
+            carried,
+        );
+        self.ctx()
+            .erase_op(term)
+            .map_err(|m| IrError::new(loc, m))?;
         // Enter the loop.
         let mut dest = vec![lb];
         dest.extend(&operands[3..]);
-        build_br(self.ctx(), InsertPoint::AtEnd(init_block), loc, cond_block, dest);
+        build_br(
+            self.ctx(),
+            InsertPoint::AtEnd(init_block),
+            loc,
+            cond_block,
+            dest,
+        );
         // The condition.
         let cur = Cursor {
             ip: InsertPoint::AtEnd(cond_block),
@@ -816,9 +881,24 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let i1 = self.ctx().int_type(1);
         let i64t = self.ctx().int_type(64);
         let slt = self.ctx().int_attr(2, i64t);
-        let cmp = self.build(&cur, "arith.cmpi", vec![iv, ub], vec![i1], vec![("predicate", slt)]);
+        let cmp = self.build(
+            &cur,
+            "arith.cmpi",
+            vec![iv, ub],
+            vec![i1],
+            vec![("predicate", slt)],
+        );
         let c = self.pc.ctx.result(cmp, 0);
-        build_cond_br(self.ctx(), cur.ip, loc, c, first_body, vec![], end_block, vec![]);
+        build_cond_br(
+            self.ctx(),
+            cur.ip,
+            loc,
+            c,
+            first_body,
+            vec![],
+            end_block,
+            vec![],
+        );
         let args = self.pc.ctx.block_args(cond_block)[1..].to_vec();
         self.replace_results(op, &args)
     }
@@ -836,7 +916,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let cont = self.ctx().split_block(current, op);
         let after_cont = self.ctx().create_block(&result_types);
         self.ctx().insert_block_before(cont, after_cont);
-        build_br(self.ctx(), InsertPoint::AtEnd(after_cont), loc, cont, vec![]);
+        build_br(
+            self.ctx(),
+            InsertPoint::AtEnd(after_cont),
+            loc,
+            cont,
+            vec![],
+        );
         let regions = self.pc.ctx.regions_of(op).to_vec();
         let before_first = self.pc.ctx.entry_block(regions[0]).expect("before region");
         let after_first = self.pc.ctx.entry_block(regions[1]).expect("after region");
@@ -876,7 +962,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         self.ctx().inline_region_before(regions[0], after_cont);
         self.ctx().inline_region_before(regions[1], after_cont);
         let inits = self.pc.ctx.operands(op).to_vec();
-        build_br(self.ctx(), InsertPoint::AtEnd(current), loc, before_first, inits);
+        build_br(
+            self.ctx(),
+            InsertPoint::AtEnd(current),
+            loc,
+            before_first,
+            inits,
+        );
         let args = self.pc.ctx.block_args(after_cont).to_vec();
         self.replace_results(op, &args)
     }
@@ -984,7 +1076,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ctx.walk_nested(self.module, &mut |o| {
                 if bad.is_none() && ctx.name(o) == "async.runtime.await" {
                     let f = ctx.ancestor(o, |c, x| c.name(x) == "func.func");
-                    if !f.is_some_and(|f| ctx.get_attr(f, ALLOWED_TO_BLOCK).is_some()) {
+                    if f.is_none_or(|f| ctx.get_attr(f, ALLOWED_TO_BLOCK).is_none()) {
                         bad = Some(o);
                     }
                 }
@@ -1017,14 +1109,25 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let c = self.build(&cur, "arith.constant", vec![], vec![i1], vec![("value", t)]);
         let true_v = self.pc.ctx.result(c, 0);
         let not_error = self.build1(&cur, "arith.xori", vec![is_error, true_v], i1);
-        let msg = self.ctx().string_attr("Awaited async operand is in error state");
-        self.build(&cur, "cf.assert", vec![not_error], vec![], vec![("msg", msg)]);
+        let msg = self
+            .ctx()
+            .string_attr("Awaited async operand is in error state");
+        self.build(
+            &cur,
+            "cf.assert",
+            vec![not_error],
+            vec![],
+            vec![("msg", msg)],
+        );
         self.replace_await(op, operand, &cur)
     }
 
     fn replace_await(&mut self, op: Op, operand: Value, cur: &Cursor) -> Result<(), IrError> {
         let t = self.pc.ctx.value_type(operand);
-        if let (Some(inner), true) = (value_inner(self.pc.ctx, t), !self.pc.ctx.results(op).is_empty()) {
+        if let (Some(inner), true) = (
+            value_inner(self.pc.ctx, t),
+            !self.pc.ctx.results(op).is_empty(),
+        ) {
             let v = self.build1(cur, "async.runtime.load", vec![operand], inner);
             self.replace_results(op, &[v])
         } else {
@@ -1044,7 +1147,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         };
         let state_t = self.ctx().ty(TypeKind::CoroState);
         let state = self.build1(&cur, "async.coro.save", vec![coro.handle], state_t);
-        self.build(&cur, "async.runtime.await_and_resume", vec![operand, coro.handle], vec![], vec![]);
+        self.build(
+            &cur,
+            "async.runtime.await_and_resume",
+            vec![operand, coro.handle],
+            vec![],
+            vec![],
+        );
         let resume = self.ctx().split_block(suspended, op);
         let end = Cursor {
             ip: InsertPoint::AtEnd(suspended),
@@ -1059,7 +1168,16 @@ impl<'p, 'a> Lowering<'p, 'a> {
         };
         let is_error = self.build1(&cur, "async.runtime.is_error", vec![operand], i1);
         let set_error = self.set_error_block(func);
-        build_cond_br(self.ctx(), cur.ip, loc, is_error, set_error, vec![], continuation, vec![]);
+        build_cond_br(
+            self.ctx(),
+            cur.ip,
+            loc,
+            is_error,
+            set_error,
+            vec![],
+            continuation,
+            vec![],
+        );
         let cur = Cursor {
             ip: InsertPoint::Before(op),
             loc,
@@ -1077,9 +1195,21 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let operands = self.pc.ctx.operands(op).to_vec();
         for (&v, &rv) in operands.iter().zip(&coro.return_values) {
             self.build(&cur, "async.runtime.store", vec![v, rv], vec![], vec![]);
-            self.build(&cur, "async.runtime.set_available", vec![rv], vec![], vec![]);
+            self.build(
+                &cur,
+                "async.runtime.set_available",
+                vec![rv],
+                vec![],
+                vec![],
+            );
         }
-        self.build(&cur, "async.runtime.set_available", vec![coro.token], vec![], vec![]);
+        self.build(
+            &cur,
+            "async.runtime.set_available",
+            vec![coro.token],
+            vec![],
+            vec![],
+        );
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
 
@@ -1089,7 +1219,16 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let cont = self.ctx().split_block(block, op);
         let arg = self.pc.ctx.operand(op, 0);
         let set_error = self.set_error_block(func);
-        build_cond_br(self.ctx(), InsertPoint::AtEnd(block), loc, arg, cont, vec![], set_error, vec![]);
+        build_cond_br(
+            self.ctx(),
+            InsertPoint::AtEnd(block),
+            loc,
+            arg,
+            cont,
+            vec![],
+            set_error,
+            vec![],
+        );
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
 }
@@ -1118,7 +1257,10 @@ fn rename_symbol_ref(ctx: &mut Context, a: Attribute, from: &str, to: &str) -> A
             ctx.attr(AttrKind::SymbolRef(t, nested))
         }
         AttrKind::Array(xs) => {
-            let ys = xs.iter().map(|&x| rename_symbol_ref(ctx, x, from, to)).collect();
+            let ys = xs
+                .iter()
+                .map(|&x| rename_symbol_ref(ctx, x, from, to))
+                .collect();
             ctx.attr(AttrKind::Array(ys))
         }
         _ => a,

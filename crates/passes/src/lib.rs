@@ -24,6 +24,9 @@ pub trait Pass {
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError>;
 }
 
+/// Builds a pass from its parsed options.
+pub type PassConstructor = fn(&BTreeMap<String, String>) -> Result<Box<dyn Pass>, String>;
+
 /// A registered pass: its argument, summary, options and constructor.
 pub struct PassInfo {
     pub arg: &'static str,
@@ -32,7 +35,7 @@ pub struct PassInfo {
     pub options: &'static [(&'static str, &'static str, &'static str)],
     /// The op the pass anchors on (`builtin.module` or `func.func`).
     pub anchor: &'static str,
-    pub make: fn(&BTreeMap<String, String>) -> Result<Box<dyn Pass>, String>,
+    pub make: PassConstructor,
 }
 
 /// Every pass mlir-async-opt knows.
@@ -98,7 +101,9 @@ pub fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
 pub fn make_pass(arg: &str, options: &str) -> Result<(Box<dyn Pass>, &'static str), String> {
     let reg = registry();
     let Some(info) = reg.iter().find(|p| p.arg == arg) else {
-        return Err(format!("'{arg}' does not refer to a registered pass or pass pipeline"));
+        return Err(format!(
+            "'{arg}' does not refer to a registered pass or pass pipeline"
+        ));
     };
     let opts = parse_options(options)?;
     for k in opts.keys() {
@@ -173,7 +178,13 @@ fn parse_pipeline_list(
             let nest: Vec<String> = nesting
                 .iter()
                 .filter(|n| n.as_str() != "builtin.module" && n.as_str() != "module")
-                .map(|n| if n == "func" { "func.func".to_string() } else { n.clone() })
+                .map(|n| {
+                    if n == "func" {
+                        "func.func".to_string()
+                    } else {
+                        n.clone()
+                    }
+                })
                 .collect();
             out.push(PipelineEntry {
                 pass,

@@ -3,7 +3,9 @@
 
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
-use mlir_async_passes::{make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry};
+use mlir_async_passes::{
+    make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry,
+};
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{parse_source, print_op, Diagnostic, Edition, PrintOptions, Severity};
 use std::io::{Read, Write};
@@ -71,7 +73,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
         i += 1;
         if a == "-" || !a.starts_with('-') {
             if o.input.is_some() {
-                return Err(format!("Too many positional arguments specified! Can specify at most 1 positional arguments: See: mlir-async-opt --help"));
+                return Err("Too many positional arguments specified! Can specify at most 1 positional arguments: See: mlir-async-opt --help".to_string());
             }
             o.input = Some(a.clone());
             continue;
@@ -85,7 +87,10 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             if let Some(v) = &val {
                 return Ok(v.clone());
             }
-            let v = args.get(*i).cloned().ok_or(format!("option '{key}' requires a value"))?;
+            let v = args
+                .get(*i)
+                .cloned()
+                .ok_or(format!("option '{key}' requires a value"))?;
             *i += 1;
             Ok(v)
         };
@@ -101,7 +106,8 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             "mlir-edition" => {
                 let v = take(&mut i)?;
                 o.edition = Some(
-                    Edition::parse(&v).ok_or(format!("unknown edition '{v}': expected 13, 14 or 15"))?,
+                    Edition::parse(&v)
+                        .ok_or(format!("unknown edition '{v}': expected 13, 14 or 15"))?,
                 );
             }
             "pass-pipeline" => {
@@ -112,7 +118,8 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             "version" => return Err("\u{0}version".into()),
             _ => {
                 if registry().iter().any(|p| p.arg == key) {
-                    o.pipeline.push((key.to_string(), val.unwrap_or_default(), false));
+                    o.pipeline
+                        .push((key.to_string(), val.unwrap_or_default(), false));
                 } else {
                     return Err(format!(
                         "Unknown command line argument '{a}'.  Try: 'mlir-async-opt --help'"
@@ -155,16 +162,22 @@ fn parse_expected(chunk: &str, line_offset: u32) -> Result<Vec<Expected>, String
             };
             let after = after.trim_start();
             let (target, after) = if let Some(a) = after.strip_prefix('@') {
-                let end = a.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(a.len());
+                let end = a
+                    .find(|c: char| c.is_whitespace() || c == '{')
+                    .unwrap_or(a.len());
                 let spec = &a[..end];
                 let t = if spec == "above" {
                     lineno - 1
                 } else if spec == "below" {
                     lineno + 1
                 } else if let Some(n) = spec.strip_prefix('+') {
-                    lineno + n.parse::<u32>().map_err(|_| format!("bad offset '{spec}'"))?
+                    lineno
+                        + n.parse::<u32>()
+                            .map_err(|_| format!("bad offset '{spec}'"))?
                 } else if let Some(n) = spec.strip_prefix('-') {
-                    lineno - n.parse::<u32>().map_err(|_| format!("bad offset '{spec}'"))?
+                    lineno
+                        - n.parse::<u32>()
+                            .map_err(|_| format!("bad offset '{spec}'"))?
                 } else {
                     return Err(format!("unknown expected-* target '@{spec}'"));
                 };
@@ -207,19 +220,17 @@ fn split_chunks(text: &str, split: bool) -> Vec<Chunk<'_>> {
     let mut out = vec![];
     let mut start = 0;
     let mut start_line = 0;
-    let mut line = 0;
     let mut pos = 0;
-    for l in text.split_inclusive('\n') {
-        if l.trim_end().starts_with("// -----") || l.trim_start().starts_with("// -----") {
+    for (line, l) in text.split_inclusive('\n').enumerate() {
+        if l.trim_start().starts_with("// -----") {
             out.push(Chunk {
                 text: &text[start..pos],
                 line_offset: start_line,
             });
             start = pos + l.len();
-            start_line = line + 1;
+            start_line = line as u32 + 1;
         }
         pos += l.len();
-        line += 1;
     }
     out.push(Chunk {
         text: &text[start..],
@@ -245,7 +256,14 @@ fn process_chunk(
     let mut ctx = Context::new();
     let reg = Registry::new(&mut ctx);
     let t0 = Instant::now();
-    let parsed = match parse_source(&mut ctx, &reg, file, chunk.text, chunk.line_offset, o.allow_unregistered) {
+    let parsed = match parse_source(
+        &mut ctx,
+        &reg,
+        file,
+        chunk.text,
+        chunk.line_offset,
+        o.allow_unregistered,
+    ) {
         Ok(p) => p,
         Err(d) => return ChunkResult::Failed(vec![d]),
     };
@@ -300,7 +318,10 @@ fn process_chunk(
             return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
         }
         if o.print_ir_after_all {
-            after_all.push_str(&format!("// -----// IR Dump After {} //----- //\n", e.pass.name()));
+            after_all.push_str(&format!(
+                "// -----// IR Dump After {} //----- //\n",
+                e.pass.name()
+            ));
             after_all.push_str(&print_op(&ctx, &reg, module, popts));
             after_all.push('\n');
         }
@@ -325,7 +346,10 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 0;
         }
         Err(m) if m == "\u{0}version" => {
-            println!("mlir-async-opt {} (MLIR syntax 13/14/15)", env!("CARGO_PKG_VERSION"));
+            println!(
+                "mlir-async-opt {} (MLIR syntax 13/14/15)",
+                env!("CARGO_PKG_VERSION")
+            );
             return 0;
         }
         Err(m) => {
@@ -344,14 +368,24 @@ pub fn main_with_args(args: &[String]) -> i32 {
         eprintln!("mlir-async-opt: cannot open input file '{input}': {e}");
         return 1;
     }
-    let file = if input == "-" { "<stdin>".to_string() } else { input.clone() };
+    let file = if input == "-" {
+        "<stdin>".to_string()
+    } else {
+        input.clone()
+    };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
             let pos = e.utf8_error().valid_up_to();
             let b = e.as_bytes();
             let line = b[..pos].iter().filter(|&&c| c == b'\n').count() as u32 + 1;
-            let col = (pos - b[..pos].iter().rposition(|&c| c == b'\n').map(|p| p + 1).unwrap_or(0)) as u32 + 1;
+            let col = (pos
+                - b[..pos]
+                    .iter()
+                    .rposition(|&c| c == b'\n')
+                    .map(|p| p + 1)
+                    .unwrap_or(0)) as u32
+                + 1;
             eprint!(
                 "{}",
                 Diagnostic::error(&file, line, col, "invalid UTF-8 in source file").render(None)
@@ -366,7 +400,14 @@ pub fn main_with_args(args: &[String]) -> i32 {
     let mut after_all = String::new();
     let mut stderr = String::new();
     for chunk in split_chunks(&text, o.split_input_file) {
-        let result = process_chunk(&o, &file, &chunk, &mut timing, &mut after_all, &mut edition_seen);
+        let result = process_chunk(
+            &o,
+            &file,
+            &chunk,
+            &mut timing,
+            &mut after_all,
+            &mut edition_seen,
+        );
         if o.verify_diagnostics {
             let mut expected = match parse_expected(chunk.text, chunk.line_offset) {
                 Ok(e) => e,
@@ -394,7 +435,10 @@ pub fn main_with_args(args: &[String]) -> i32 {
             }
             for d in flat {
                 let hit = expected.iter_mut().find(|e| {
-                    !e.matched && e.severity == d.severity && e.line == d.line && d.message.contains(&e.msg)
+                    !e.matched
+                        && e.severity == d.severity
+                        && e.line == d.line
+                        && d.message.contains(&e.msg)
                 });
                 match hit {
                     Some(e) => e.matched = true,
@@ -417,7 +461,11 @@ pub fn main_with_args(args: &[String]) -> i32 {
                     &file,
                     e.at,
                     1,
-                    format!("expected {} \"{}\" was not produced", e.severity.as_str(), e.msg),
+                    format!(
+                        "expected {} \"{}\" was not produced",
+                        e.severity.as_str(),
+                        e.msg
+                    ),
                 );
                 stderr.push_str(&d.render(Some(&text)));
             }
@@ -440,13 +488,22 @@ pub fn main_with_args(args: &[String]) -> i32 {
     }
     if o.timing {
         let total: f64 = timing.iter().map(|t| t.1).sum();
-        eprintln!("===-------------------------------------------------------------------------===");
+        eprintln!(
+            "===-------------------------------------------------------------------------==="
+        );
         eprintln!("                         ... Execution time report ...");
-        eprintln!("===-------------------------------------------------------------------------===");
+        eprintln!(
+            "===-------------------------------------------------------------------------==="
+        );
         eprintln!("  Total Execution Time: {total:.4} seconds\n");
         eprintln!("  ----Wall Time----  ----Name----");
         for (n, t) in &timing {
-            eprintln!("    {:.4} ({:5.1}%)  {}", t, 100.0 * t / total.max(1e-12), n);
+            eprintln!(
+                "    {:.4} ({:5.1}%)  {}",
+                t,
+                100.0 * t / total.max(1e-12),
+                n
+            );
         }
         eprintln!("    {total:.4} (100.0%)  Total");
     }

@@ -28,18 +28,29 @@ struct Tally {
 
 fn compare(tally: &mut Tally, upstream: &str, file: &Path, args: &[&str]) {
     let ours = env!("CARGO_BIN_EXE_mlir-async-opt");
-    let up = Command::new(upstream).arg(file).args(args).output().expect("run upstream");
+    let up = Command::new(upstream)
+        .arg(file)
+        .args(args)
+        .output()
+        .expect("run upstream");
     if !up.status.success() {
         tally.upstream_failed += 1;
         return;
     }
-    let me = Command::new(ours).arg(file).args(args).output().expect("run ours");
+    let me = Command::new(ours)
+        .arg(file)
+        .args(args)
+        .output()
+        .expect("run ours");
     if me.status.success() && me.stdout == up.stdout {
         tally.identical += 1;
     } else {
-        tally
-            .different
-            .push(format!("{} {}: {}", file.display(), args.join(" "), String::from_utf8_lossy(&me.stderr)));
+        tally.different.push(format!(
+            "{} {}: {}",
+            file.display(),
+            args.join(" "),
+            String::from_utf8_lossy(&me.stderr)
+        ));
     }
 }
 
@@ -55,7 +66,10 @@ fn async_to_async_runtime_matches_upstream() {
         upstream_failed: 0,
         different: vec![],
     };
-    let options = ["-async-to-async-runtime", "-async-to-async-runtime=eliminate-blocking-await-ops=true"];
+    let options = [
+        "-async-to-async-runtime",
+        "-async-to-async-runtime=eliminate-blocking-await-ops=true",
+    ];
     for gen in ["14", "15"] {
         let upstream = format!("mlir-opt-{gen}");
         let dir = root.join(format!("upstream-tests/llvm{gen}/mlir/test"));
@@ -78,7 +92,15 @@ fn async_to_async_runtime_matches_upstream() {
             let funcs = 1 + seed % 9;
             let ok = Command::new("python3")
                 .arg(&gen_py)
-                .args(["--syntax", syntax, "--seed", &seed.to_string(), "--funcs", &funcs.to_string(), "-o"])
+                .args([
+                    "--syntax",
+                    syntax,
+                    "--seed",
+                    &seed.to_string(),
+                    "--funcs",
+                    &funcs.to_string(),
+                    "-o",
+                ])
                 .arg(&file)
                 .output()
                 .map(|o| o.status.success())
@@ -101,12 +123,21 @@ fn async_to_async_runtime_matches_upstream() {
         t.identical,
         t.different.len()
     );
-    assert!(generated >= 200 || !gen_py.exists(), "expected 200 generated runs, got {generated}");
-    assert!(t.different.is_empty(), "outputs differ from upstream:\n{}", t.different.join("\n"));
+    assert!(
+        generated >= 200 || !gen_py.exists(),
+        "expected 200 generated runs, got {generated}"
+    );
+    assert!(
+        t.different.is_empty(),
+        "outputs differ from upstream:\n{}",
+        t.different.join("\n")
+    );
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     entries.sort();
     for p in entries {

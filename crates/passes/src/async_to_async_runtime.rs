@@ -56,6 +56,9 @@ impl Pass for AsyncToAsyncRuntime {
     fn name(&self) -> &'static str {
         "async-to-async-runtime"
     }
+    fn display_name(&self) -> &'static str {
+        "AsyncToAsyncRuntime"
+    }
     fn run(&self, pc: &mut PassContext, module: Op) -> Result<(), IrError> {
         let mut lowering = Lowering::new(pc, module);
         lowering.run(self.eliminate)

@@ -20,7 +20,10 @@ pub struct PassContext<'a> {
 
 /// A transformation of the IR nested under an op (a module or a function).
 pub trait Pass {
+    /// The command-line argument (`async-to-async-runtime`).
     fn name(&self) -> &'static str;
+    /// The class name mlir-opt shows in IR dumps (`AsyncToAsyncRuntime`).
+    fn display_name(&self) -> &'static str;
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError>;
 }
 

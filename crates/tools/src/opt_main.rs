@@ -102,7 +102,8 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             "mlir-print-op-generic" => o.print_generic = true,
             "mlir-print-debuginfo" => o.print_debuginfo = true,
             "mlir-timing" => o.timing = true,
-            "print-ir-after-all" => o.print_ir_after_all = true,
+            // 15 renamed the flag; both spellings are accepted.
+            "print-ir-after-all" | "print-after-all" => o.print_ir_after_all = true,
             "mlir-edition" => {
                 let v = take(&mut i)?;
                 o.edition = Some(
@@ -320,10 +321,10 @@ fn process_chunk(
         if o.print_ir_after_all {
             after_all.push_str(&format!(
                 "// -----// IR Dump After {} //----- //\n",
-                e.pass.name()
+                e.pass.display_name()
             ));
             after_all.push_str(&print_op(&ctx, &reg, module, popts));
-            after_all.push('\n');
+            after_all.push_str("\n\n");
         }
     }
     let t0 = Instant::now();

@@ -1,15 +1,25 @@
 //! The verifier: structure (terminators, successors, isolation), every
 //! registered op's own rules, then SSA dominance, in MLIR's order.
 
-use crate::Registry;
+use crate::{Registry, VerifyFn};
 use mlir_async_ir::dominance::DominanceInfo;
 use mlir_async_ir::*;
 use mlir_async_syntax::edition::{generic_name, Edition};
+use std::cell::RefCell;
 
 struct Verifier<'a> {
     ctx: &'a Context,
     reg: &'a Registry,
     edition: Edition,
+    /// Per op name symbol: its shape and verifier, looked up once per
+    /// name rather than once per op (both lookups go by string).
+    info: RefCell<Vec<Option<OpInfo>>>,
+}
+
+#[derive(Clone, Copy)]
+struct OpInfo {
+    shape: Option<Shape>,
+    verify: Option<VerifyFn>,
 }
 
 impl Verifier<'_> {
@@ -18,10 +28,28 @@ impl Verifier<'_> {
         IrError::new(self.ctx.op_loc(op), format!("'{name}' op {msg}"))
     }
 
+    fn op_info(&self, op: Op) -> OpInfo {
+        let s = self.ctx.op(op).name.index();
+        let mut info = self.info.borrow_mut();
+        if info.len() <= s {
+            info.resize(s + 1, None);
+        }
+        *info[s].get_or_insert_with(|| {
+            let name = self.ctx.name(op);
+            OpInfo {
+                shape: shape_of(name),
+                verify: self.reg.get(name).and_then(|d| d.verify),
+            }
+        })
+    }
+
     fn verify_op(&self, op: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
-        check_shape(ctx, op).map_err(|m| self.op_error(op, m))?;
-        if let Some(f) = self.reg.get(ctx.name(op)).and_then(|d| d.verify) {
+        let info = self.op_info(op);
+        if let Some(shape) = &info.shape {
+            check_shape(ctx, op, shape).map_err(|m| self.op_error(op, m))?;
+        }
+        if let Some(f) = info.verify {
             f(ctx, op).map_err(|m| self.op_error(op, m))?;
         }
         let traits = ctx.traits_of(op);
@@ -46,15 +74,17 @@ impl Verifier<'_> {
 
     fn verify_block(&self, b: Block, needs_terminator: bool) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let ops = ctx.block_ops(b);
-        let Some((&last, rest)) = ops.split_last() else {
+        let Some(last) = ctx.last_op(b) else {
             if needs_terminator {
                 let parent = ctx.block_parent_op(b).expect("block in an op");
                 return Err(self.op_error(parent, "empty block: expect at least a terminator"));
             }
             return Ok(());
         };
-        for &o in rest {
+        for o in ctx.block_ops_iter(b) {
+            if o == last {
+                break;
+            }
             if !ctx.successors(o).is_empty() {
                 return Err(IrError::new(
                     ctx.op_loc(o),
@@ -153,7 +183,12 @@ impl Verifier<'_> {
 
 /// Verifies `top` and everything nested in it.
 pub fn verify(ctx: &Context, reg: &Registry, top: Op, edition: Edition) -> Result<(), IrError> {
-    let v = Verifier { ctx, reg, edition };
+    let v = Verifier {
+        ctx,
+        reg,
+        edition,
+        info: RefCell::new(vec![]),
+    };
     v.verify_op(top)?;
     v.verify_dominance(top)
 }
@@ -197,6 +232,7 @@ enum AttrClass {
 /// ODS would check before any hand-written verifier runs. Ops spelled in
 /// the generic form can have any structure; without these checks their
 /// printers index past the end of operand or region lists.
+#[derive(Clone, Copy)]
 struct Shape {
     operands: N,
     results: N,
@@ -314,10 +350,7 @@ fn shape_of(name: &str) -> Option<Shape> {
 }
 
 /// Checks an op against its [`Shape`]; the message follows ODS's wording.
-fn check_shape(ctx: &Context, op: Op) -> Result<(), String> {
-    let Some(s) = shape_of(ctx.name(op)) else {
-        return Ok(());
-    };
+fn check_shape(ctx: &Context, op: Op, s: &Shape) -> Result<(), String> {
     let (nops, nres) = (ctx.operands(op).len(), ctx.results(op).len());
     if !s.operands.ok(nops) {
         return Err(format!(

@@ -20,8 +20,9 @@ use mlir_async_dialects::builtin::{
 };
 use mlir_async_dialects::cf::{build_br, build_cond_br};
 use mlir_async_dialects::util::segments;
+use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Prefix of the functions outlined from `async.execute` regions.
 const ASYNC_FN_PREFIX: &str = "async_execute_fn";
@@ -84,8 +85,8 @@ struct CoroMachinery {
 struct Lowering<'p, 'a> {
     pc: &'p mut PassContext<'a>,
     module: Op,
-    coros: HashMap<Op, CoroMachinery>,
-    symbols: HashSet<String>,
+    coros: FxHashMap<Op, CoroMachinery>,
+    symbols: FxHashSet<String>,
     uniquing_counter: u32,
 }
 
@@ -97,7 +98,7 @@ struct Cursor {
 
 impl<'p, 'a> Lowering<'p, 'a> {
     fn new(pc: &'p mut PassContext<'a>, module: Op) -> Self {
-        let mut symbols = HashSet::new();
+        let mut symbols = FxHashSet::default();
         if let Some(&r) = pc.ctx.regions_of(module).first() {
             if let Some(b) = pc.ctx.entry_block(r) {
                 for o in pc.ctx.block_ops_iter(b) {
@@ -110,7 +111,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         Lowering {
             pc,
             module,
-            coros: HashMap::new(),
+            coros: FxHashMap::default(),
             symbols,
             uniquing_counter: 0,
         }
@@ -179,7 +180,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
     /// the order of a post-order walk (as MLIR's `getUsedValuesDefinedAbove`).
     fn used_values_defined_above(&self, owner: Op) -> Vec<Value> {
         let ctx = &*self.pc.ctx;
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         let mut out = vec![];
         let mut visit = |o: Op| {
             for &v in ctx.operands(o) {
@@ -196,18 +197,22 @@ impl<'p, 'a> Lowering<'p, 'a> {
         out
     }
 
-    /// Clones constants captured by the region into it, so that they need
-    /// not become function arguments.
-    fn clone_constants_into_region(&mut self, owner: Op) {
-        let captures = self.used_values_defined_above(owner);
+    /// Clones the constants among `captures` into the region, so that they
+    /// need not become function arguments; returns original -> clone.
+    fn clone_constants_into_region(
+        &mut self,
+        owner: Op,
+        captures: &[Value],
+    ) -> FxHashMap<Value, Value> {
+        let mut clones = FxHashMap::default();
         let body = self.pc.ctx.regions_of(owner)[0];
         let Some(entry) = self.pc.ctx.entry_block(body) else {
-            return;
+            return clones;
         };
         let Some(first) = self.pc.ctx.first_op(entry) else {
-            return;
+            return clones;
         };
-        for v in captures {
+        for &v in captures {
             let Some(def) = self.pc.ctx.defining_op(v) else {
                 continue;
             };
@@ -219,10 +224,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let clone = self
                 .ctx()
                 .clone_op(def, InsertPoint::Before(first), &mut map);
-            let nv = self.pc.ctx.result(clone, 0);
-            self.ctx()
-                .replace_uses_if(v, nv, |c, u| c.is_ancestor(owner, u.op));
+            clones.insert(v, self.pc.ctx.result(clone, 0));
         }
+        clones
     }
 
     /// Inserts a symbol op at the end of the module, uniquing its name as
@@ -248,21 +252,24 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     fn outline_execute(&mut self, exec: Op) -> Result<(Op, CoroMachinery), IrError> {
         let loc = self.pc.ctx.op_loc(exec);
+        let captures = self.used_values_defined_above(exec);
         // LLVM 13 passed captured constants as arguments.
-        if self.pc.edition != mlir_async_syntax::Edition::V13 {
-            self.clone_constants_into_region(exec);
-        }
+        let constants = if self.pc.edition != mlir_async_syntax::Edition::V13 {
+            self.clone_constants_into_region(exec, &captures)
+        } else {
+            FxHashMap::default()
+        };
         let segs = segments(self.pc.ctx, exec, 2);
         let (deps, vals) = (segs[0].clone(), segs[1].clone());
         let mut inputs: Vec<Value> = vec![];
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         for &v in deps.iter().chain(&vals) {
             if seen.insert(v) {
                 inputs.push(v);
             }
         }
-        for v in self.used_values_defined_above(exec) {
-            if seen.insert(v) {
+        for v in captures {
+            if !constants.contains_key(&v) && seen.insert(v) {
                 inputs.push(v);
             }
         }
@@ -303,8 +310,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let inner = value_inner(self.pc.ctx, t).expect("verified execute operand");
             unwrapped.push(self.build1(&cur, "async.await", vec![a], inner));
         }
-        let mut map: HashMap<Value, Value> =
+        // Move (rather than clone) the body: the result is the same IR,
+        // with captured values, constants and block arguments remapped.
+        let mut map: FxHashMap<Value, Value> =
             inputs.iter().copied().zip(args.iter().copied()).collect();
+        map.extend(constants);
         let exec_body = self.pc.ctx.regions_of(exec)[0];
         for b in self.pc.ctx.region_blocks(exec_body).to_vec() {
             for (i, &a) in self.pc.ctx.block_args(b).to_vec().iter().enumerate() {
@@ -313,7 +323,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 }
             }
             for o in self.pc.ctx.block_ops(b) {
-                self.ctx().clone_op(o, InsertPoint::AtEnd(entry), &mut map);
+                self.ctx().detach_op(o);
+                self.ctx().insert_op(InsertPoint::AtEnd(entry), o);
+                self.remap_operands(o, &map);
             }
         }
 
@@ -357,6 +369,19 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .erase_op(exec)
             .map_err(|m| IrError::new(loc, m))?;
         Ok((func, coro))
+    }
+
+    /// Replaces operands found in `map`, in `op` and everything nested.
+    fn remap_operands(&mut self, op: Op, map: &FxHashMap<Value, Value>) {
+        let mut ops = vec![op];
+        self.pc.ctx.walk_nested(op, &mut |o| ops.push(o));
+        for o in ops {
+            for i in 0..self.pc.ctx.operands(o).len() {
+                if let Some(&n) = map.get(&self.pc.ctx.operand(o, i)) {
+                    self.ctx().set_operand(o, i, n);
+                }
+            }
+        }
     }
 
     fn build_call(&mut self, c: &Cursor, callee: &str, args: Vec<Value>, results: Vec<Type>) -> Op {
@@ -579,7 +604,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
         // Symbol users, computed once: new calls of a function only appear
         // when that function itself is processed.
-        let mut users: HashMap<String, Vec<Op>> = HashMap::new();
+        let mut users: FxHashMap<String, Vec<Op>> = FxHashMap::default();
         {
             let ctx = &*self.pc.ctx;
             ctx.walk_nested(self.module, &mut |o| {
@@ -590,7 +615,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 }
             });
         }
-        let mut done: HashSet<Op> = HashSet::new();
+        let mut done: FxHashSet<Op> = FxHashSet::default();
         while let Some(func) = worklist.pop() {
             if !done.insert(func) || self.coros.contains_key(&func) {
                 continue;
@@ -702,7 +727,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let mut targets = vec![];
         for func in funcs {
             // Mark, bottom-up, every op that holds an async op.
-            let mut holds_async: HashSet<Op> = HashSet::new();
+            let mut holds_async: FxHashSet<Op> = FxHashSet::default();
             ctx.walk_post(func, &mut |o| {
                 if ctx.name(o).starts_with("async.") || holds_async.contains(&o) {
                     if let Some(p) = ctx.parent_op(o) {

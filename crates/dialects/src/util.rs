@@ -76,7 +76,9 @@ pub fn ensure_terminator(ctx: &mut Context, r: Region, terminator: &str) {
             b
         }
     };
-    let has = ctx.last_op(b).is_some_and(|o| ctx.traits_of(o).is_terminator);
+    let has = ctx
+        .last_op(b)
+        .is_some_and(|o| ctx.traits_of(o).is_terminator);
     if !has {
         let name = ctx.sym(terminator);
         let loc = ctx.unknown_loc();
@@ -139,7 +141,11 @@ pub fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attribute {
     });
     let elems = sizes.iter().map(|&s| DenseElem::Int(s as i128)).collect();
     let splat = sizes.len() > 1 && sizes.iter().all(|&s| s == sizes[0]);
-    let elems = if splat { vec![DenseElem::Int(sizes[0] as i128)] } else { elems };
+    let elems = if splat {
+        vec![DenseElem::Int(sizes[0] as i128)]
+    } else {
+        elems
+    };
     ctx.attr(AttrKind::Dense(elems, vt, splat))
 }
 

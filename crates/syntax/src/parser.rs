@@ -95,6 +95,8 @@ pub struct Parser<'a, 'c> {
     /// come from it, so a definition allocates nothing; closing a scope
     /// removes its names, so the map holds one function's names at most.
     bindings: HashMap<Cow<'a, str>, Binding>,
+    /// See `custom_op_name`.
+    op_names: HashMap<&'a str, (Cow<'a, str>, Symbol, Option<Edition>)>,
     /// Names defined, in order, so closing a scope can drop its bindings.
     defined: Vec<Cow<'a, str>>,
     /// Index of the innermost isolated scope: bindings of outer scopes
@@ -184,6 +186,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             hooks,
             scopes: vec![],
             bindings: HashMap::default(),
+            op_names: HashMap::default(),
             defined: vec![],
             isolated_at: 0,
             block_scopes: vec![],
@@ -286,9 +289,16 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// Consumes a punctuation string if it is next.
     pub fn eat(&mut self, p: &str) -> bool {
         self.skip_ws();
-        if self.b[self.pos..].starts_with(p.as_bytes()) {
+        let pb = p.as_bytes();
+        // Most calls fail on the first byte: check it before the rest.
+        if let Some(f) = pb.first() {
+            if self.b.get(self.pos) != Some(f) {
+                return false;
+            }
+        }
+        if self.b[self.pos..].starts_with(pb) {
             // `-` must not eat the start of `->`.
-            if p == "-" && self.b.get(self.pos + 1) == Some(&b'>') {
+            if pb == b"-" && self.b.get(self.pos + 1) == Some(&b'>') {
                 return false;
             }
             self.pos += p.len();
@@ -605,20 +615,18 @@ impl<'a, 'c> Parser<'a, 'c> {
             let Some(name) = self.ident() else {
                 return self.err_here("expected operation name in quotes");
             };
-            let (canon, ed) = canonical_name_cow(name);
+            let (canon, sym, ed) = self.custom_op_name(name);
             if let Some(e) = ed {
                 self.note_edition(e);
             }
             if name == "func" {
                 self.saw_legacy_func = true;
             }
-            let mut st = OperationState::new(self.ctx.sym(&canon), loc);
+            let mut st = OperationState::new(sym, loc);
             let hooks = self.hooks;
             if !hooks.parse_custom(&canon, self, &mut st, total, name_pos)? {
                 return self.err(name_pos, format!("custom op '{name}' is unknown"));
             }
-            let name_sym = st.name;
-            let _ = name_sym;
             self.ctx.create_op(st)
         };
         self.parse_trailing_loc(op)?;
@@ -643,6 +651,20 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.define_value(name, vals, p)?;
         }
         Ok(op)
+    }
+
+    /// The canonical name, its symbol and the edition a custom op name
+    /// betrays, remembered per spelling: a module spells the same few
+    /// dozen names over and over.
+    fn custom_op_name(&mut self, name: &'a str) -> (Cow<'a, str>, Symbol, Option<Edition>) {
+        if let Some(c) = self.op_names.get(name) {
+            return c.clone();
+        }
+        let (canon, ed) = canonical_name_cow(name);
+        let sym = self.ctx.sym(&canon);
+        let entry = (canon, sym, ed);
+        self.op_names.insert(name, entry.clone());
+        entry
     }
 
     fn parse_trailing_loc(&mut self, op: Op) -> PResult<()> {

@@ -53,17 +53,26 @@ impl Names {
     }
 }
 
+/// An open naming scope (a region being numbered, or one of its
+/// ancestors): its id and where its names start in `Namer::log`.
 struct NameScope {
-    used: FxHashSet<Box<str>>,
-    parent: Option<usize>,
+    id: usize,
+    log_start: usize,
 }
 
 struct Namer<'a> {
     ctx: &'a Context,
     hooks: &'a dyn DialectHooks,
     names: Names,
-    scopes: Vec<NameScope>,
-    cur_scope: usize,
+    /// Regions are numbered depth first, so the scopes whose names a new
+    /// name must avoid are exactly the open ones: one set for all of
+    /// them, undone through `log` when a scope closes, instead of a set
+    /// per region probed up the whole ancestor chain.
+    used: FxHashSet<Box<str>>,
+    /// Span indices (into `names.spans`) of the names in `used`, in order.
+    log: Vec<u32>,
+    path: Vec<NameScope>,
+    next_scope: usize,
     next_value: u32,
     next_arg: u32,
     next_conflict: u32,
@@ -77,14 +86,31 @@ struct Namer<'a> {
 
 impl<'a> Namer<'a> {
     fn is_used(&self, n: &str) -> bool {
-        let mut s = Some(self.cur_scope);
-        while let Some(i) = s {
-            if self.scopes[i].used.contains(n) {
-                return true;
+        self.used.contains(n)
+    }
+    /// Closes scopes until `id` is the innermost open one, forgetting
+    /// their names.
+    fn close_to(&mut self, id: usize) {
+        while let Some(top) = self.path.last() {
+            if top.id == id {
+                break;
             }
-            s = self.scopes[i].parent;
+            let start = top.log_start;
+            self.path.pop();
+            for i in self.log.drain(start..) {
+                let (s, e) = self.names.spans[i as usize];
+                self.used.remove(&self.names.text[s as usize..e as usize]);
+            }
         }
-        false
+    }
+    fn open_scope(&mut self) -> usize {
+        let id = self.next_scope;
+        self.next_scope += 1;
+        self.path.push(NameScope {
+            id,
+            log_start: self.log.len(),
+        });
+        id
     }
     /// Makes `name` unique in the current scope; the result is left in
     /// `self.buf`.
@@ -104,7 +130,7 @@ impl<'a> Namer<'a> {
                 }
             }
         }
-        self.scopes[self.cur_scope].used.insert(buf.as_str().into());
+        self.used.insert(buf.as_str().into());
         self.buf = buf;
     }
     fn number_value(&mut self, v: Value) {
@@ -120,6 +146,7 @@ impl<'a> Namer<'a> {
             let start = self.names.text.len() as u32;
             self.names.text.push_str(&self.buf);
             self.names.spans.push((start, self.names.text.len() as u32));
+            self.log.push(i);
             self.names.set_slot(v, NAMED | i);
         }
     }
@@ -128,7 +155,8 @@ impl<'a> Namer<'a> {
         if results.is_empty() {
             return;
         }
-        let mut groups = vec![0u32];
+        // Result groups beyond the first are rare: allocate only for them.
+        let mut groups: Vec<u32> = vec![];
         let mut text = std::mem::take(&mut self.hint_text);
         let mut hints = std::mem::take(&mut self.hints);
         text.clear();
@@ -145,6 +173,9 @@ impl<'a> Namer<'a> {
             }
             self.set_name(v, &text[s..e]);
             if i != 0 {
+                if groups.is_empty() {
+                    groups.push(0);
+                }
                 groups.push(i as u32);
             }
         }
@@ -154,7 +185,7 @@ impl<'a> Namer<'a> {
         if !self.names.has(first) {
             self.number_value(first);
         }
-        if groups.len() != 1 {
+        if !groups.is_empty() {
             groups.sort_unstable();
             self.names.groups.insert(op, groups);
         }
@@ -189,26 +220,18 @@ impl<'a> Namer<'a> {
     fn run(&mut self, top: Op) {
         self.names.slots = vec![NONE; self.ctx.num_values()];
         self.names.blocks = vec![NONE; self.ctx.num_blocks()];
-        self.scopes.push(NameScope {
-            used: FxHashSet::default(),
-            parent: None,
-        });
-        self.cur_scope = 0;
+        let root = self.open_scope();
         let mut work: Vec<(Region, u32, u32, u32, usize)> = vec![];
         for &r in self.ctx.regions_of(top).iter() {
-            work.push((r, self.next_value, self.next_arg, self.next_conflict, 0));
+            work.push((r, self.next_value, self.next_arg, self.next_conflict, root));
         }
         self.number_op(top);
         while let Some((r, nv, na, nc, parent)) = work.pop() {
             self.next_value = nv;
             self.next_arg = na;
             self.next_conflict = nc;
-            self.scopes.push(NameScope {
-                used: FxHashSet::default(),
-                parent: Some(parent),
-            });
-            self.cur_scope = self.scopes.len() - 1;
-            let me = self.cur_scope;
+            self.close_to(parent);
+            let me = self.open_scope();
             self.number_region(r);
             for &b in self.ctx.region_blocks(r) {
                 for o in self.ctx.block_ops_iter(b) {
@@ -272,8 +295,10 @@ impl<'a> Printer<'a> {
             ctx,
             hooks,
             names: Names::default(),
-            scopes: vec![],
-            cur_scope: 0,
+            used: FxHashSet::default(),
+            log: vec![],
+            path: vec![],
+            next_scope: 0,
             next_value: 0,
             next_arg: 0,
             next_conflict: 0,

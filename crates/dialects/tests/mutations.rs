@@ -552,3 +552,26 @@ fn generic_forms_with_wrong_shapes() {
         problems.join("\n")
     );
 }
+
+/// The deepest nesting the parser accepts must also verify and print
+/// (both recurse over regions) on a test thread's 2 MB stack in a debug
+/// build.
+#[test]
+fn deepest_accepted_nesting_verifies_and_prints() {
+    let mut accepted = 0;
+    for n in [20, 60, 95, 99, 100, 120] {
+        let open = "%t = async.execute {\n".repeat(n);
+        let close = "async.yield\n}\n".repeat(n);
+        let text = format!("func @f() {{\n{open}{close}return\n}}\n");
+        let mut stats = Stats::default();
+        assert!(check(&format!("depth {n}"), &text, 0, &mut stats).is_none());
+        accepted += stats.printed;
+        let generic = format!(
+            "\"x.y\"() ({{\n{}{}}}) : () -> ()\n",
+            "\"x.y\"() ({\n".repeat(n),
+            "}) : () -> ()\n".repeat(n)
+        );
+        assert!(check(&format!("generic depth {n}"), &generic, 1, &mut stats).is_none());
+    }
+    assert!(accepted >= 3, "moderately deep modules must print");
+}

@@ -10,6 +10,7 @@ func @undefined() {
 // -----
 
 func @redefined(%a: i32) {
+  // expected-note @+1 {{previously defined here}}
   %x = arith.addi %a, %a : i32
   // expected-error @+1 {{redefinition of SSA value '%x'}}
   %x = arith.addi %a, %a : i32
@@ -18,6 +19,7 @@ func @redefined(%a: i32) {
 
 // -----
 
+// expected-note @+1 {{prior use here}}
 func @type_mismatch(%a: i32) {
   // expected-error @+1 {{use of value '%a' expects different type than prior uses: 'f32' vs 'i32'}}
   %x = arith.addf %a, %a : f32
@@ -42,9 +44,24 @@ func @wrong_await(%a: f32) {
 
 // -----
 
+func @bad_return(%a: i32) -> f32 {
+  // expected-error @+1 {{type of return operand 0 ('i32') doesn't match function result type ('f32') in function @bad_return}}
+  return %a : i32
+}
+
+// -----
+
+func @short_return(%a: i32) -> f32 {
+  // expected-error @+1 {{'std.return' op has 0 operands, but enclosing function (@short_return) returns 1}}
+  return
+}
+
+// -----
+
 func @no_dominance(%a: i32) -> i32 {
   br ^bb2
 ^bb1:
+  // expected-note @+1 {{operand defined here (op in the same region)}}
   %x = arith.addi %a, %a : i32
   br ^bb2
 ^bb2:

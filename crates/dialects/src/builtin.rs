@@ -345,7 +345,8 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
     for (i, (&v, &t)) in ops.iter().zip(&outs).enumerate() {
         if ctx.value_type(v) != t {
             return Err(format!(
-                "type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{}",
+                "{}type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{}",
+                crate::PLAIN_ERROR,
                 tyname(ctx, ctx.value_type(v)),
                 tyname(ctx, t),
                 ctx.symbol_name(f).unwrap_or("")

@@ -12,13 +12,18 @@ pub mod scf;
 pub mod util;
 pub mod verify;
 
+use mlir_async_ir::fxhash::FxHashMap;
 use mlir_async_ir::{Context, Op, OpTraits, OperationState};
 use mlir_async_syntax::{DialectHooks, PResult, Parser, Printer};
-use std::collections::HashMap;
 
 pub type ParseFn = fn(&mut Parser, &mut OperationState, usize) -> PResult<()>;
 pub type PrintFn = fn(&mut Printer, Op);
+/// An op verifier: its message gets MLIR's `'name' op ` prefix (as
+/// `emitOpError`), unless it starts with [`PLAIN_ERROR`] (as `emitError`).
 pub type VerifyFn = fn(&Context, Op) -> Result<(), String>;
+
+/// Marks a verifier message that mlir-opt prints without the op prefix.
+pub const PLAIN_ERROR: &str = "\u{1}";
 pub type NamesFn = fn(&Context, Op, &mut dyn FnMut(usize, &str));
 
 /// Everything mlir-async knows about one op.
@@ -84,7 +89,7 @@ impl OpDef {
 
 /// The registry of every known op; implements the syntax layer's hooks.
 pub struct Registry {
-    ops: HashMap<&'static str, OpDef>,
+    ops: FxHashMap<&'static str, OpDef>,
 }
 
 const DIALECTS: &[&str] = &[
@@ -94,7 +99,7 @@ const DIALECTS: &[&str] = &[
 impl Registry {
     /// Registers all dialects into `ctx` (op traits) and returns the hooks.
     pub fn new(ctx: &mut Context) -> Self {
-        let mut ops = HashMap::new();
+        let mut ops = FxHashMap::default();
         for list in [
             builtin::ops(),
             arith::ops(),

@@ -50,7 +50,10 @@ impl Verifier<'_> {
             check_shape(ctx, op, shape).map_err(|m| self.op_error(op, m))?;
         }
         if let Some(f) = info.verify {
-            f(ctx, op).map_err(|m| self.op_error(op, m))?;
+            f(ctx, op).map_err(|m| match m.strip_prefix(crate::PLAIN_ERROR) {
+                Some(plain) => IrError::new(ctx.op_loc(op), plain),
+                None => self.op_error(op, m),
+            })?;
         }
         let traits = ctx.traits_of(op);
         let registered = ctx.is_registered(ctx.op(op).name);
@@ -168,7 +171,17 @@ impl Verifier<'_> {
                             ctx.op_loc(op),
                             format!("operand #{i} does not dominate this use"),
                         )
-                        .with_note(ctx.value_loc(v), "operand defined here"),
+                        .with_note(
+                            match ctx.value_def(v) {
+                                // mlir-opt points at the block's parent op.
+                                ValueDef::BlockArg(b, _) => ctx
+                                    .block_parent_op(b)
+                                    .map(|p| ctx.op_loc(p))
+                                    .unwrap_or_else(|| ctx.unknown_loc()),
+                                ValueDef::Result(..) => ctx.value_loc(v),
+                            },
+                            dominance_note(ctx, v, op),
+                        ),
                     );
                     return;
                 }
@@ -427,4 +440,64 @@ fn check_shape(ctx: &Context, op: Op, s: &Shape) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Where a non-dominating operand comes from, in mlir-opt's words.
+fn dominance_note(ctx: &Context, v: Value, user: Op) -> String {
+    let use_block = ctx.parent_block(user);
+    let use_region = use_block.and_then(|b| ctx.parent_region(b));
+    let region_is_ancestor = |anc: Option<Region>, of: Option<Region>| -> bool {
+        // Is `anc` a proper ancestor of `of`?
+        let (Some(anc), Some(mut r)) = (anc, of) else {
+            return false;
+        };
+        while let Some(p) = ctx.region_parent(r) {
+            match ctx.parent_block(p).and_then(|b| ctx.parent_region(b)) {
+                Some(pr) if pr == anc => return true,
+                Some(pr) => r = pr,
+                None => return false,
+            }
+        }
+        false
+    };
+    match ctx.value_def(v) {
+        ValueDef::Result(def, _) => {
+            let def_block = ctx.parent_block(def);
+            let def_region = def_block.and_then(|b| ctx.parent_region(b));
+            let why = if def_block == use_block {
+                "the same block"
+            } else if def_region == use_region {
+                "the same region"
+            } else if region_is_ancestor(def_region, use_region) {
+                "a parent region"
+            } else if region_is_ancestor(use_region, def_region) {
+                "a child region"
+            } else {
+                return "operand defined here (op is neither in a parent nor in a child region)"
+                    .into();
+            };
+            format!("operand defined here (op in {why})")
+        }
+        ValueDef::BlockArg(b, _) => {
+            let def_region = ctx.parent_region(b);
+            let index = def_region
+                .map(|r| {
+                    ctx.region_blocks(r)
+                        .iter()
+                        .position(|&x| x == b)
+                        .unwrap_or(0)
+                })
+                .unwrap_or(0);
+            let why = if def_region == use_region {
+                "in the same region"
+            } else if region_is_ancestor(def_region, use_region) {
+                "in a parent region"
+            } else if region_is_ancestor(use_region, def_region) {
+                "in a child region"
+            } else {
+                "neither in a parent nor in a child region"
+            };
+            format!("operand defined as a block argument (block #{index} {why})")
+        }
+    }
 }

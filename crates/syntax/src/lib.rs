@@ -75,7 +75,14 @@ pub fn parse_source(
         }
         Err(e) => {
             let (line, col) = p.line_col(e.pos);
-            Err(Diagnostic::error(file, line, col, e.message))
+            let mut d = Diagnostic::error(file, line, col, e.message);
+            for (pos, msg) in e.notes {
+                let (line, col) = p.line_col(pos);
+                let mut n = Diagnostic::error(file, line, col, msg);
+                n.severity = Severity::Note;
+                d.notes.push(n);
+            }
+            Err(d)
         }
     }
 }

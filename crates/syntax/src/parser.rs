@@ -13,6 +13,8 @@ use std::borrow::Cow;
 pub struct ParseError {
     pub pos: usize,
     pub message: String,
+    /// Notes at other places of the source (`prior use here`).
+    pub notes: Vec<(usize, String)>,
 }
 
 pub type PResult<T> = Result<T, ParseError>;
@@ -242,6 +244,7 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     pub fn err<T>(&self, pos: usize, msg: impl Into<String>) -> PResult<T> {
         Err(ParseError {
+            notes: vec![],
             pos,
             message: msg.into(),
         })
@@ -965,6 +968,26 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
     }
 
+    /// Where `name` was defined, when its key is a slice of the source
+    /// (it is for every name read from the text).
+    fn def_pos(&self, name: &str) -> Option<usize> {
+        let (k, _) = self.bindings.get_key_value(name)?;
+        let base = self.src.as_ptr() as usize;
+        let p = k.as_ptr() as usize;
+        (p > base && p <= base + self.src.len()).then(|| p - base - 1)
+    }
+
+    /// An error with a note at another position (when known).
+    fn err_noted<T>(&self, pos: usize, msg: String, note: Option<(usize, &str)>) -> PResult<T> {
+        Err(ParseError {
+            pos,
+            message: msg,
+            notes: note
+                .map(|(p, m)| vec![(p, m.to_string())])
+                .unwrap_or_default(),
+        })
+    }
+
     fn push_scope(&mut self, isolated: bool) {
         self.scopes.push(Scope {
             log_start: self.defined.len(),
@@ -1010,12 +1033,14 @@ impl<'a, 'c> Parser<'a, 'c> {
                     crate::print_type(self.ctx, ty),
                     crate::print_type(self.ctx, vt),
                 );
-                return self.err(
+                let note = self.def_pos(&u.name).map(|p| (p, "prior use here"));
+                return self.err_noted(
                     u.pos,
                     format!(
                         "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
                         u.name, a, b
                     ),
+                    note,
                 );
             }
             return Ok(v);
@@ -1100,7 +1125,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
         }
         if self.lookup_value(name).is_some() {
-            return self.err(pos, format!("redefinition of SSA value '%{name}'"));
+            let note = self.def_pos(name).map(|p| (p, "previously defined here"));
+            return self.err_noted(pos, format!("redefinition of SSA value '%{name}'"), note);
         }
         let bound = if vals.len() == 1 {
             Bound::One(vals[0])

@@ -444,9 +444,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                 match hit {
                     Some(e) => e.matched = true,
                     None => {
-                        if d.severity == Severity::Note {
-                            continue;
-                        }
+                        // Unexpected notes fail too, as in mlir-opt.
                         failed = true;
                         let mut u = d.clone();
                         u.notes.clear();

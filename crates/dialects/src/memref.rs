@@ -335,8 +335,7 @@ fn print_generic(p: &mut Printer, op: Op) {
     p.w(" ");
     let traits: Vec<(Symbol, Attribute)> = p
         .ctx
-        .op(op)
-        .attrs
+        .attrs(op)
         .iter()
         .filter(|(k, _)| GENERIC_TRAITS.contains(&p.ctx.str(*k)))
         .copied()
@@ -361,8 +360,7 @@ fn print_generic(p: &mut Printer, op: Op) {
     elided.push("operand_segment_sizes");
     let extra = p
         .ctx
-        .op(op)
-        .attrs
+        .attrs(op)
         .iter()
         .any(|(k, _)| !elided.contains(&p.ctx.str(*k)));
     if extra {

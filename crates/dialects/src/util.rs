@@ -95,9 +95,7 @@ pub fn can_elide_terminator(ctx: &Context, r: Region) -> bool {
     }
     match ctx.last_op(blocks[0]) {
         Some(t) => {
-            ctx.traits_of(t).is_terminator
-                && ctx.operands(t).is_empty()
-                && ctx.op(t).attrs.is_empty()
+            ctx.traits_of(t).is_terminator && ctx.operands(t).is_empty() && ctx.attrs(t).is_empty()
         }
         None => true,
     }

@@ -8,23 +8,26 @@
 macro_rules! entity {
     ($(#[$m:meta])* $name:ident, $prefix:literal) => {
         $(#[$m])*
+        ///
+        /// Stored as index + 1 so that `Option` of a handle is 4 bytes: the
+        /// IR's links (parent, prev, next) are options, one per op.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(u32);
+        pub struct $name(std::num::NonZeroU32);
         impl $name {
             /// The arena index of this handle.
             #[inline]
             pub fn index(self) -> usize {
-                self.0 as usize
+                (self.0.get() - 1) as usize
             }
             /// Rebuilds a handle from an arena index.
             #[inline]
             pub fn from_index(i: usize) -> Self {
-                $name(i as u32)
+                $name(std::num::NonZeroU32::MIN.saturating_add(i as u32))
             }
         }
         impl std::fmt::Debug for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, concat!($prefix, "{}"), self.0)
+                write!(f, concat!($prefix, "{}"), self.index())
             }
         }
     };

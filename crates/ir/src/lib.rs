@@ -17,6 +17,7 @@ pub use types::{Dim, Signedness, Type, TypeKind};
 
 use entity::Arena;
 use fxhash::FxHashMap;
+use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -76,29 +77,109 @@ pub struct Use {
     pub index: u32,
 }
 
+/// Most values have one or two uses: inline room for two means no
+/// allocation per value, in the 24 bytes a `Vec` header takes anyway.
+pub type UseList = SmallVec<[Use; 2]>;
+
 #[derive(Clone, Debug)]
 pub struct ValueData {
     pub ty: Type,
     pub def: ValueDef,
-    pub uses: Vec<Use>,
+    pub uses: UseList,
     /// Location of a block argument (results use their op's).
     pub loc: Option<Location>,
+}
+
+/// A slice of one of the context's pools: the op's lists live there, not
+/// in per-op `Vec`s, so an op costs no allocation and 64 bytes (a million
+/// ops were 160 MB with five `Vec` headers each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    #[inline]
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// Append-only storage for the lists of many ops. A list that grows is
+/// moved to the end (its old slots become garbage); passes grow a list a
+/// bounded number of times per op, so garbage stays linear in size.
+#[derive(Debug)]
+struct Pool<T> {
+    items: Vec<T>,
+}
+
+impl<T> Default for Pool<T> {
+    fn default() -> Self {
+        Pool { items: Vec::new() }
+    }
+}
+
+impl<T: Copy> Pool<T> {
+    fn alloc(&mut self, xs: &[T]) -> Span {
+        let start = self.items.len() as u32;
+        self.items.extend_from_slice(xs);
+        Span {
+            start,
+            len: xs.len() as u32,
+        }
+    }
+    #[inline]
+    fn get(&self, s: Span) -> &[T] {
+        &self.items[s.range()]
+    }
+    #[inline]
+    fn get_mut(&mut self, s: Span) -> &mut [T] {
+        &mut self.items[s.range()]
+    }
+    fn replace(&mut self, s: &mut Span, xs: &[T]) {
+        if xs.len() <= s.len as usize {
+            self.items[s.start as usize..s.start as usize + xs.len()].copy_from_slice(xs);
+            s.len = xs.len() as u32;
+        } else if s.range().end == self.items.len() {
+            self.items.truncate(s.start as usize);
+            *s = self.alloc(xs);
+        } else {
+            *s = self.alloc(xs);
+        }
+    }
+    fn insert(&mut self, s: &mut Span, i: usize, x: T) {
+        if s.range().end != self.items.len() {
+            let start = self.items.len() as u32;
+            self.items.extend_from_within(s.range());
+            s.start = start;
+        }
+        self.items.insert(s.start as usize + i, x);
+        s.len += 1;
+    }
+    fn remove(&mut self, s: &mut Span, i: usize) -> T {
+        let r = s.range();
+        let x = self.items[r.start + i];
+        self.items.copy_within(r.start + i + 1..r.end, r.start + i);
+        s.len -= 1;
+        x
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct OperationData {
     pub name: Symbol,
-    pub operands: Vec<Value>,
-    pub results: Vec<Value>,
-    /// Sorted by name, as in MLIR's `DictionaryAttr`.
-    pub attrs: Vec<(Symbol, Attribute)>,
-    pub regions: Vec<Region>,
-    pub successors: Vec<Block>,
     pub loc: Location,
-    pub parent: Option<Block>,
-    pub prev: Option<Op>,
-    pub next: Option<Op>,
-    pub erased: bool,
+    parent: Option<Block>,
+    prev: Option<Op>,
+    next: Option<Op>,
+    operands: Span,
+    results: Span,
+    /// Sorted by name, as in MLIR's `DictionaryAttr`.
+    attrs: Span,
+    regions: Span,
+    successors: Span,
+    erased: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -197,6 +278,11 @@ pub struct Context {
     regions: Arena<Region, RegionData>,
     values: Arena<Value, ValueData>,
     locs: Arena<Location, LocKind>,
+    /// Operands and results of all ops.
+    value_pool: Pool<Value>,
+    attr_pool: Pool<(Symbol, Attribute)>,
+    region_pool: Pool<Region>,
+    succ_pool: Pool<Block>,
     strings: Vec<Box<str>>,
     string_ids: FxHashMap<Box<str>, Symbol>,
     types: Vec<TypeKind>,
@@ -383,23 +469,30 @@ impl Context {
     pub fn is(&self, op: Op, name: Symbol) -> bool {
         self.ops[op].name == name
     }
+    pub fn op_name(&self, op: Op) -> Symbol {
+        self.ops[op].name
+    }
     pub fn operands(&self, op: Op) -> &[Value] {
-        &self.ops[op].operands
+        self.value_pool.get(self.ops[op].operands)
     }
     pub fn operand(&self, op: Op, i: usize) -> Value {
-        self.ops[op].operands[i]
+        self.operands(op)[i]
     }
     pub fn results(&self, op: Op) -> &[Value] {
-        &self.ops[op].results
+        self.value_pool.get(self.ops[op].results)
     }
     pub fn result(&self, op: Op, i: usize) -> Value {
-        self.ops[op].results[i]
+        self.results(op)[i]
+    }
+    /// Attributes of an op, sorted by name.
+    pub fn attrs(&self, op: Op) -> &[(Symbol, Attribute)] {
+        self.attr_pool.get(self.ops[op].attrs)
     }
     pub fn regions_of(&self, op: Op) -> &[Region] {
-        &self.ops[op].regions
+        self.region_pool.get(self.ops[op].regions)
     }
     pub fn successors(&self, op: Op) -> &[Block] {
-        &self.ops[op].successors
+        self.succ_pool.get(self.ops[op].successors)
     }
     pub fn op_loc(&self, op: Op) -> Location {
         self.ops[op].loc
@@ -461,8 +554,7 @@ impl Context {
     pub fn get_attr_sym(&self, op: Op, s: Symbol) -> Option<Attribute> {
         // Symbols are interned, so equal names are equal handles; ops carry
         // a handful of attributes, where a scan beats string compares.
-        self.ops[op]
-            .attrs
+        self.attrs(op)
             .iter()
             .find(|(k, _)| *k == s)
             .map(|&(_, a)| a)
@@ -470,21 +562,29 @@ impl Context {
     pub fn set_attr(&mut self, op: Op, name: &str, a: Attribute) {
         self.touch();
         let s = self.sym(name);
-        let pos = self.ops[op]
-            .attrs
+        let pos = self
+            .attrs(op)
             .binary_search_by(|(k, _)| self.strings[k.index()].as_ref().cmp(name));
+        let span = self.ops[op].attrs;
         match pos {
-            Ok(i) => self.ops[op].attrs[i].1 = a,
-            Err(i) => self.ops[op].attrs.insert(i, (s, a)),
+            Ok(i) => self.attr_pool.get_mut(span)[i].1 = a,
+            Err(i) => {
+                let mut span = span;
+                self.attr_pool.insert(&mut span, i, (s, a));
+                self.ops[op].attrs = span;
+            }
         }
     }
     pub fn remove_attr(&mut self, op: Op, name: &str) -> Option<Attribute> {
         self.touch();
-        let pos = self.ops[op]
-            .attrs
+        let pos = self
+            .attrs(op)
             .binary_search_by(|(k, _)| self.strings[k.index()].as_ref().cmp(name))
             .ok()?;
-        Some(self.ops[op].attrs.remove(pos).1)
+        let mut span = self.ops[op].attrs;
+        let (_, a) = self.attr_pool.remove(&mut span, pos);
+        self.ops[op].attrs = span;
+        Some(a)
     }
     /// Sorts attribute entries by name (after building a list by hand).
     pub fn sort_attrs(&self, attrs: &mut [(Symbol, Attribute)]) {
@@ -505,7 +605,7 @@ impl Context {
         let v = self.values.push(ValueData {
             ty: t,
             def: ValueDef::BlockArg(b, i),
-            uses: vec![],
+            uses: UseList::new(),
             loc: None,
         });
         self.blocks[b].args.push(v);
@@ -516,7 +616,7 @@ impl Context {
         let v = self.values.push(ValueData {
             ty: t,
             def: ValueDef::BlockArg(b, index as u32),
-            uses: vec![],
+            uses: UseList::new(),
             loc: None,
         });
         self.blocks[b].args.insert(index, v);
@@ -553,24 +653,21 @@ impl Context {
             successors,
         } = state;
         let op = Op::from_index(self.ops.len());
-        // The state's vectors become the op's: no copy, no second allocation.
-        let mut results = Vec::with_capacity(result_types.len());
+        let results = Span {
+            start: self.value_pool.items.len() as u32,
+            len: result_types.len() as u32,
+        };
         for (i, t) in result_types.into_iter().enumerate() {
-            results.push(self.values.push(ValueData {
+            let v = self.values.push(ValueData {
                 ty: t,
                 def: ValueDef::Result(op, i as u32),
-                uses: vec![],
+                uses: UseList::new(),
                 loc: None,
-            }));
+            });
+            self.value_pool.items.push(v);
         }
         for (i, &v) in operands.iter().enumerate() {
-            let uses = &mut self.values[v].uses;
-            // Most values have one use: a `Vec`'s first growth would
-            // allocate room for four.
-            if uses.capacity() == 0 {
-                uses.reserve_exact(1);
-            }
-            uses.push(Use {
+            self.values[v].uses.push(Use {
                 op,
                 index: i as u32,
             });
@@ -584,6 +681,10 @@ impl Context {
         if attrs.len() > 1 {
             self.sort_attrs(&mut attrs);
         }
+        let operands = self.value_pool.alloc(&operands);
+        let attrs = self.attr_pool.alloc(&attrs);
+        let regions = self.region_pool.alloc(&regions);
+        let successors = self.succ_pool.alloc(&successors);
         let pushed = self.ops.push(OperationData {
             name,
             operands,
@@ -610,9 +711,10 @@ impl Context {
     // ----- operands and uses -----
 
     pub fn set_operand(&mut self, op: Op, i: usize, v: Value) {
-        let old = self.ops[op].operands[i];
+        let span = self.ops[op].operands;
+        let old = self.value_pool.get(span)[i];
         self.remove_use(old, op, i as u32);
-        self.ops[op].operands[i] = v;
+        self.value_pool.get_mut(span)[i] = v;
         self.values[v].uses.push(Use {
             op,
             index: i as u32,
@@ -633,11 +735,14 @@ impl Context {
                 index: i as u32,
             });
         }
-        self.ops[op].operands = vals;
+        let mut span = self.ops[op].operands;
+        self.value_pool.replace(&mut span, &vals);
+        self.ops[op].operands = span;
     }
     fn drop_operands(&mut self, op: Op) {
-        let ops = std::mem::take(&mut self.ops[op].operands);
-        for (i, v) in ops.into_iter().enumerate() {
+        let span = std::mem::take(&mut self.ops[op].operands);
+        for i in 0..span.len as usize {
+            let v = self.value_pool.items[span.start as usize + i];
             self.remove_use(v, op, i as u32);
         }
     }
@@ -647,7 +752,8 @@ impl Context {
         }
         let uses = std::mem::take(&mut self.values[old].uses);
         for u in &uses {
-            self.ops[u.op].operands[u.index as usize] = new;
+            let span = self.ops[u.op].operands;
+            self.value_pool.get_mut(span)[u.index as usize] = new;
         }
         self.values[new].uses.extend(uses);
     }
@@ -666,11 +772,12 @@ impl Context {
         }
     }
     pub fn set_successor(&mut self, op: Op, i: usize, b: Block) {
-        let old = self.ops[op].successors[i];
+        let span = self.ops[op].successors;
+        let old = self.succ_pool.get(span)[i];
         if let Some(p) = self.blocks[old].pred_uses.iter().position(|&o| o == op) {
             self.blocks[old].pred_uses.swap_remove(p);
         }
-        self.ops[op].successors[i] = b;
+        self.succ_pool.get_mut(span)[i] = b;
         self.blocks[b].pred_uses.push(op);
     }
     /// Predecessor blocks, one per edge, in the order MLIR lists them
@@ -824,7 +931,7 @@ impl Context {
     /// Erases an op and everything nested in it. Fails (and changes
     /// nothing) if a result is still used outside of the op.
     pub fn erase_op(&mut self, op: Op) -> Result<(), String> {
-        for &r in &self.ops[op].results {
+        for &r in self.results(op) {
             if self.values[r]
                 .uses
                 .iter()
@@ -841,15 +948,19 @@ impl Context {
         Ok(())
     }
     fn destroy_op(&mut self, op: Op) {
-        for r in self.ops[op].regions.clone() {
-            for b in self.regions[r].blocks.clone() {
+        for ri in self.ops[op].regions.range() {
+            let r = self.region_pool.items[ri];
+            for bi in 0..self.regions[r].blocks.len() {
+                let b = self.regions[r].blocks[bi];
                 for o in self.block_ops(b) {
                     self.destroy_op(o);
                 }
             }
         }
         self.drop_operands(op);
-        for s in std::mem::take(&mut self.ops[op].successors) {
+        let succs = std::mem::take(&mut self.ops[op].successors);
+        for si in succs.range() {
+            let s = self.succ_pool.items[si];
             if let Some(p) = self.blocks[s].pred_uses.iter().position(|&o| o == op) {
                 self.blocks[s].pred_uses.swap_remove(p);
             }
@@ -967,16 +1078,20 @@ impl Context {
     pub fn clone_op(&mut self, op: Op, ip: InsertPoint, map: &mut HashMap<Value, Value>) -> Op {
         let d = &self.ops[op];
         let mut st = OperationState::new(d.name, d.loc);
-        st.operands = d
-            .operands
+        st.operands = self
+            .operands(op)
             .iter()
             .map(|v| *map.get(v).unwrap_or(v))
             .collect();
-        st.result_types = d.results.iter().map(|&r| self.values[r].ty).collect();
-        st.attrs = d.attrs.clone();
-        let succs: Vec<Block> = d.successors.clone();
-        let regions = d.regions.clone();
-        let results = d.results.clone();
+        st.result_types = self
+            .results(op)
+            .iter()
+            .map(|&r| self.values[r].ty)
+            .collect();
+        st.attrs = self.attrs(op).to_vec();
+        let succs: Vec<Block> = self.successors(op).to_vec();
+        let regions = self.regions_of(op).to_vec();
+        let results = self.results(op).to_vec();
         let mut new_regions = Vec::new();
         for r in regions {
             let nr = self.create_region();
@@ -987,7 +1102,7 @@ impl Context {
         st.successors = succs;
         let new = self.create_op(st);
         for (i, r) in results.into_iter().enumerate() {
-            map.insert(r, self.ops[new].results[i]);
+            map.insert(r, self.result(new, i));
         }
         self.insert_op(ip, new);
         new
@@ -1012,8 +1127,8 @@ impl Context {
             let nb = bmap[&b];
             for o in self.block_ops(b) {
                 let c = self.clone_op(o, InsertPoint::AtEnd(nb), map);
-                for i in 0..self.ops[c].successors.len() {
-                    let s = self.ops[c].successors[i];
+                for i in 0..self.successors(c).len() {
+                    let s = self.successors(c)[i];
                     if let Some(&ns) = bmap.get(&s) {
                         self.set_successor(c, i, ns);
                     }
@@ -1029,15 +1144,15 @@ impl Context {
         }
     }
     fn remap_nested(&mut self, op: Op, map: &HashMap<Value, Value>) {
-        for i in 0..self.ops[op].operands.len() {
-            let v = self.ops[op].operands[i];
+        for i in 0..self.operands(op).len() {
+            let v = self.operands(op)[i];
             if let Some(&n) = map.get(&v) {
                 if n != v {
                     self.set_operand(op, i, n);
                 }
             }
         }
-        for r in self.ops[op].regions.clone() {
+        for r in self.regions_of(op).to_vec() {
             for b in self.regions[r].blocks.clone() {
                 for o in self.block_ops(b) {
                     self.remap_nested(o, map);
@@ -1050,7 +1165,7 @@ impl Context {
 
     /// Ops nested in `op` (excluding it), in pre-order.
     pub fn walk_nested(&self, op: Op, f: &mut dyn FnMut(Op)) {
-        for &r in &self.ops[op].regions {
+        for &r in self.regions_of(op) {
             for &b in &self.regions[r].blocks {
                 let mut cur = self.blocks[b].first;
                 while let Some(o) = cur {
@@ -1063,7 +1178,7 @@ impl Context {
     }
     /// Ops nested in `op` (excluding it), in post-order.
     pub fn walk_post(&self, op: Op, f: &mut dyn FnMut(Op)) {
-        for &r in &self.ops[op].regions {
+        for &r in self.regions_of(op) {
             for &b in &self.regions[r].blocks {
                 let mut cur = self.blocks[b].first;
                 while let Some(o) = cur {
@@ -1096,7 +1211,7 @@ impl Context {
     }
     /// Looks a symbol up among the direct children of a symbol table op.
     pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
-        let r = *self.ops[table].regions.first()?;
+        let r = *self.regions_of(table).first()?;
         let b = *self.regions[r].blocks.first()?;
         let mut cache = self.symbol_cache.borrow_mut();
         let map = cache.entry(table).or_insert_with(|| {
@@ -1145,7 +1260,7 @@ impl Context {
     pub fn symbol_uses(&self, scope: Op, name: &str) -> Vec<(Op, Symbol)> {
         let mut out = Vec::new();
         self.walk_nested(scope, &mut |o| {
-            for &(k, a) in &self.ops[o].attrs {
+            for &(k, a) in self.attrs(o) {
                 if self.attr_refers_to(a, name) {
                     out.push((o, k));
                 }

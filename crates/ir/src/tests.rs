@@ -83,7 +83,7 @@ fn attributes_stay_sorted() {
     c.set_attr(op, "zeta", u);
     c.set_attr(op, "alpha", u);
     c.set_attr(op, "mid", u);
-    let names: Vec<&str> = c.op(op).attrs.iter().map(|(k, _)| c.str(*k)).collect();
+    let names: Vec<&str> = c.attrs(op).iter().map(|(k, _)| c.str(*k)).collect();
     assert_eq!(names, vec!["alpha", "mid", "zeta"]);
     assert_eq!(c.get_attr(op, "mid"), Some(u));
     assert!(c.remove_attr(op, "mid").is_some());

@@ -608,7 +608,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         {
             let ctx = &*self.pc.ctx;
             ctx.walk_nested(self.module, &mut |o| {
-                for &(_, a) in &ctx.op(o).attrs {
+                for &(_, a) in ctx.attrs(o) {
                     collect_symbol_refs(ctx, a, &mut |s| {
                         users.entry(s.to_string()).or_default().push(o)
                     });
@@ -700,7 +700,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     fn retarget_symbol(&mut self, op: Op, from: &str, to: &str) {
-        let attrs = self.pc.ctx.op(op).attrs.clone();
+        let attrs = self.pc.ctx.attrs(op).to_vec();
         for (k, a) in attrs {
             let na = rename_symbol_ref(self.ctx(), a, from, to);
             if na != a {

@@ -458,8 +458,7 @@ impl<'a> Printer<'a> {
     fn attr_dict_impl(&mut self, op: Op, elided: &[&str], kw: bool) {
         let attrs: Vec<(Symbol, Attribute)> = self
             .ctx
-            .op(op)
-            .attrs
+            .attrs(op)
             .iter()
             .filter(|(k, _)| !elided.contains(&self.ctx.str(*k)))
             .copied()

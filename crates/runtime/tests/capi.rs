@@ -66,10 +66,8 @@ fn await_and_execute_on_a_ready_value_resumes_inline() {
     assert_eq!(frame.resumed.load(Ordering::SeqCst), 1);
     mlirAsyncRuntimeAwaitValue(v);
     // SAFETY: as above; the value is available.
-    assert_eq!(
-        unsafe { (mlirAsyncRuntimeGetValueStorage(v) as *const i64).read() },
-        42
-    );
+    let stored = unsafe { (mlirAsyncRuntimeGetValueStorage(v) as *const i64).read() };
+    assert_eq!(stored, 42);
     mlirAsyncRuntimeDropRef(v, 1);
     mlirAsyncRuntimeDropRef(out, 1);
 }

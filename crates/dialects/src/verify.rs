@@ -125,73 +125,114 @@ impl Verifier<'_> {
 
     fn verify_dominance(&self, top: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let mut dom = DominanceInfo::new();
-        let mut err = None;
-        ctx.walk_nested(top, &mut |op| {
-            if err.is_some() {
-                return;
-            }
-            let use_block = ctx.parent_block(op);
-            for (i, &v) in ctx.operands(op).iter().enumerate() {
-                // A value defined earlier in the user's own block (the
-                // common case) shares its isolation scope and dominates
-                // iff its op comes first; skip the ancestor walks.
-                if ctx.value_block(v) == use_block {
-                    if let ValueDef::Result(d, _) = ctx.value_def(v) {
-                        let graph = ctx
-                            .parent_op(op)
-                            .is_some_and(|p| ctx.traits_of(p).graph_region);
-                        if graph || (d != op && dom.value_dominates_use(ctx, v, op)) {
-                            continue;
-                        }
-                    } else {
-                        continue;
+        let mut w = DomWalk {
+            dom: DominanceInfo::new(),
+            block_scope: vec![UNVISITED; ctx.num_blocks()],
+            top,
+        };
+        let scope = self.isolation_scope(top);
+        self.dominance_in(top, scope, &mut w)
+    }
+
+    /// Checks the operands of every op nested in `op`, in pre-order (the
+    /// order of MLIR's errors). `scope` is `op`'s isolation scope; carrying
+    /// it down, with each block's scope recorded as the walk enters it,
+    /// spares an ancestor walk per operand.
+    fn dominance_in(&self, op: Op, scope: Option<Op>, w: &mut DomWalk) -> Result<(), IrError> {
+        let ctx = self.ctx;
+        let traits = ctx.traits_of(op);
+        let inner = if traits.isolated_from_above {
+            Some(op)
+        } else {
+            scope
+        };
+        let graph = traits.graph_region;
+        let code = inner.map_or(0, |o| o.index() as u32 + 1);
+        for &r in ctx.regions_of(op) {
+            for &b in ctx.region_blocks(r) {
+                w.block_scope[b.index()] = code;
+                for o in ctx.block_ops_iter(b) {
+                    self.check_operands(o, b, graph, inner, w)?;
+                    if !ctx.regions_of(o).is_empty() {
+                        self.dominance_in(o, inner, w)?;
                     }
                 }
-                let def_scope = match ctx.value_def(v) {
+            }
+        }
+        Ok(())
+    }
+
+    fn check_operands(
+        &self,
+        op: Op,
+        use_block: Block,
+        graph: bool,
+        scope: Option<Op>,
+        w: &mut DomWalk,
+    ) -> Result<(), IrError> {
+        let ctx = self.ctx;
+        for (i, &v) in ctx.operands(op).iter().enumerate() {
+            let def_block = ctx.value_block(v);
+            // A value defined earlier in the user's own block (the common
+            // case) shares its isolation scope and dominates iff its op
+            // comes first; skip the ancestor walks.
+            if def_block == Some(use_block) {
+                if let ValueDef::Result(d, _) = ctx.value_def(v) {
+                    if graph || (d != op && w.dom.value_dominates_use(ctx, v, op)) {
+                        continue;
+                    }
+                } else {
+                    continue;
+                }
+            }
+            let cached = def_block.map_or(UNVISITED, |b| w.block_scope[b.index()]);
+            let def_scope = if cached != UNVISITED {
+                (cached != 0).then(|| Op::from_index(cached as usize - 1))
+            } else {
+                match ctx.value_def(v) {
                     ValueDef::Result(d, _) => self.isolation_scope(d),
                     ValueDef::BlockArg(b, _) => ctx
                         .block_parent_op(b)
                         .and_then(|o| ctx.ancestor(o, |c, x| c.traits_of(x).isolated_from_above)),
-                };
-                if def_scope != self.isolation_scope(op) {
-                    let scope = self.isolation_scope(op).unwrap_or(top);
-                    err = Some(
-                        self.op_error(scope, "using value defined outside the region")
-                            .with_note(ctx.op_loc(op), "required by region isolation constraints"),
-                    );
-                    return;
                 }
-                let graph = ctx
-                    .parent_op(op)
-                    .is_some_and(|p| ctx.traits_of(p).graph_region);
-                if !graph && !dom.value_dominates_use(ctx, v, op) {
-                    err = Some(
-                        IrError::new(
-                            ctx.op_loc(op),
-                            format!("operand #{i} does not dominate this use"),
-                        )
-                        .with_note(
-                            match ctx.value_def(v) {
-                                // mlir-opt points at the block's parent op.
-                                ValueDef::BlockArg(b, _) => ctx
-                                    .block_parent_op(b)
-                                    .map(|p| ctx.op_loc(p))
-                                    .unwrap_or_else(|| ctx.unknown_loc()),
-                                ValueDef::Result(..) => ctx.value_loc(v),
-                            },
-                            dominance_note(ctx, v, op),
-                        ),
-                    );
-                    return;
-                }
+            };
+            if def_scope != scope {
+                let at = scope.unwrap_or(w.top);
+                return Err(self
+                    .op_error(at, "using value defined outside the region")
+                    .with_note(ctx.op_loc(op), "required by region isolation constraints"));
             }
-        });
-        match err {
-            Some(e) => Err(e),
-            None => Ok(()),
+            if !graph && !w.dom.value_dominates_use(ctx, v, op) {
+                return Err(IrError::new(
+                    ctx.op_loc(op),
+                    format!("operand #{i} does not dominate this use"),
+                )
+                .with_note(
+                    match ctx.value_def(v) {
+                        // mlir-opt points at the block's parent op.
+                        ValueDef::BlockArg(b, _) => ctx
+                            .block_parent_op(b)
+                            .map(|p| ctx.op_loc(p))
+                            .unwrap_or_else(|| ctx.unknown_loc()),
+                        ValueDef::Result(..) => ctx.value_loc(v),
+                    },
+                    dominance_note(ctx, v, op),
+                ));
+            }
         }
+        Ok(())
     }
+}
+
+/// A block the dominance walk has not entered yet (its scope is unknown).
+const UNVISITED: u32 = u32::MAX;
+
+struct DomWalk {
+    dom: DominanceInfo,
+    /// Isolation scope of each entered block, by block: 0 for none, else
+    /// the scope op's index + 1.
+    block_scope: Vec<u32>,
+    top: Op,
 }
 
 /// Verifies `top` and everything nested in it.

@@ -3,18 +3,46 @@
 //! Kennedy's iterative algorithm: simple and fast on the small CFGs of MLIR
 //! regions).
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet};
 use crate::{Block, Context, Op, Region, Value, ValueDef};
+
+/// Marks a block the entry cannot reach: dominated by everything.
+const UNREACHABLE: (u32, u32) = (u32::MAX, 0);
 
 #[derive(Default)]
 pub struct DominanceInfo {
-    /// Immediate dominator of each reachable block; the entry maps to itself.
-    idom: HashMap<Region, HashMap<Block, Block>>,
+    /// Pre- and post-order numbers of each reachable block in its region's
+    /// dominator tree, indexed by block: `a` dominates `b` iff `b`'s
+    /// interval lies in `a`'s, one comparison instead of a walk up the
+    /// idom chain (a coroutine split at every await is one long chain).
+    interval: Vec<(u32, u32)>,
+    /// Regions whose blocks are numbered in `interval`, indexed by region.
+    done: Vec<bool>,
     /// Position of each op in its block, indexed by op: asked for nearly
     /// every operand, so it must be an array lookup, not a hash.
     order: Vec<u32>,
     /// Blocks whose ops are numbered in `order`, indexed by block.
     numbered: Vec<bool>,
+    /// Position of each block in its region, for the region being numbered.
+    local: Vec<u32>,
+    /// Buffers reused for every region: a coroutine function has dozens of
+    /// blocks, and allocating per region was most of the verifier's time.
+    scratch: Scratch,
+}
+
+#[derive(Default)]
+struct Scratch {
+    rpo: Vec<Block>,
+    idom: Vec<u32>,
+    seen: Vec<bool>,
+    dfs: Vec<(Block, u32)>,
+    index: Vec<u32>,
+    pred_first: Vec<u32>,
+    fill_preds: Vec<u32>,
+    preds: Vec<u32>,
+    first: Vec<u32>,
+    fill: Vec<u32>,
+    kids: Vec<u32>,
+    stack: Vec<(u32, u32)>,
 }
 
 impl DominanceInfo {
@@ -22,8 +50,66 @@ impl DominanceInfo {
         Self::default()
     }
 
-    fn region_idoms(&mut self, ctx: &Context, r: Region) -> &HashMap<Block, Block> {
-        self.idom.entry(r).or_insert_with(|| compute_idoms(ctx, r))
+    fn number_region(&mut self, ctx: &Context, r: Region) {
+        if self.done.len() <= r.index() {
+            self.done
+                .resize(ctx.num_regions().max(r.index() + 1), false);
+        }
+        if self.done[r.index()] {
+            return;
+        }
+        self.done[r.index()] = true;
+        if self.interval.len() < ctx.num_blocks() {
+            self.interval.resize(ctx.num_blocks(), UNREACHABLE);
+            self.local.resize(ctx.num_blocks(), u32::MAX);
+        }
+        let blocks = ctx.region_blocks(r);
+        let Some(&entry) = blocks.first() else {
+            return;
+        };
+        for (i, &b) in blocks.iter().enumerate() {
+            self.interval[b.index()] = UNREACHABLE;
+            self.local[b.index()] = i as u32;
+        }
+        let s = &mut self.scratch;
+        compute_idoms(ctx, r, entry, &self.local, s);
+        let n = s.rpo.len();
+        // Children lists of the dominator tree, as ranges into one array.
+        s.first.clear();
+        s.first.resize(n + 1, 0);
+        for &d in &s.idom[1..] {
+            s.first[d as usize + 1] += 1;
+        }
+        for i in 0..n {
+            s.first[i + 1] += s.first[i];
+        }
+        s.fill.clear();
+        s.fill.extend_from_slice(&s.first);
+        s.kids.clear();
+        s.kids.resize(n.saturating_sub(1), 0);
+        for i in 1..n {
+            let d = s.idom[i] as usize;
+            s.kids[s.fill[d] as usize] = i as u32;
+            s.fill[d] += 1;
+        }
+        let mut clock = 0u32;
+        s.stack.clear();
+        s.stack.push((0, s.first[0]));
+        self.interval[s.rpo[0].index()].0 = clock;
+        clock += 1;
+        while let Some(&mut (node, ref mut next)) = s.stack.last_mut() {
+            if *next < s.first[node as usize + 1] {
+                let child = s.kids[*next as usize];
+                *next += 1;
+                self.interval[s.rpo[child as usize].index()].0 = clock;
+                clock += 1;
+                s.stack.push((child, s.first[child as usize]));
+            } else {
+                self.interval[s.rpo[node as usize].index()].1 = clock;
+                clock += 1;
+                s.stack.pop();
+            }
+        }
     }
 
     fn position(&mut self, ctx: &Context, op: Op) -> u32 {
@@ -50,21 +136,13 @@ impl DominanceInfo {
             return true;
         }
         let r = ctx.parent_region(b).expect("block in a region");
-        let idoms = self.region_idoms(ctx, r);
-        if !idoms.contains_key(&b) {
+        self.number_region(ctx, r);
+        let ib = self.interval[b.index()];
+        if ib == UNREACHABLE {
             return true;
         }
-        let mut cur = b;
-        loop {
-            let d = idoms[&cur];
-            if d == a {
-                return true;
-            }
-            if d == cur {
-                return false;
-            }
-            cur = d;
-        }
+        let ia = self.interval[a.index()];
+        ia != UNREACHABLE && ia.0 <= ib.0 && ib.1 <= ia.1
     }
 
     /// Is `v` usable as an operand of `user`?
@@ -102,80 +180,117 @@ impl DominanceInfo {
     }
 }
 
-fn successors(ctx: &Context, b: Block) -> Vec<Block> {
-    ctx.last_op(b)
-        .map(|t| ctx.successors(t).to_vec())
-        .unwrap_or_default()
+fn successors(ctx: &Context, b: Block) -> &[Block] {
+    ctx.last_op(b).map(|t| ctx.successors(t)).unwrap_or(&[])
 }
 
-fn compute_idoms(ctx: &Context, r: Region) -> HashMap<Block, Block> {
+/// Fills `s.rpo` with the blocks `entry` reaches, in reverse post-order,
+/// and `s.idom` with each one's immediate dominator as an index into
+/// that order (the entry's is itself). `local` maps the region's blocks to
+/// their position in it.
+fn compute_idoms(ctx: &Context, r: Region, entry: Block, local: &[u32], s: &mut Scratch) {
     let blocks = ctx.region_blocks(r);
-    let Some(&entry) = blocks.first() else {
-        return HashMap::default();
+    s.rpo.clear();
+    s.idom.clear();
+    if blocks.len() == 1 {
+        s.rpo.push(entry);
+        s.idom.push(0);
+        return;
+    }
+    let in_region = |b: Block| {
+        let li = local[b.index()] as usize;
+        (li < blocks.len() && blocks[li] == b).then_some(li)
     };
-    // Reverse post-order over reachable blocks.
-    let mut rpo = Vec::new();
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![(entry, 0usize)];
-    seen.insert(entry);
-    while let Some((b, i)) = stack.pop() {
+    s.seen.clear();
+    s.seen.resize(blocks.len(), false);
+    s.dfs.clear();
+    s.dfs.push((entry, 0));
+    s.seen[0] = true;
+    while let Some((b, i)) = s.dfs.pop() {
         let succ = successors(ctx, b);
-        if i < succ.len() {
-            stack.push((b, i + 1));
-            let s = succ[i];
-            if ctx.parent_region(s) == Some(r) && seen.insert(s) {
-                stack.push((s, 0));
+        if (i as usize) < succ.len() {
+            s.dfs.push((b, i + 1));
+            let t = succ[i as usize];
+            if let Some(li) = in_region(t) {
+                if !s.seen[li] {
+                    s.seen[li] = true;
+                    s.dfs.push((t, 0));
+                }
             }
         } else {
-            rpo.push(b);
+            s.rpo.push(b);
         }
     }
-    rpo.reverse();
-    let index: HashMap<Block, usize> = rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let mut preds: HashMap<Block, Vec<Block>> = HashMap::default();
-    for &b in &rpo {
-        for s in successors(ctx, b) {
-            if index.contains_key(&s) {
-                preds.entry(s).or_default().push(b);
+    s.rpo.reverse();
+    let n = s.rpo.len();
+    // Position in reverse post-order, by local index (MAX: unreachable).
+    s.index.clear();
+    s.index.resize(blocks.len(), u32::MAX);
+    for (i, b) in s.rpo.iter().enumerate() {
+        s.index[local[b.index()] as usize] = i as u32;
+    }
+    // Predecessors in reverse post-order numbers, as ranges of one array.
+    s.pred_first.clear();
+    s.pred_first.resize(n + 1, 0);
+    s.preds.clear();
+    for pass in 0..2 {
+        for (i, &b) in s.rpo.iter().enumerate() {
+            for &t in successors(ctx, b) {
+                let Some(li) = in_region(t) else { continue };
+                let ti = s.index[li];
+                if ti == u32::MAX {
+                    continue;
+                }
+                if pass == 0 {
+                    s.pred_first[ti as usize + 1] += 1;
+                } else {
+                    let at = s.fill_preds[ti as usize] as usize;
+                    s.preds[at] = i as u32;
+                    s.fill_preds[ti as usize] += 1;
+                }
             }
         }
+        if pass == 0 {
+            for i in 0..n {
+                s.pred_first[i + 1] += s.pred_first[i];
+            }
+            s.preds.resize(s.pred_first[n] as usize, 0);
+            s.fill_preds.clear();
+            s.fill_preds.extend_from_slice(&s.pred_first);
+        }
     }
-    let mut idom: Vec<Option<usize>> = vec![None; rpo.len()];
-    idom[0] = Some(0);
+    const NONE: u32 = u32::MAX;
+    s.idom.resize(n, NONE);
+    s.idom[0] = 0;
     let mut changed = true;
     while changed {
         changed = false;
-        for i in 1..rpo.len() {
-            let mut new: Option<usize> = None;
-            for p in preds.get(&rpo[i]).into_iter().flatten() {
-                let pi = index[p];
-                if idom[pi].is_none() {
+        for i in 1..n {
+            let mut new = NONE;
+            for k in s.pred_first[i]..s.pred_first[i + 1] {
+                let pi = s.preds[k as usize];
+                if s.idom[pi as usize] == NONE {
                     continue;
                 }
-                new = Some(match new {
-                    None => pi,
-                    Some(mut a) => {
-                        let mut b = pi;
-                        while a != b {
-                            while a > b {
-                                a = idom[a].expect("processed");
-                            }
-                            while b > a {
-                                b = idom[b].expect("processed");
-                            }
+                new = if new == NONE {
+                    pi
+                } else {
+                    let (mut a, mut b) = (new, pi);
+                    while a != b {
+                        while a > b {
+                            a = s.idom[a as usize];
                         }
-                        a
+                        while b > a {
+                            b = s.idom[b as usize];
+                        }
                     }
-                });
+                    a
+                };
             }
-            if new.is_some() && idom[i] != new {
-                idom[i] = new;
+            if new != NONE && s.idom[i] != new {
+                s.idom[i] = new;
                 changed = true;
             }
         }
     }
-    rpo.iter()
-        .enumerate()
-        .filter_map(|(i, &b)| idom[i].map(|d| (b, rpo[d])))
-        .collect()
 }

@@ -431,6 +431,11 @@ impl Context {
     pub fn num_values(&self) -> usize {
         self.values.len()
     }
+    /// How many regions were ever created: the size of a dense table
+    /// indexed by [`Region::index`].
+    pub fn num_regions(&self) -> usize {
+        self.regions.len()
+    }
     /// How many blocks were ever created: the size of a dense table
     /// indexed by [`Block::index`].
     pub fn num_blocks(&self) -> usize {

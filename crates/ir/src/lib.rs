@@ -653,16 +653,40 @@ impl Context {
             loc,
             operands,
             result_types,
-            mut attrs,
+            attrs,
             regions,
             successors,
         } = state;
+        self.create_op_from(
+            name,
+            loc,
+            &operands,
+            &result_types,
+            &attrs,
+            &regions,
+            &successors,
+        )
+    }
+    /// [`Context::create_op`] from slices: the op's lists are copied into
+    /// the context's pools anyway, so a builder need not allocate `Vec`s.
+    /// `attrs` need not be sorted.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_op_from(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+        regions: &[Region],
+        successors: &[Block],
+    ) -> Op {
         let op = Op::from_index(self.ops.len());
         let results = Span {
             start: self.value_pool.items.len() as u32,
             len: result_types.len() as u32,
         };
-        for (i, t) in result_types.into_iter().enumerate() {
+        for (i, &t) in result_types.iter().enumerate() {
             let v = self.values.push(ValueData {
                 ty: t,
                 def: ValueDef::Result(op, i as u32),
@@ -677,19 +701,22 @@ impl Context {
                 index: i as u32,
             });
         }
-        for &r in &regions {
+        for &r in regions {
             self.regions[r].parent = Some(op);
         }
-        for &s in &successors {
+        for &s in successors {
             self.blocks[s].pred_uses.push(op);
         }
-        if attrs.len() > 1 {
-            self.sort_attrs(&mut attrs);
+        let operands = self.value_pool.alloc(operands);
+        let attrs = self.attr_pool.alloc(attrs);
+        if attrs.len > 1 {
+            let strings = &self.strings;
+            self.attr_pool
+                .get_mut(attrs)
+                .sort_by(|a, b| strings[a.0.index()].cmp(&strings[b.0.index()]));
         }
-        let operands = self.value_pool.alloc(&operands);
-        let attrs = self.attr_pool.alloc(&attrs);
-        let regions = self.region_pool.alloc(&regions);
-        let successors = self.succ_pool.alloc(&successors);
+        let regions = self.region_pool.alloc(regions);
+        let successors = self.succ_pool.alloc(successors);
         let pushed = self.ops.push(OperationData {
             name,
             operands,

@@ -88,6 +88,8 @@ struct Lowering<'p, 'a> {
     coros: FxHashMap<Op, CoroMachinery>,
     symbols: FxHashSet<String>,
     uniquing_counter: u32,
+    /// See [`Lowering::sym`].
+    names: FxHashMap<(usize, usize), Symbol>,
 }
 
 /// An insertion cursor that keeps program order for consecutive builds.
@@ -114,6 +116,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             coros: FxHashMap::default(),
             symbols,
             uniquing_counter: 0,
+            names: FxHashMap::default(),
         }
     }
 
@@ -123,24 +126,63 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     // ----- building -----
 
+    /// Interns a name the pass spells as a literal. Builds name their op
+    /// and attributes by literal tens of thousands of times; the cache is
+    /// keyed by the literal's address and length (equal keys are equal
+    /// strings), which hashes two words instead of the string.
+    fn sym(&mut self, s: &'static str) -> Symbol {
+        let key = (s.as_ptr() as usize, s.len());
+        if let Some(&y) = self.names.get(&key) {
+            return y;
+        }
+        let y = self.pc.ctx.sym(s);
+        self.names.insert(key, y);
+        y
+    }
+
     fn build(
         &mut self,
         c: &Cursor,
-        name: &str,
-        operands: Vec<Value>,
-        results: Vec<Type>,
-        attrs: Vec<(&str, Attribute)>,
+        name: &'static str,
+        operands: &[Value],
+        results: &[Type],
+        attrs: &[(&'static str, Attribute)],
     ) -> Op {
-        let ctx = self.ctx();
-        let mut st = OperationState::new(ctx.sym(name), c.loc);
-        st.operands = operands;
-        st.result_types = results;
-        st.attrs = attrs.into_iter().map(|(k, v)| (ctx.sym(k), v)).collect();
-        ctx.build(c.ip, st)
+        let name = self.sym(name);
+        // Builds carry a few attributes at most: key them on the stack.
+        let mut keyed = [(name, Attribute::from_index(0)); 4];
+        if attrs.len() > keyed.len() {
+            let keyed: Vec<_> = attrs.iter().map(|&(k, v)| (self.sym(k), v)).collect();
+            return self.build_keyed(c, name, operands, results, &keyed);
+        }
+        for (slot, &(k, v)) in keyed.iter_mut().zip(attrs) {
+            *slot = (self.sym(k), v);
+        }
+        self.build_keyed(c, name, operands, results, &keyed[..attrs.len()])
     }
 
-    fn build1(&mut self, c: &Cursor, name: &str, operands: Vec<Value>, result: Type) -> Value {
-        let op = self.build(c, name, operands, vec![result], vec![]);
+    fn build_keyed(
+        &mut self,
+        c: &Cursor,
+        name: Symbol,
+        operands: &[Value],
+        results: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Op {
+        let ctx = self.ctx();
+        let op = ctx.create_op_from(name, c.loc, operands, results, attrs, &[], &[]);
+        ctx.insert_op(c.ip, op);
+        op
+    }
+
+    fn build1(
+        &mut self,
+        c: &Cursor,
+        name: &'static str,
+        operands: &[Value],
+        result: Type,
+    ) -> Value {
+        let op = self.build(c, name, operands, &[result], &[]);
         self.pc.ctx.result(op, 0)
     }
 
@@ -302,13 +344,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         for &a in &args[..deps.len()] {
-            self.build(&cur, "async.await", vec![a], vec![], vec![]);
+            self.build(&cur, "async.await", &[a], &[], &[]);
         }
         let mut unwrapped = vec![];
         for &a in &args[deps.len()..deps.len() + vals.len()] {
             let t = self.pc.ctx.value_type(a);
             let inner = value_inner(self.pc.ctx, t).expect("verified execute operand");
-            unwrapped.push(self.build1(&cur, "async.await", vec![a], inner));
+            unwrapped.push(self.build1(&cur, "async.await", &[a], inner));
         }
         // Move (rather than clone) the body: the result is the same IR,
         // with captured values, constants and block arguments remapped.
@@ -345,14 +387,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let state_t = self.ctx().ty(TypeKind::CoroState);
-        let state = self.build1(&cur, "async.coro.save", vec![coro.handle], state_t);
-        self.build(
-            &cur,
-            "async.runtime.resume",
-            vec![coro.handle],
-            vec![],
-            vec![],
-        );
+        let state = self.build1(&cur, "async.coro.save", &[coro.handle], state_t);
+        self.build(&cur, "async.runtime.resume", &[coro.handle], &[], &[]);
         self.build_suspend(&cur, state, &coro, dest);
 
         // Replace the execute by a call of the outlined function.
@@ -388,7 +424,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let ctx = self.ctx();
         let s = ctx.sym(callee);
         let a = ctx.attr(AttrKind::SymbolRef(s, vec![]));
-        self.build(c, "func.call", args, results, vec![("callee", a)])
+        self.build(c, "func.call", &args, &results, &[("callee", a)])
     }
 
     fn build_suspend(&mut self, c: &Cursor, state: Value, coro: &CoroMachinery, resume: Block) {
@@ -417,15 +453,15 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(entry),
             loc,
         };
-        let token = self.build1(&cur, "async.runtime.create", vec![], outs[0]);
+        let token = self.build1(&cur, "async.runtime.create", &[], outs[0]);
         let mut return_values = vec![];
         for &t in &outs[1..] {
-            return_values.push(self.build1(&cur, "async.runtime.create", vec![], t));
+            return_values.push(self.build1(&cur, "async.runtime.create", &[], t));
         }
         let id_t = self.ctx().ty(TypeKind::CoroId);
         let hdl_t = self.ctx().ty(TypeKind::CoroHandle);
-        let id = self.build1(&cur, "async.coro.id", vec![], id_t);
-        let handle = self.build1(&cur, "async.coro.begin", vec![id], hdl_t);
+        let id = self.build1(&cur, "async.coro.id", &[], id_t);
+        let handle = self.build1(&cur, "async.coro.begin", &[id], hdl_t);
         build_br(self.ctx(), cur.ip, loc, original_entry, vec![]);
 
         let cleanup = self.ctx().create_block(&[]);
@@ -436,16 +472,16 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(cleanup),
             loc,
         };
-        self.build(&cur, "async.coro.free", vec![id, handle], vec![], vec![]);
+        self.build(&cur, "async.coro.free", &[id, handle], &[], &[]);
         build_br(self.ctx(), cur.ip, loc, suspend, vec![]);
         let cur = Cursor {
             ip: InsertPoint::AtEnd(suspend),
             loc,
         };
-        self.build(&cur, "async.coro.end", vec![handle], vec![], vec![]);
+        self.build(&cur, "async.coro.end", &[handle], &[], &[]);
         let mut ret = vec![token];
         ret.extend(&return_values);
-        self.build(&cur, "func.return", ret, vec![], vec![]);
+        self.build(&cur, "func.return", &ret, &[], &[]);
 
         for b in self.pc.ctx.region_blocks(body).to_vec() {
             if b == entry || b == cleanup || b == suspend {
@@ -488,15 +524,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(b),
             loc,
         };
-        self.build(
-            &cur,
-            "async.runtime.set_error",
-            vec![coro.token],
-            vec![],
-            vec![],
-        );
+        self.build(&cur, "async.runtime.set_error", &[coro.token], &[], &[]);
         for &v in &coro.return_values {
-            self.build(&cur, "async.runtime.set_error", vec![v], vec![], vec![]);
+            self.build(&cur, "async.runtime.set_error", &[v], &[], &[]);
         }
         build_br(self.ctx(), cur.ip, loc, coro.cleanup, vec![]);
         self.coros.get_mut(&func).expect("a coroutine").set_error = Some(b);
@@ -551,7 +581,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     ip: InsertPoint::Before(t),
                     loc,
                 };
-                self.build(&cur, "async.yield", operands, vec![], vec![]);
+                self.build(&cur, "async.yield", &operands, &[], &[]);
                 let _ = self.ctx().erase_op(t);
             }
         }
@@ -570,12 +600,12 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let args = self.pc.ctx.operands(call).to_vec();
         let new_call = self.build_call(&cur, fname, args, outs.clone());
         let results = self.pc.ctx.results(new_call).to_vec();
-        self.build(&cur, "async.await", vec![results[0]], vec![], vec![]);
+        self.build(&cur, "async.await", &[results[0]], &[], &[]);
         let mut unwrapped = vec![];
         for &r in &results[1..] {
             let t = self.pc.ctx.value_type(r);
             let inner = value_inner(self.pc.ctx, t).expect("coroutine results are async values");
-            unwrapped.push(self.build1(&cur, "async.await", vec![r], inner));
+            unwrapped.push(self.build1(&cur, "async.await", &[r], inner));
         }
         for (old, new) in self
             .pc
@@ -690,12 +720,12 @@ impl<'p, 'a> Lowering<'p, 'a> {
         };
         let call = self.build_call(&cur, fname, args, outs);
         let results = self.pc.ctx.results(call).to_vec();
-        self.build(&cur, "async.await", vec![results[0]], vec![], vec![]);
+        self.build(&cur, "async.await", &[results[0]], &[], &[]);
         let mut vals = vec![];
         for (&r, &t) in results[1..].iter().zip(&orig_outs) {
-            vals.push(self.build1(&cur, "async.await", vec![r], t));
+            vals.push(self.build1(&cur, "async.await", &[r], t));
         }
-        self.build(&cur, "func.return", vals, vec![], vec![]);
+        self.build(&cur, "func.return", &vals, &[], &[]);
         Ok(wname)
     }
 
@@ -878,7 +908,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(last_body),
             loc,
         };
-        let stepped = self.build1(&cur, "arith.addi", vec![iv, step], index);
+        let stepped = self.build1(&cur, "arith.addi", &[iv, step], index);
         let mut carried = vec![stepped];
         carried.extend(self.pc.ctx.operands(term).to_vec());
         build_br(
@@ -909,13 +939,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let i1 = self.ctx().int_type(1);
         let i64t = self.ctx().int_type(64);
         let slt = self.ctx().int_attr(2, i64t);
-        let cmp = self.build(
-            &cur,
-            "arith.cmpi",
-            vec![iv, ub],
-            vec![i1],
-            vec![("predicate", slt)],
-        );
+        let cmp = self.build(&cur, "arith.cmpi", &[iv, ub], &[i1], &[("predicate", slt)]);
         let c = self.pc.ctx.result(cmp, 0);
         build_cond_br(
             self.ctx(),
@@ -1081,7 +1105,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                         ip: InsertPoint::Before(op),
                         loc: self.pc.ctx.op_loc(op),
                     };
-                    let n = self.build1(&cur, "async.runtime.create_group", vec![size], g);
+                    let n = self.build1(&cur, "async.runtime.create_group", &[size], g);
                     self.replace_results(op, &[n])?;
                 }
                 _ => {
@@ -1091,7 +1115,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                         ip: InsertPoint::Before(op),
                         loc: self.pc.ctx.op_loc(op),
                     };
-                    let n = self.build1(&cur, "async.runtime.add_to_group", operands, index);
+                    let n = self.build1(&cur, "async.runtime.add_to_group", &operands, index);
                     self.replace_results(op, &[n])?;
                 }
             }
@@ -1127,26 +1151,20 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let i1 = self.ctx().int_type(1);
-        self.build(&cur, "async.runtime.await", vec![operand], vec![], vec![]);
+        self.build(&cur, "async.runtime.await", &[operand], &[], &[]);
         // LLVM 13 did not check the error state after a blocking await.
         if self.pc.edition == mlir_async_syntax::Edition::V13 {
             return self.replace_await(op, operand, &cur);
         }
-        let is_error = self.build1(&cur, "async.runtime.is_error", vec![operand], i1);
+        let is_error = self.build1(&cur, "async.runtime.is_error", &[operand], i1);
         let t = self.ctx().attr(AttrKind::Bool(true));
-        let c = self.build(&cur, "arith.constant", vec![], vec![i1], vec![("value", t)]);
+        let c = self.build(&cur, "arith.constant", &[], &[i1], &[("value", t)]);
         let true_v = self.pc.ctx.result(c, 0);
-        let not_error = self.build1(&cur, "arith.xori", vec![is_error, true_v], i1);
+        let not_error = self.build1(&cur, "arith.xori", &[is_error, true_v], i1);
         let msg = self
             .ctx()
             .string_attr("Awaited async operand is in error state");
-        self.build(
-            &cur,
-            "cf.assert",
-            vec![not_error],
-            vec![],
-            vec![("msg", msg)],
-        );
+        self.build(&cur, "cf.assert", &[not_error], &[], &[("msg", msg)]);
         self.replace_await(op, operand, &cur)
     }
 
@@ -1156,7 +1174,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             value_inner(self.pc.ctx, t),
             !self.pc.ctx.results(op).is_empty(),
         ) {
-            let v = self.build1(cur, "async.runtime.load", vec![operand], inner);
+            let v = self.build1(cur, "async.runtime.load", &[operand], inner);
             self.replace_results(op, &[v])
         } else {
             let loc = self.pc.ctx.op_loc(op);
@@ -1174,13 +1192,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let state_t = self.ctx().ty(TypeKind::CoroState);
-        let state = self.build1(&cur, "async.coro.save", vec![coro.handle], state_t);
+        let state = self.build1(&cur, "async.coro.save", &[coro.handle], state_t);
         self.build(
             &cur,
             "async.runtime.await_and_resume",
-            vec![operand, coro.handle],
-            vec![],
-            vec![],
+            &[operand, coro.handle],
+            &[],
+            &[],
         );
         let resume = self.ctx().split_block(suspended, op);
         let end = Cursor {
@@ -1194,7 +1212,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(resume),
             loc,
         };
-        let is_error = self.build1(&cur, "async.runtime.is_error", vec![operand], i1);
+        let is_error = self.build1(&cur, "async.runtime.is_error", &[operand], i1);
         let set_error = self.set_error_block(func);
         build_cond_br(
             self.ctx(),
@@ -1222,22 +1240,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
         };
         let operands = self.pc.ctx.operands(op).to_vec();
         for (&v, &rv) in operands.iter().zip(&coro.return_values) {
-            self.build(&cur, "async.runtime.store", vec![v, rv], vec![], vec![]);
-            self.build(
-                &cur,
-                "async.runtime.set_available",
-                vec![rv],
-                vec![],
-                vec![],
-            );
+            self.build(&cur, "async.runtime.store", &[v, rv], &[], &[]);
+            self.build(&cur, "async.runtime.set_available", &[rv], &[], &[]);
         }
-        self.build(
-            &cur,
-            "async.runtime.set_available",
-            vec![coro.token],
-            vec![],
-            vec![],
-        );
+        self.build(&cur, "async.runtime.set_available", &[coro.token], &[], &[]);
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
 

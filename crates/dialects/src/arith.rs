@@ -158,8 +158,8 @@ fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
 
 fn print_binary(p: &mut Printer, op: Op) {
     p.w(" ");
-    let ops = p.ctx.operands(op).to_vec();
-    p.operands(&ops);
+    let ops = p.ctx.operands(op);
+    p.operands(ops);
     p.attr_dict(op, &[]);
     p.w(" : ");
     let t = p.ctx.value_type(p.ctx.result(op, 0));
@@ -247,8 +247,8 @@ fn print_cmp(p: &mut Printer, op: Op) {
     p.w(" ");
     p.w(pred);
     p.w(", ");
-    let ops = p.ctx.operands(op).to_vec();
-    p.operands(&ops);
+    let ops = p.ctx.operands(op);
+    p.operands(ops);
     p.attr_dict(op, &["predicate"]);
     p.w(" : ");
     let t = p.ctx.value_type(ops[0]);
@@ -273,8 +273,8 @@ fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
 
 fn print_select(p: &mut Printer, op: Op) {
     p.w(" ");
-    let ops = p.ctx.operands(op).to_vec();
-    p.operands(&ops);
+    let ops = p.ctx.operands(op);
+    p.operands(ops);
     p.attr_dict(op, &[]);
     p.w(" : ");
     let t = p.ctx.value_type(ops[1]);

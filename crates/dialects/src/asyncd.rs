@@ -182,8 +182,8 @@ fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
 }
 
 fn print_yield(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
-    print_operands_and_types(p, &ops);
+    let ops = p.ctx.operands(op);
+    print_operands_and_types(p, ops);
     p.attr_dict(op, &[]);
 }
 
@@ -295,9 +295,9 @@ fn parse_add_to_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PRes
 }
 
 fn print_add_to_group(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
-    p.operands(&ops);
+    p.operands(ops);
     p.attr_dict(op, &[]);
     p.w(" : ");
     let t = p.ctx.value_type(ops[0]);
@@ -312,10 +312,10 @@ fn parse_await_all(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult
 }
 
 fn print_operands_only(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     if !ops.is_empty() {
         p.w(" ");
-        p.operands(&ops);
+        p.operands(ops);
     }
     p.attr_dict(op, &[]);
 }
@@ -372,9 +372,9 @@ fn parse_await_and_resume(p: &mut Parser, st: &mut OperationState, _: usize) -> 
 }
 
 fn print_await_and_resume(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
-    p.operands(&ops);
+    p.operands(ops);
     p.attr_dict(op, &[]);
     p.w(" : ");
     let t = p.ctx.value_type(ops[0]);
@@ -430,9 +430,9 @@ fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
 }
 
 fn print_store(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
-    p.operands(&ops);
+    p.operands(ops);
     p.attr_dict(op, &[]);
     let t = p.ctx.value_type(ops[1]);
     print_value_type(p, t);
@@ -500,9 +500,9 @@ fn print_suspend(p: &mut Printer, op: Op) {
     p.w(" ");
     let s = p.ctx.operand(op, 0);
     p.operand(s);
-    for b in p.ctx.successors(op).to_vec() {
+    for b in p.ctx.successors(op) {
         p.w(", ");
-        p.block_name(b);
+        p.block_name(*b);
     }
     p.attr_dict(op, &[]);
 }

@@ -321,8 +321,8 @@ fn parse_return(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
 
 fn print_return(p: &mut Printer, op: Op) {
     p.attr_dict(op, &[]);
-    let ops = p.ctx.operands(op).to_vec();
-    print_operands_and_types(p, &ops);
+    let ops = p.ctx.operands(op);
+    print_operands_and_types(p, ops);
 }
 
 fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
@@ -386,12 +386,12 @@ fn print_call(p: &mut Printer, op: Op) {
         .expect("verified call has a callee");
     p.attr(c);
     p.w("(");
-    let ops = p.ctx.operands(op).to_vec();
-    p.operands(&ops);
+    let ops = p.ctx.operands(op);
+    p.operands(ops);
     p.w(")");
     p.attr_dict(op, &["callee"]);
     p.w(" : ");
-    let ins = types_of(p.ctx, &ops);
+    let ins = types_of(p.ctx, ops);
     let outs = types_of(p.ctx, p.ctx.results(op));
     p.functional_type(&ins, &outs);
 }
@@ -455,7 +455,7 @@ fn parse_call_indirect(p: &mut Parser, st: &mut OperationState, _: usize) -> PRe
 }
 
 fn print_call_indirect(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
     p.operand(ops[0]);
     p.w("(");

@@ -80,8 +80,8 @@ fn parse_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
 fn print_br(p: &mut Printer, op: Op) {
     p.w(" ");
     let b = p.ctx.successors(op)[0];
-    let args = p.ctx.operands(op).to_vec();
-    p.successor_with_args(b, &args);
+    let args = p.ctx.operands(op);
+    p.successor_with_args(b, args);
     p.attr_dict(op, &[]);
 }
 
@@ -104,11 +104,11 @@ fn parse_cond_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<(
 }
 
 fn print_cond_br(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
     p.operand(ops[0]);
     p.w(", ");
-    let succ = p.ctx.successors(op).to_vec();
+    let succ = p.ctx.successors(op);
     for (i, &dest) in succ.iter().enumerate().take(2) {
         if i == 1 {
             p.w(", ");

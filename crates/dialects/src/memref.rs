@@ -114,7 +114,7 @@ fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
 }
 
 fn print_load(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
     p.operand(ops[0]);
     p.w("[");
@@ -148,7 +148,7 @@ fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
 }
 
 fn print_store(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
     p.operand(ops[0]);
     p.w(", ");
@@ -199,9 +199,9 @@ fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
 }
 
 fn print_dim(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w(" ");
-    p.operands(&ops);
+    p.operands(ops);
     p.attr_dict(op, &[]);
     p.w(" : ");
     let t = p.ctx.value_type(ops[0]);
@@ -235,7 +235,7 @@ fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
 }
 
 fn print_fill(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     if p.edition() == Edition::V15 {
         p.w(" ins(");
         p.operand(ops[0]);
@@ -251,11 +251,11 @@ fn print_fill(p: &mut Printer, op: Op) {
         p.attr_dict(op, &[]);
     } else {
         p.w("(");
-        p.operands(&ops);
+        p.operands(ops);
         p.w(")");
         p.attr_dict(op, &[]);
         p.w(" : ");
-        let tys = types_of(p.ctx, &ops);
+        let tys = types_of(p.ctx, ops);
         p.types(&tys);
         // 14's printer leaves a space after the types.
         p.w(" ");
@@ -270,8 +270,8 @@ fn parse_plain_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResu
 
 fn print_plain_yield(p: &mut Printer, op: Op) {
     p.attr_dict(op, &[]);
-    let ops = p.ctx.operands(op).to_vec();
-    print_operands_and_types(p, &ops);
+    let ops = p.ctx.operands(op);
+    print_operands_and_types(p, ops);
 }
 
 fn parse_print(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

@@ -109,10 +109,10 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
 }
 
 fn print_for(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     let r = p.ctx.regions_of(op)[0];
     let entry = p.ctx.entry_block(r).expect("scf.for has a body");
-    let args = p.ctx.block_args(entry).to_vec();
+    let args = p.ctx.block_args(entry);
     p.w(" ");
     p.operand(args[0]);
     p.w(" = ");
@@ -162,7 +162,7 @@ fn print_if(p: &mut Printer, op: Op) {
         p.w(")");
     }
     p.w(" ");
-    let rs = p.ctx.regions_of(op).to_vec();
+    let rs = p.ctx.regions_of(op);
     p.region(rs[0], false, terms);
     if !p.ctx.region_blocks(rs[1]).is_empty() {
         p.w(" else ");
@@ -179,8 +179,8 @@ fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
 
 fn print_yield(p: &mut Printer, op: Op) {
     p.attr_dict(op, &[]);
-    let ops = p.ctx.operands(op).to_vec();
-    print_operands_and_types(p, &ops);
+    let ops = p.ctx.operands(op);
+    print_operands_and_types(p, ops);
 }
 
 fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -210,17 +210,17 @@ fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
 }
 
 fn print_while(p: &mut Printer, op: Op) {
-    let rs = p.ctx.regions_of(op).to_vec();
+    let rs = p.ctx.regions_of(op);
     let entry = p
         .ctx
         .entry_block(rs[0])
         .expect("scf.while has a before region");
-    let args = p.ctx.block_args(entry).to_vec();
-    let ops = p.ctx.operands(op).to_vec();
+    let args = p.ctx.block_args(entry);
+    let ops = p.ctx.operands(op);
     p.w(" ");
-    print_init_list(p, &args, &ops);
+    print_init_list(p, args, ops);
     p.w(" : ");
-    let ins = types_of(p.ctx, &ops);
+    let ins = types_of(p.ctx, ops);
     let outs = types_of(p.ctx, p.ctx.results(op));
     p.functional_type(&ins, &outs);
     p.w(" ");
@@ -243,7 +243,7 @@ fn parse_condition(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult
 }
 
 fn print_condition(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w("(");
     p.operand(ops[0]);
     p.w(")");
@@ -301,9 +301,9 @@ fn print_parallel(p: &mut Printer, op: Op) {
     let segs = segments(p.ctx, op, 4);
     let r = p.ctx.regions_of(op)[0];
     let entry = p.ctx.entry_block(r).expect("scf.parallel has a body");
-    let args = p.ctx.block_args(entry).to_vec();
+    let args = p.ctx.block_args(entry);
     p.w(" (");
-    p.operands(&args);
+    p.operands(args);
     p.w(") = (");
     p.operands(&segs[0]);
     p.w(") to (");
@@ -336,9 +336,9 @@ fn parse_reduce(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
 }
 
 fn print_reduce(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op).to_vec();
+    let ops = p.ctx.operands(op);
     p.w("(");
-    p.operands(&ops);
+    p.operands(ops);
     p.w(") ");
     p.w(": ");
     let t = p.ctx.value_type(ops[0]);

@@ -590,10 +590,10 @@ impl<'a> Printer<'a> {
         let name = generic_name(self.ctx.name(op), self.opts.edition);
         print_string(&name, &mut self.out);
         self.w("(");
-        let operands = self.ctx.operands(op).to_vec();
-        self.operands(&operands);
+        let operands = self.ctx.operands(op);
+        self.operands(operands);
         self.w(")");
-        let succs = self.ctx.successors(op).to_vec();
+        let succs = self.ctx.successors(op);
         if !succs.is_empty() {
             self.w("[");
             for (i, &s) in succs.iter().enumerate() {
@@ -604,7 +604,7 @@ impl<'a> Printer<'a> {
             }
             self.w("]");
         }
-        let regions = self.ctx.regions_of(op).to_vec();
+        let regions = self.ctx.regions_of(op);
         if !regions.is_empty() {
             self.w(" (");
             for (i, &r) in regions.iter().enumerate() {

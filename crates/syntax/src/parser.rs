@@ -99,6 +99,10 @@ pub struct Parser<'a, 'c> {
     bindings: HashMap<Cow<'a, str>, Binding>,
     /// See `custom_op_name`.
     op_names: HashMap<&'a str, (Cow<'a, str>, Symbol, Option<Edition>)>,
+    /// Result lists (`%a, %b:2 =`) of the ops being parsed, innermost last.
+    result_names: Vec<(&'a str, usize, usize)>,
+    /// Cleared op states for reuse, one per nesting level in use.
+    free_states: Vec<OperationState>,
     /// Names defined, in order, so closing a scope can drop its bindings.
     defined: Vec<Cow<'a, str>>,
     /// Index of the innermost isolated scope: bindings of outer scopes
@@ -189,6 +193,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             scopes: vec![],
             bindings: HashMap::default(),
             op_names: HashMap::default(),
+            result_names: Vec::new(),
+            free_states: Vec::new(),
             defined: vec![],
             isolated_at: 0,
             block_scopes: vec![],
@@ -576,8 +582,9 @@ impl<'a, 'c> Parser<'a, 'c> {
     fn parse_operation_inner(&mut self) -> PResult<Op> {
         self.skip_ws();
         let start = self.pos;
-        // Result list: `%a, %b:2 =`.
-        let mut result_names: Vec<(&'a str, usize, usize)> = vec![];
+        // Result list: `%a, %b:2 =`, on the shared stack from `names_at`
+        // (nested ops push and pop above it while this op's body parses).
+        let names_at = self.result_names.len();
         if self.peek() == b'%' {
             loop {
                 self.skip_ws();
@@ -597,7 +604,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                         _ => return self.err_here("expected integer number of results"),
                     }
                 }
-                result_names.push((name, count, p));
+                self.result_names.push((name, count, p));
                 if !self.eat(",") {
                     break;
                 }
@@ -606,7 +613,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                 return self.err_here("expected '=' after SSA name");
             }
         }
-        let total: usize = result_names.iter().map(|r| r.1).sum();
+        let total: usize = self.result_names[names_at..].iter().map(|r| r.1).sum();
+        let has_names = self.result_names.len() > names_at;
         self.skip_ws();
         let name_pos = self.pos;
         // MLIR locates an op at its name, not at its result list.
@@ -625,16 +633,38 @@ impl<'a, 'c> Parser<'a, 'c> {
             if name == "func" {
                 self.saw_legacy_func = true;
             }
-            let mut st = OperationState::new(sym, loc);
+            // A state from the free list: its vectors keep their capacity,
+            // so parsing an op allocates no lists of its own.
+            let mut st = self
+                .free_states
+                .pop()
+                .unwrap_or_else(|| OperationState::new(sym, loc));
+            st.name = sym;
+            st.loc = loc;
             let hooks = self.hooks;
             if !hooks.parse_custom(&canon, self, &mut st, total, name_pos)? {
                 return self.err(name_pos, format!("custom op '{name}' is unknown"));
             }
-            self.ctx.create_op(st)
+            let op = self.ctx.create_op_from(
+                st.name,
+                st.loc,
+                &st.operands,
+                &st.result_types,
+                &st.attrs,
+                &st.regions,
+                &st.successors,
+            );
+            st.operands.clear();
+            st.result_types.clear();
+            st.attrs.clear();
+            st.regions.clear();
+            st.successors.clear();
+            self.free_states.push(st);
+            op
         };
         self.parse_trailing_loc(op)?;
         let nres = self.ctx.results(op).len();
-        if total != nres && !result_names.is_empty() {
+        if total != nres && has_names {
             let n = self.ctx.name(op).to_string();
             return self
                 .err(
@@ -648,11 +678,18 @@ impl<'a, 'c> Parser<'a, 'c> {
                 });
         }
         let mut i = 0;
-        for (name, count, p) in result_names {
-            let vals = self.ctx.results(op)[i..i + count].to_vec();
+        for k in names_at..self.result_names.len() {
+            let (name, count, p) = self.result_names[k];
+            if count == 1 {
+                let v = self.ctx.result(op, i);
+                self.define_value(name, &[v], p)?;
+            } else {
+                let vals = self.ctx.results(op)[i..i + count].to_vec();
+                self.define_value(name, &vals, p)?;
+            }
             i += count;
-            self.define_value(name, vals, p)?;
         }
+        self.result_names.truncate(names_at);
         Ok(op)
     }
 
@@ -1083,7 +1120,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     /// Binds a name to values in the current scope.
-    pub fn define_value(&mut self, name: &str, vals: Vec<Value>, pos: usize) -> PResult<()> {
+    pub fn define_value(&mut self, name: &str, vals: &[Value], pos: usize) -> PResult<()> {
         let scope_idx = self.isolated_at;
         // Most scopes never see a forward reference: skip the lookup.
         let pending = if self.scopes[scope_idx].forward.is_empty() {
@@ -1131,7 +1168,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         let bound = if vals.len() == 1 {
             Bound::One(vals[0])
         } else {
-            Bound::Many(vals)
+            Bound::Many(vals.to_vec())
         };
         let scope = self.scopes.len() as u32 - 1;
         let key = self.name_key(name);
@@ -1247,7 +1284,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(b, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(self.source_name(a.pos, &a.name), vec![v], a.pos)?;
+                    self.define_value(self.source_name(a.pos, &a.name), &[v], a.pos)?;
                 }
             }
         } else {
@@ -1264,7 +1301,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(cur, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(self.source_name(a.pos, &a.name), vec![v], a.pos)?;
+                    self.define_value(self.source_name(a.pos, &a.name), &[v], a.pos)?;
                 }
             }
             loop {
@@ -1333,7 +1370,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     self.loc_at(ap)
                 };
                 self.ctx.set_value_loc(v, l);
-                self.define_value(self.source_name(u.pos, &u.name), vec![v], ap)?;
+                self.define_value(self.source_name(u.pos, &u.name), &[v], ap)?;
                 if !self.eat(",") {
                     break;
                 }

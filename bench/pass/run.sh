@@ -26,7 +26,7 @@ echo "| ops | option | $up s | $up MB | ours s | ours MB | speedup | memory rati
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---|"
 for funcs in ${SIZES:-88 880 8800}; do
   f=$tmp/m$funcs.mlir
-  python3 "$gen" --syntax 14 --seed 42 --funcs "$funcs" -o "$f"
+  python3 "$gen" --syntax 14 --seed 42 --funcs "$funcs" -o "$f" >/dev/null
   ops=$(head -1 "$f" | sed -n 's/.*ops=\([0-9]*\).*/\1/p')
   for opt in "" "=eliminate-blocking-await-ops=true"; do
     read -r us um < <(best "$up" "$f" "-async-to-async-runtime$opt"); cp "$tmp/out" "$tmp/up.txt"

@@ -100,6 +100,9 @@ impl Registry {
     /// Registers all dialects into `ctx` (op traits) and returns the hooks.
     pub fn new(ctx: &mut Context) -> Self {
         let mut ops = FxHashMap::default();
+        // The 13/14 generic spelling of `func.func`'s signature key, so the
+        // printer (which cannot intern) finds it.
+        ctx.sym("type");
         for list in [
             builtin::ops(),
             arith::ops(),

@@ -922,6 +922,23 @@ impl<'a, 'c> Parser<'a, 'c> {
             st.operands.push(self.resolve_operand(u, t)?);
         }
         st.result_types = outs;
+        if canon == "func.func" {
+            // 13 and 14 named the signature attribute `type`.
+            if let (Some(ty), None) = (
+                self.ctx.lookup_sym("type"),
+                self.ctx
+                    .lookup_sym("function_type")
+                    .filter(|k| attrs.iter().any(|(a, _)| a == k)),
+            ) {
+                let ft = self.ctx.sym("function_type");
+                for (k, _) in attrs.iter_mut() {
+                    if *k == ty {
+                        *k = ft;
+                    }
+                }
+                self.ctx.sort_attrs(&mut attrs);
+            }
+        }
         st.attrs = attrs;
         st.regions = regions;
         st.successors = succs;

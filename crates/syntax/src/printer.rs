@@ -76,6 +76,8 @@ struct Namer<'a> {
     next_value: u32,
     next_arg: u32,
     next_conflict: u32,
+    /// The generic form takes no name hints from ops.
+    generic: bool,
     /// Reused buffers for the result name hints of one op.
     hint_text: String,
     hints: Vec<(usize, usize, usize)>,
@@ -161,11 +163,14 @@ impl<'a> Namer<'a> {
         let mut hints = std::mem::take(&mut self.hints);
         text.clear();
         hints.clear();
-        self.hooks.result_names(self.ctx, op, &mut |i, n| {
-            let s = text.len();
-            text.push_str(n);
-            hints.push((i, s, text.len()));
-        });
+        // The generic form names no values after op hints.
+        if !self.generic {
+            self.hooks.result_names(self.ctx, op, &mut |i, n| {
+                let s = text.len();
+                text.push_str(n);
+                hints.push((i, s, text.len()));
+            });
+        }
         for &(i, s, e) in &hints {
             let Some(&v) = results.get(i) else { continue };
             if self.names.has(v) {
@@ -304,6 +309,7 @@ impl<'a> Printer<'a> {
             next_conflict: 0,
             hint_text: String::new(),
             hints: vec![],
+            generic: opts.generic,
             buf: String::new(),
             arg_buf: String::new(),
         };
@@ -615,7 +621,27 @@ impl<'a> Printer<'a> {
             }
             self.w(")");
         }
-        self.attr_dict(op, &[]);
+        if self.opts.edition != Edition::V15 && self.ctx.name(op) == "func.func" {
+            // 13 and 14 named the signature attribute `type`.
+            let mut attrs: Vec<(Symbol, &str, Attribute)> = self
+                .ctx
+                .attrs(op)
+                .iter()
+                .map(|&(k, a)| {
+                    let n = self.ctx.str(k);
+                    (k, if n == "function_type" { "type" } else { n }, a)
+                })
+                .collect();
+            attrs.sort_by(|a, b| a.1.cmp(b.1));
+            let ty = self.ctx.lookup_sym("type");
+            let entries: Vec<(Symbol, Attribute)> = attrs
+                .iter()
+                .map(|&(k, n, a)| (if n == "type" { ty.unwrap_or(k) } else { k }, a))
+                .collect();
+            self.attr_entries(&entries, false);
+        } else {
+            self.attr_dict(op, &[]);
+        }
         self.w(" : ");
         let ins: Vec<Type> = operands.iter().map(|&v| self.ctx.value_type(v)).collect();
         let outs: Vec<Type> = self

@@ -270,6 +270,37 @@ pub enum InsertPoint {
     AtStart(Block),
 }
 
+const SIMPLE_TYPES: usize = 20;
+
+/// Where a type with no payload (or a common signless integer) is cached
+/// in `Context::simple_types`.
+fn simple_type_slot(k: &TypeKind) -> Option<usize> {
+    Some(match k {
+        TypeKind::Index => 0,
+        TypeKind::BF16 => 1,
+        TypeKind::F16 => 2,
+        TypeKind::F32 => 3,
+        TypeKind::F64 => 4,
+        TypeKind::F80 => 5,
+        TypeKind::F128 => 6,
+        TypeKind::None => 7,
+        TypeKind::AsyncToken => 8,
+        TypeKind::AsyncGroup => 9,
+        TypeKind::CoroId => 10,
+        TypeKind::CoroHandle => 11,
+        TypeKind::CoroState => 12,
+        TypeKind::Integer(w, Signedness::Signless) => match w {
+            1 => 13,
+            8 => 14,
+            16 => 15,
+            32 => 16,
+            64 => 17,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
 /// Owns all IR entities and interned data of a compilation.
 #[derive(Default)]
 pub struct Context {
@@ -287,6 +318,11 @@ pub struct Context {
     string_ids: FxHashMap<Box<str>, Symbol>,
     types: Vec<TypeKind>,
     type_ids: FxHashMap<TypeKind, Type>,
+    /// Handles of the payload-free types, by `simple_type_slot`: the
+    /// parser and the passes ask for `index`, `i1`, `!async.token` and
+    /// the like at nearly every op, and hashing the kind each time showed
+    /// up in profiles.
+    simple_types: [Option<Type>; SIMPLE_TYPES],
     attrs: Vec<AttrKind>,
     attr_ids: FxHashMap<AttrKind, Attribute>,
     /// Indexed by the op name's symbol: asked for every op by the verifier
@@ -325,12 +361,21 @@ impl Context {
         &self.strings[s.index()]
     }
     pub fn ty(&mut self, k: TypeKind) -> Type {
-        if let Some(&id) = self.type_ids.get(&k) {
+        let slot = simple_type_slot(&k);
+        if let Some(Some(id)) = slot.map(|i| self.simple_types[i]) {
             return id;
         }
-        let id = Type::from_index(self.types.len());
-        self.types.push(k.clone());
-        self.type_ids.insert(k, id);
+        let id = if let Some(&id) = self.type_ids.get(&k) {
+            id
+        } else {
+            let id = Type::from_index(self.types.len());
+            self.types.push(k.clone());
+            self.type_ids.insert(k, id);
+            id
+        };
+        if let Some(i) = slot {
+            self.simple_types[i] = Some(id);
+        }
         id
     }
     pub fn kind(&self, t: Type) -> &TypeKind {

@@ -262,19 +262,24 @@ pub fn push_u32(out: &mut String, mut n: u32) {
             break;
         }
     }
-    for &c in &buf[i..] {
-        out.push(c as char);
-    }
+    // Only ASCII digits were written, so the slice is valid UTF-8.
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
 
 /// MLIR's `sanitizeIdentifier`: keeps `[a-zA-Z0-9$._-]`, maps others to
 /// `_`, and prefixes names starting with a digit.
 fn sanitize_into(name: &str, s: &mut String) {
+    let keep = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-');
     if name.as_bytes().first().is_some_and(|c| c.is_ascii_digit()) {
         s.push('_');
     }
+    // Hints are nearly always clean already: copy them whole.
+    if name.bytes().all(keep) {
+        s.push_str(name);
+        return;
+    }
     for c in name.chars() {
-        if c.is_ascii_alphanumeric() || "$._-".contains(c) {
+        if c.is_ascii() && keep(c as u8) {
             s.push(c);
         } else if !s.ends_with('_') {
             s.push('_');
@@ -291,6 +296,11 @@ pub struct Printer<'a> {
     indent: usize,
     /// Per op name symbol: 0 not asked yet, 1 custom form, 2 generic.
     custom: Vec<u8>,
+    /// The printed text of each type printed so far, by handle: a few
+    /// types repeat at nearly every op, and printing one walks its
+    /// structure (integers go through `fmt`).
+    type_spans: Vec<(u32, u32)>,
+    type_text: String,
 }
 
 impl<'a> Printer<'a> {
@@ -322,6 +332,8 @@ impl<'a> Printer<'a> {
             names: namer.names,
             indent: 0,
             custom: vec![],
+            type_spans: vec![],
+            type_text: String::new(),
         }
     }
 
@@ -418,7 +430,19 @@ impl<'a> Printer<'a> {
     // ----- types and attributes -----
 
     pub fn ty(&mut self, t: Type) {
-        print_type_into(self.ctx, t, &mut self.out);
+        let i = t.index();
+        if let Some(&(s, e)) = self.type_spans.get(i) {
+            if s != NONE {
+                self.out.push_str(&self.type_text[s as usize..e as usize]);
+                return;
+            }
+        } else {
+            self.type_spans.resize(i + 1, (NONE, NONE));
+        }
+        let s = self.type_text.len();
+        print_type_into(self.ctx, t, &mut self.type_text);
+        self.out.push_str(&self.type_text[s..]);
+        self.type_spans[i] = (s as u32, self.type_text.len() as u32);
     }
     pub fn types(&mut self, ts: &[Type]) {
         for (i, &t) in ts.iter().enumerate() {
@@ -462,13 +486,19 @@ impl<'a> Printer<'a> {
         self.attr_dict_impl(op, elided, true)
     }
     fn attr_dict_impl(&mut self, op: Op, elided: &[&str], kw: bool) {
-        let attrs: Vec<(Symbol, Attribute)> = self
-            .ctx
-            .attrs(op)
-            .iter()
-            .filter(|(k, _)| !elided.contains(&self.ctx.str(*k)))
-            .copied()
-            .collect();
+        // Most ops have no attributes left to print: test before
+        // collecting, and skip the collection when nothing is elided.
+        let ctx = self.ctx;
+        let all = ctx.attrs(op);
+        let kept = |k: &Symbol| !elided.contains(&ctx.str(*k));
+        if !all.iter().any(|(k, _)| kept(k)) {
+            return;
+        }
+        if all.iter().all(|(k, _)| kept(k)) {
+            self.attr_entries(all, kw);
+            return;
+        }
+        let attrs: Vec<(Symbol, Attribute)> = all.iter().filter(|(k, _)| kept(k)).copied().collect();
         self.attr_entries(&attrs, kw);
     }
     pub fn attr_entries(&mut self, attrs: &[(Symbol, Attribute)], kw: bool) {
@@ -785,7 +815,8 @@ pub fn print_type_into(ctx: &Context, t: Type, out: &mut String) {
                 Signedness::Signed => "si",
                 Signedness::Unsigned => "ui",
             };
-            let _ = write!(out, "{p}{w}");
+            out.push_str(p);
+            push_u32(out, *w);
         }
         TypeKind::Index => out.push_str("index"),
         TypeKind::BF16 => out.push_str("bf16"),

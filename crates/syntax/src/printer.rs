@@ -249,21 +249,22 @@ impl<'a> Namer<'a> {
     }
 }
 
+/// The two-digit spellings of 0 to 99, back to back.
+const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
 /// Appends a decimal number without going through `fmt` (called for
-/// nearly every operand).
-pub fn push_u32(out: &mut String, mut n: u32) {
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+/// nearly every operand), two digits at a time.
+pub fn push_u32(out: &mut String, n: u32) {
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+    } else if n < 100 {
+        let i = 2 * n as usize;
+        out.push_str(&PAIRS[i..i + 2]);
+    } else {
+        push_u32(out, n / 100);
+        let i = 2 * (n % 100) as usize;
+        out.push_str(&PAIRS[i..i + 2]);
     }
-    // Only ASCII digits were written, so the slice is valid UTF-8.
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
 }
 
 /// MLIR's `sanitizeIdentifier`: keeps `[a-zA-Z0-9$._-]`, maps others to
@@ -301,6 +302,12 @@ pub struct Printer<'a> {
     /// structure (integers go through `fmt`).
     type_spans: Vec<(u32, u32)>,
     type_text: String,
+    /// Printed attributes by handle, with and without their type (the
+    /// same callees, predicates and constants recur); text in `type_text`.
+    attr_spans: [Vec<(u32, u32)>; 2],
+    /// Per op name symbol: its custom spelling outside and inside a
+    /// `func.func` body.
+    spellings: Vec<Option<(&'a str, &'a str)>>,
 }
 
 impl<'a> Printer<'a> {
@@ -334,6 +341,8 @@ impl<'a> Printer<'a> {
             custom: vec![],
             type_spans: vec![],
             type_text: String::new(),
+            attr_spans: [vec![], vec![]],
+            spellings: vec![],
         }
     }
 
@@ -351,6 +360,32 @@ impl<'a> Printer<'a> {
             };
         }
         self.custom[s] == 1
+    }
+
+    /// `custom_name` of the op, looked up once per op name: it searches
+    /// the rename tables, which showed up at every printed op.
+    fn spelled(&mut self, op: Op) -> &'a str {
+        let ctx = self.ctx;
+        let s = ctx.op(op).name.index();
+        if self.spellings.len() <= s {
+            self.spellings.resize(s + 1, None);
+        }
+        let (outside, inside) = *self.spellings[s].get_or_insert_with(|| {
+            let name = ctx.name(op);
+            let ed = self.opts.edition;
+            (custom_name(name, ed, false), custom_name(name, ed, true))
+        });
+        if std::ptr::eq(outside, inside) {
+            return outside;
+        }
+        let in_func = ctx
+            .parent_op(op)
+            .is_some_and(|p| ctx.name(p) == "func.func");
+        if in_func {
+            inside
+        } else {
+            outside
+        }
     }
 
     pub fn edition(&self) -> Edition {
@@ -471,11 +506,27 @@ impl<'a> Printer<'a> {
         }
     }
     pub fn attr(&mut self, a: Attribute) {
-        print_attr_into(self.ctx, a, &mut self.out, false);
+        self.cached_attr(a, false);
     }
     /// An attribute whose type is implied by context (`arith.constant 1 : i32`).
     pub fn attr_no_type(&mut self, a: Attribute) {
-        print_attr_into(self.ctx, a, &mut self.out, true);
+        self.cached_attr(a, true);
+    }
+    fn cached_attr(&mut self, a: Attribute, elide_type: bool) {
+        let i = a.index();
+        let spans = &mut self.attr_spans[usize::from(elide_type)];
+        if let Some(&(s, e)) = spans.get(i) {
+            if s != NONE {
+                self.out.push_str(&self.type_text[s as usize..e as usize]);
+                return;
+            }
+        } else {
+            spans.resize(i + 1, (NONE, NONE));
+        }
+        let s = self.type_text.len();
+        print_attr_into(self.ctx, a, &mut self.type_text, elide_type);
+        self.out.push_str(&self.type_text[s..]);
+        self.attr_spans[usize::from(elide_type)][i] = (s as u32, self.type_text.len() as u32);
     }
     /// ` {a = 1 : i64, b}` without the elided names; nothing when empty.
     pub fn attr_dict(&mut self, op: Op, elided: &[&str]) {
@@ -551,13 +602,9 @@ impl<'a> Printer<'a> {
             }
             self.w(" = ");
         }
-        let name = ctx.name(op);
         let custom = !self.opts.generic && self.has_custom(op);
         if custom {
-            let in_func = ctx
-                .parent_op(op)
-                .is_some_and(|p| ctx.name(p) == "func.func");
-            let spelled = custom_name(name, self.opts.edition, in_func);
+            let spelled = self.spelled(op);
             let mark = self.out.len();
             self.w(spelled);
             if !self.hooks.print_custom(self, op) {

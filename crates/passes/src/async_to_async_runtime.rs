@@ -18,8 +18,7 @@ use mlir_async_dialects::asyncd::value_inner;
 use mlir_async_dialects::builtin::{
     coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs,
 };
-use mlir_async_dialects::cf::{build_br, build_cond_br};
-use mlir_async_dialects::util::segments;
+use mlir_async_dialects::util::{segment_sizes, segments};
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::*;
 use std::collections::HashMap;
@@ -90,6 +89,10 @@ struct Lowering<'p, 'a> {
     uniquing_counter: u32,
     /// See [`Lowering::sym`].
     names: FxHashMap<(usize, usize), Symbol>,
+    /// `operand_segment_sizes` of built `cf.cond_br`s, by argument counts.
+    segments: FxHashMap<(usize, usize), Attribute>,
+    /// The coroutine `passthrough` attribute, built on first use.
+    passthrough: Option<Option<Attribute>>,
 }
 
 /// An insertion cursor that keeps program order for consecutive builds.
@@ -117,6 +120,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             symbols,
             uniquing_counter: 0,
             names: FxHashMap::default(),
+            segments: FxHashMap::default(),
+            passthrough: None,
         }
     }
 
@@ -172,6 +177,49 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let ctx = self.ctx();
         let op = ctx.create_op_from(name, c.loc, operands, results, attrs, &[], &[]);
         ctx.insert_op(c.ip, op);
+        op
+    }
+
+    /// `cf.br`, without the `Vec`s and name lookups of `cf::build_br`.
+    fn br(&mut self, ip: InsertPoint, loc: Location, dest: Block, args: &[Value]) -> Op {
+        let name = self.sym("cf.br");
+        let ctx = self.ctx();
+        let op = ctx.create_op_from(name, loc, args, &[], &[], &[], &[dest]);
+        ctx.insert_op(ip, op);
+        op
+    }
+
+    /// `cf.cond_br`, as `cf::build_cond_br` builds it; the segment sizes
+    /// attribute is interned once per shape.
+    #[allow(clippy::too_many_arguments)]
+    fn cond_br(
+        &mut self,
+        ip: InsertPoint,
+        loc: Location,
+        cond: Value,
+        t: Block,
+        targs: &[Value],
+        f: Block,
+        fargs: &[Value],
+    ) -> Op {
+        let name = self.sym("cf.cond_br");
+        let key = self.sym("operand_segment_sizes");
+        let shape = (targs.len(), fargs.len());
+        let seg = match self.segments.get(&shape) {
+            Some(&a) => a,
+            None => {
+                let a = segment_sizes(self.ctx(), &[1, shape.0, shape.1]);
+                self.segments.insert(shape, a);
+                a
+            }
+        };
+        let mut operands = Vec::with_capacity(1 + targs.len() + fargs.len());
+        operands.push(cond);
+        operands.extend_from_slice(targs);
+        operands.extend_from_slice(fargs);
+        let ctx = self.ctx();
+        let op = ctx.create_op_from(name, loc, &operands, &[], &[(key, seg)], &[], &[t, f]);
+        ctx.insert_op(ip, op);
         op
     }
 
@@ -462,7 +510,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let hdl_t = self.ctx().ty(TypeKind::CoroHandle);
         let id = self.build1(&cur, "async.coro.id", &[], id_t);
         let handle = self.build1(&cur, "async.coro.begin", &[id], hdl_t);
-        build_br(self.ctx(), cur.ip, loc, original_entry, vec![]);
+        self.br(cur.ip, loc, original_entry, &[]);
 
         let cleanup = self.ctx().create_block(&[]);
         let suspend = self.ctx().create_block(&[]);
@@ -473,7 +521,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         self.build(&cur, "async.coro.free", &[id, handle], &[], &[]);
-        build_br(self.ctx(), cur.ip, loc, suspend, vec![]);
+        self.br(cur.ip, loc, suspend, &[]);
         let cur = Cursor {
             ip: InsertPoint::AtEnd(suspend),
             loc,
@@ -493,11 +541,19 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 .last_op(b)
                 .is_some_and(|t| self.pc.ctx.name(t) == "async.yield")
             {
-                build_br(self.ctx(), InsertPoint::AtEnd(b), loc, cleanup, vec![]);
+                self.br(InsertPoint::AtEnd(b), loc, cleanup, &[]);
             }
         }
         let edition = self.pc.edition;
-        if let Some(pt) = coroutine_passthrough(self.ctx(), edition) {
+        let pt = match self.passthrough {
+            Some(pt) => pt,
+            None => {
+                let pt = coroutine_passthrough(self.ctx(), edition);
+                self.passthrough = Some(pt);
+                pt
+            }
+        };
+        if let Some(pt) = pt {
             self.ctx().set_attr(func, "passthrough", pt);
         }
         CoroMachinery {
@@ -528,7 +584,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         for &v in &coro.return_values {
             self.build(&cur, "async.runtime.set_error", &[v], &[], &[]);
         }
-        build_br(self.ctx(), cur.ip, loc, coro.cleanup, vec![]);
+        self.br(cur.ip, loc, coro.cleanup, &[]);
         self.coros.get_mut(&func).expect("a coroutine").set_error = Some(b);
         b
     }
@@ -803,7 +859,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .expect("region block has a terminator");
         let loc = self.pc.ctx.op_loc(t);
         let operands = self.pc.ctx.operands(t).to_vec();
-        build_br(self.ctx(), InsertPoint::AtEnd(b), loc, dest, operands);
+        self.br(InsertPoint::AtEnd(b), loc, dest, &operands);
         self.ctx().erase_op(t).map_err(|m| IrError::new(loc, m))
     }
 
@@ -831,7 +887,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         } else {
             let c = self.ctx().create_block(&result_types);
             self.ctx().insert_block_before(remaining, c);
-            build_br(self.ctx(), InsertPoint::AtEnd(c), loc, remaining, vec![]);
+            self.br(InsertPoint::AtEnd(c), loc, remaining, &[]);
             c
         };
         let regions = self.pc.ctx.regions_of(op).to_vec();
@@ -841,15 +897,14 @@ impl<'p, 'a> Lowering<'p, 'a> {
             None => cont,
         };
         let cond = self.pc.ctx.operand(op, 0);
-        build_cond_br(
-            self.ctx(),
+        self.cond_br(
             InsertPoint::AtEnd(cond_block),
             loc,
             cond,
             then_first.unwrap_or(cont),
-            vec![],
+            &[],
             else_first,
-            vec![],
+            &[],
         );
         let args = self.pc.ctx.block_args(cont).to_vec();
         self.replace_results(op, &args)
@@ -911,26 +966,14 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let stepped = self.build1(&cur, "arith.addi", &[iv, step], index);
         let mut carried = vec![stepped];
         carried.extend(self.pc.ctx.operands(term).to_vec());
-        build_br(
-            self.ctx(),
-            InsertPoint::AtEnd(last_body),
-            loc,
-            cond_block,
-            carried,
-        );
+        self.br(InsertPoint::AtEnd(last_body), loc, cond_block, &carried);
         self.ctx()
             .erase_op(term)
             .map_err(|m| IrError::new(loc, m))?;
         // Enter the loop.
         let mut dest = vec![lb];
         dest.extend(&operands[3..]);
-        build_br(
-            self.ctx(),
-            InsertPoint::AtEnd(init_block),
-            loc,
-            cond_block,
-            dest,
-        );
+        self.br(InsertPoint::AtEnd(init_block), loc, cond_block, &dest);
         // The condition.
         let cur = Cursor {
             ip: InsertPoint::AtEnd(cond_block),
@@ -941,16 +984,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let slt = self.ctx().int_attr(2, i64t);
         let cmp = self.build(&cur, "arith.cmpi", &[iv, ub], &[i1], &[("predicate", slt)]);
         let c = self.pc.ctx.result(cmp, 0);
-        build_cond_br(
-            self.ctx(),
-            cur.ip,
-            loc,
-            c,
-            first_body,
-            vec![],
-            end_block,
-            vec![],
-        );
+        self.cond_br(cur.ip, loc, c, first_body, &[], end_block, &[]);
         let args = self.pc.ctx.block_args(cond_block)[1..].to_vec();
         self.replace_results(op, &args)
     }
@@ -968,13 +1002,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let cont = self.ctx().split_block(current, op);
         let after_cont = self.ctx().create_block(&result_types);
         self.ctx().insert_block_before(cont, after_cont);
-        build_br(
-            self.ctx(),
-            InsertPoint::AtEnd(after_cont),
-            loc,
-            cont,
-            vec![],
-        );
+        self.br(InsertPoint::AtEnd(after_cont), loc, cont, &[]);
         let regions = self.pc.ctx.regions_of(op).to_vec();
         let before_first = self.pc.ctx.entry_block(regions[0]).expect("before region");
         let after_first = self.pc.ctx.entry_block(regions[1]).expect("after region");
@@ -999,28 +1027,21 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
             let ops = self.pc.ctx.operands(t).to_vec();
             let tl = self.pc.ctx.op_loc(t);
-            build_cond_br(
-                self.ctx(),
+            self.cond_br(
                 InsertPoint::AtEnd(b),
                 tl,
                 ops[0],
                 after_first,
-                ops[1..].to_vec(),
+                &ops[1..],
                 after_cont,
-                ops[1..].to_vec(),
+                &ops[1..],
             );
             self.ctx().erase_op(t).map_err(|m| IrError::new(tl, m))?;
         }
         self.ctx().inline_region_before(regions[0], after_cont);
         self.ctx().inline_region_before(regions[1], after_cont);
         let inits = self.pc.ctx.operands(op).to_vec();
-        build_br(
-            self.ctx(),
-            InsertPoint::AtEnd(current),
-            loc,
-            before_first,
-            inits,
-        );
+        self.br(InsertPoint::AtEnd(current), loc, before_first, &inits);
         let args = self.pc.ctx.block_args(after_cont).to_vec();
         self.replace_results(op, &args)
     }
@@ -1038,10 +1059,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .collect();
         let cont = self.ctx().create_block(&result_types);
         self.ctx().insert_block_before(remaining, cont);
-        build_br(self.ctx(), InsertPoint::AtEnd(cont), loc, remaining, vec![]);
+        self.br(InsertPoint::AtEnd(cont), loc, remaining, &[]);
         let r = self.pc.ctx.regions_of(op)[0];
         let first = self.inline_region_branching_to(r, cont)?.unwrap_or(cont);
-        build_br(self.ctx(), InsertPoint::AtEnd(current), loc, first, vec![]);
+        self.br(InsertPoint::AtEnd(current), loc, first, &[]);
         let args = self.pc.ctx.block_args(cont).to_vec();
         self.replace_results(op, &args)
     }
@@ -1214,16 +1235,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         };
         let is_error = self.build1(&cur, "async.runtime.is_error", &[operand], i1);
         let set_error = self.set_error_block(func);
-        build_cond_br(
-            self.ctx(),
-            cur.ip,
-            loc,
-            is_error,
-            set_error,
-            vec![],
-            continuation,
-            vec![],
-        );
+        self.cond_br(cur.ip, loc, is_error, set_error, &[], continuation, &[]);
         let cur = Cursor {
             ip: InsertPoint::Before(op),
             loc,
@@ -1253,15 +1265,14 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let cont = self.ctx().split_block(block, op);
         let arg = self.pc.ctx.operand(op, 0);
         let set_error = self.set_error_block(func);
-        build_cond_br(
-            self.ctx(),
+        self.cond_br(
             InsertPoint::AtEnd(block),
             loc,
             arg,
             cont,
-            vec![],
+            &[],
             set_error,
-            vec![],
+            &[],
         );
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }

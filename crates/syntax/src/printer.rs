@@ -549,7 +549,8 @@ impl<'a> Printer<'a> {
             self.attr_entries(all, kw);
             return;
         }
-        let attrs: Vec<(Symbol, Attribute)> = all.iter().filter(|(k, _)| kept(k)).copied().collect();
+        let attrs: Vec<(Symbol, Attribute)> =
+            all.iter().filter(|(k, _)| kept(k)).copied().collect();
         self.attr_entries(&attrs, kw);
     }
     pub fn attr_entries(&mut self, attrs: &[(Symbol, Attribute)], kw: bool) {

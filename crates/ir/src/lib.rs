@@ -1113,13 +1113,50 @@ impl Context {
     pub fn split_block(&mut self, b: Block, op: Op) -> Block {
         let nb = self.create_block(&[]);
         self.insert_block_after(b, nb);
-        let mut cur = Some(op);
-        while let Some(o) = cur {
-            cur = self.ops[o].next;
-            self.detach_op(o);
-            self.insert_op(InsertPoint::AtEnd(nb), o);
-        }
+        self.splice_tail(b, op, InsertPoint::AtEnd(nb));
         nb
+    }
+    /// Moves `from` and the ops after it in `src` to `ip` (outside `src`)
+    /// by relinking the two ends of the run, not op by op: the async
+    /// lowering splits a block at every await, and moving ops one by one
+    /// showed up in its profile.
+    fn splice_tail(&mut self, src: Block, from: Op, ip: InsertPoint) {
+        self.touch();
+        debug_assert_eq!(self.ops[from].parent, Some(src), "op in the source block");
+        let last = self.blocks[src].last.expect("source block holds `from`");
+        match self.ops[from].prev {
+            Some(p) => self.ops[p].next = None,
+            None => self.blocks[src].first = None,
+        }
+        self.blocks[src].last = self.ops[from].prev;
+        let (dst, prev, next) = match ip {
+            InsertPoint::AtEnd(b) => (b, self.blocks[b].last, None),
+            InsertPoint::AtStart(b) => (b, None, self.blocks[b].first),
+            InsertPoint::Before(a) => (
+                self.ops[a].parent.expect("anchor in a block"),
+                self.ops[a].prev,
+                Some(a),
+            ),
+        };
+        debug_assert_ne!(dst, src, "splice into another block");
+        self.ops[from].prev = prev;
+        match prev {
+            Some(p) => self.ops[p].next = Some(from),
+            None => self.blocks[dst].first = Some(from),
+        }
+        self.ops[last].next = next;
+        match next {
+            Some(n) => self.ops[n].prev = Some(last),
+            None => self.blocks[dst].last = Some(last),
+        }
+        let mut cur = Some(from);
+        while let Some(o) = cur {
+            self.ops[o].parent = Some(dst);
+            cur = self.ops[o].next;
+            if o == last {
+                break;
+            }
+        }
     }
     /// Moves all ops of `src` to the insertion point, replacing the block
     /// arguments of `src` by `args`; `src` is left empty and detached.
@@ -1127,9 +1164,8 @@ impl Context {
         for (i, &a) in self.blocks[src].args.clone().iter().enumerate() {
             self.replace_all_uses_with(a, args[i]);
         }
-        for o in self.block_ops(src) {
-            self.detach_op(o);
-            self.insert_op(ip, o);
+        if let Some(first) = self.blocks[src].first {
+            self.splice_tail(src, first, ip);
         }
         self.detach_block(src);
     }

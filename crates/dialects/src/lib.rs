@@ -127,9 +127,6 @@ impl DialectHooks for Registry {
     fn is_known_dialect(&self, name: &str) -> bool {
         DIALECTS.contains(&name)
     }
-    fn has_custom(&self, name: &str) -> bool {
-        self.ops.get(name).is_some_and(|d| d.print.is_some())
-    }
     fn parse_custom(
         &self,
         name: &str,
@@ -170,19 +167,10 @@ impl DialectHooks for Registry {
         parse(p, st, num_results)?;
         Ok(true)
     }
-    fn print_custom(&self, p: &mut Printer, op: Op) -> bool {
-        let name = p.ctx.name(op);
-        match self.ops.get(name).and_then(|d| d.print) {
-            Some(f) => {
-                f(p, op);
-                true
-            }
-            None => false,
-        }
+    fn custom_printer(&self, name: &str) -> Option<PrintFn> {
+        self.ops.get(name).and_then(|d| d.print)
     }
-    fn result_names(&self, ctx: &Context, op: Op, set: &mut dyn FnMut(usize, &str)) {
-        if let Some(f) = self.ops.get(ctx.name(op)).and_then(|d| d.names) {
-            f(ctx, op, set)
-        }
+    fn result_namer(&self, name: &str) -> Option<NamesFn> {
+        self.ops.get(name).and_then(|d| d.names)
     }
 }

@@ -21,8 +21,6 @@ use mlir_async_ir::{Context, Op, OperationState};
 pub trait DialectHooks {
     /// Is `name` a dialect whose ops and types are registered?
     fn is_known_dialect(&self, name: &str) -> bool;
-    /// Does the op `name` (canonical spelling) have a custom form?
-    fn has_custom(&self, name: &str) -> bool;
     /// Parses the rest of a custom op after its name into `st`. Returns
     /// `Ok(false)` when `name` has no custom form. `num_results` is the
     /// number of results the text binds; `name_pos` where the name began.
@@ -34,12 +32,20 @@ pub trait DialectHooks {
         num_results: usize,
         name_pos: usize,
     ) -> PResult<bool>;
-    /// Prints the rest of a custom op after its name; `false` falls back
-    /// to the generic form.
-    fn print_custom(&self, p: &mut Printer, op: Op) -> bool;
-    /// Result name hints (`%c0`, `%cst`, `%token`): `set(result_index, name)`.
-    fn result_names(&self, ctx: &Context, op: Op, set: &mut dyn FnMut(usize, &str));
+    /// The printer of the custom form of op `name` (canonical spelling),
+    /// if it has one. A function rather than a call per op: the printer
+    /// asks once per op name, and a lookup by name at every printed op
+    /// showed up in profiles.
+    fn custom_printer(&self, name: &str) -> Option<CustomPrintFn>;
+    /// The result name hints (`%c0`, `%cst`, `%token`) of op `name`,
+    /// asked once per op name as `custom_printer`.
+    fn result_namer(&self, name: &str) -> Option<ResultNamesFn>;
 }
+
+/// Prints the rest of a custom op after its name.
+pub type CustomPrintFn = fn(&mut Printer, Op);
+/// Reports result name hints as `set(result_index, name)`.
+pub type ResultNamesFn = fn(&Context, Op, &mut dyn FnMut(usize, &str));
 
 /// The result of parsing one buffer.
 pub struct Parsed {
@@ -129,6 +135,10 @@ mod alias {
     }
 
     pub fn apply(text: String) -> String {
+        // One scan of the (large) output in the common case of no maps.
+        if !text.contains("affine_") {
+            return text;
+        }
         if !text.contains("affine_map<") && !text.contains("affine_set<") {
             return text;
         }

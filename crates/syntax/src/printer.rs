@@ -3,7 +3,7 @@
 //! by ops are uniqued with `_N` suffixes, blocks are numbered per region.
 
 use crate::edition::{custom_name, generic_name, Edition};
-use crate::DialectHooks;
+use crate::{CustomPrintFn, DialectHooks, ResultNamesFn};
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::*;
 use std::fmt::Write;
@@ -84,6 +84,8 @@ struct Namer<'a> {
     /// Scratch buffers for the name being made unique and `argN`.
     buf: String,
     arg_buf: String,
+    /// Per op name symbol: its hint function, once asked.
+    namers: Vec<Option<Option<ResultNamesFn>>>,
 }
 
 impl<'a> Namer<'a> {
@@ -165,11 +167,19 @@ impl<'a> Namer<'a> {
         hints.clear();
         // The generic form names no values after op hints.
         if !self.generic {
-            self.hooks.result_names(self.ctx, op, &mut |i, n| {
-                let s = text.len();
-                text.push_str(n);
-                hints.push((i, s, text.len()));
-            });
+            let s = self.ctx.op(op).name.index();
+            if self.namers.len() <= s {
+                self.namers.resize(s + 1, None);
+            }
+            let (ctx, hooks) = (self.ctx, self.hooks);
+            let namer = *self.namers[s].get_or_insert_with(|| hooks.result_namer(ctx.name(op)));
+            if let Some(f) = namer {
+                f(ctx, op, &mut |i, n| {
+                    let s = text.len();
+                    text.push_str(n);
+                    hints.push((i, s, text.len()));
+                });
+            }
         }
         for &(i, s, e) in &hints {
             let Some(&v) = results.get(i) else { continue };
@@ -295,8 +305,8 @@ pub struct Printer<'a> {
     hooks: &'a dyn DialectHooks,
     names: Names,
     indent: usize,
-    /// Per op name symbol: 0 not asked yet, 1 custom form, 2 generic.
-    custom: Vec<u8>,
+    /// Per op name symbol: its custom printer, once asked.
+    custom: Vec<Option<Option<CustomPrintFn>>>,
     /// The printed text of each type printed so far, by handle: a few
     /// types repeat at nearly every op, and printing one walks its
     /// structure (integers go through `fmt`).
@@ -329,6 +339,7 @@ impl<'a> Printer<'a> {
             generic: opts.generic,
             buf: String::new(),
             arg_buf: String::new(),
+            namers: vec![],
         };
         namer.run(top);
         Printer {
@@ -346,20 +357,14 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// `hooks.has_custom`, asked once per op name rather than per op.
-    fn has_custom(&mut self, op: Op) -> bool {
+    /// `hooks.custom_printer`, asked once per op name rather than per op.
+    fn custom_printer(&mut self, op: Op) -> Option<CustomPrintFn> {
         let s = self.ctx.op(op).name.index();
         if self.custom.len() <= s {
-            self.custom.resize(s + 1, 0);
+            self.custom.resize(s + 1, None);
         }
-        if self.custom[s] == 0 {
-            self.custom[s] = if self.hooks.has_custom(self.ctx.name(op)) {
-                1
-            } else {
-                2
-            };
-        }
-        self.custom[s] == 1
+        let (ctx, hooks) = (self.ctx, self.hooks);
+        *self.custom[s].get_or_insert_with(|| hooks.custom_printer(ctx.name(op)))
     }
 
     /// `custom_name` of the op, looked up once per op name: it searches
@@ -603,15 +608,15 @@ impl<'a> Printer<'a> {
             }
             self.w(" = ");
         }
-        let custom = !self.opts.generic && self.has_custom(op);
-        if custom {
+        let custom = if self.opts.generic {
+            None
+        } else {
+            self.custom_printer(op)
+        };
+        if let Some(print) = custom {
             let spelled = self.spelled(op);
-            let mark = self.out.len();
             self.w(spelled);
-            if !self.hooks.print_custom(self, op) {
-                self.out.truncate(mark);
-                self.generic_op(op);
-            }
+            print(self, op);
         } else {
             self.generic_op(op);
         }

@@ -1079,13 +1079,16 @@ impl Context {
         self.blocks[b].parent = Some(r);
         self.regions[r].blocks.insert(pos, b);
     }
-    /// Position of a block in its region.
+    /// Position of a block in its region. Searched from the end: passes
+    /// split and insert blocks near the end of long chains (the async
+    /// lowering splits at every await), where a search from the start
+    /// walked the whole chain each time.
     pub fn block_index(&self, b: Block) -> usize {
         let r = self.blocks[b].parent.expect("block in a region");
         self.regions[r]
             .blocks
             .iter()
-            .position(|&x| x == b)
+            .rposition(|&x| x == b)
             .expect("block listed in its region")
     }
     /// Unlinks a block from its region.

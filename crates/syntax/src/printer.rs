@@ -785,23 +785,24 @@ impl<'a> Printer<'a> {
                 self.w(")");
             }
             self.w(":");
-            let preds = self.ctx.predecessors(b);
-            let is_entry = self
-                .ctx
-                .parent_region(b)
-                .and_then(|r| self.ctx.entry_block(r))
-                == Some(b);
-            if preds.is_empty() {
+            // Most blocks have at most one predecessor: no list for them.
+            let ctx = self.ctx;
+            let mut preds = ctx.pred_ops(b).iter().filter_map(|&o| ctx.parent_block(o));
+            let (first, second) = (preds.next(), preds.next());
+            let is_entry = ctx.parent_region(b).and_then(|r| ctx.entry_block(r)) == Some(b);
+            if let (Some(p), None) = (first, second) {
+                self.w("  // pred: ");
+                self.block_name(p);
+            } else if first.is_none() {
                 if !is_entry {
                     self.w("  // no predecessors");
                 }
-            } else if preds.len() == 1 {
-                self.w("  // pred: ");
-                self.block_name(preds[0]);
             } else {
-                let mut ids: Vec<(usize, Block)> = preds
-                    .iter()
-                    .map(|&p| (self.ctx.block_index(p), p))
+                let mut ids: Vec<(usize, Block)> = first
+                    .into_iter()
+                    .chain(second)
+                    .chain(preds)
+                    .map(|p| (ctx.block_index(p), p))
                     .collect();
                 ids.sort_by_key(|x| x.0);
                 let _ = write!(self.out, "  // {} preds: ", ids.len());

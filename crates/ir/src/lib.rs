@@ -598,8 +598,13 @@ impl Context {
     // ----- attributes on ops -----
 
     pub fn get_attr(&self, op: Op, name: &str) -> Option<Attribute> {
-        let s = self.lookup_sym(name)?;
-        self.get_attr_sym(op, s)
+        // Ops carry a handful of attributes (most none): comparing their
+        // names beats hashing `name` to find its symbol, which verifiers
+        // and printers did at nearly every op.
+        self.attrs(op)
+            .iter()
+            .find(|(k, _)| &*self.strings[k.index()] == name)
+            .map(|&(_, a)| a)
     }
     pub fn get_attr_sym(&self, op: Op, s: Symbol) -> Option<Attribute> {
         // Symbols are interned, so equal names are equal handles; ops carry

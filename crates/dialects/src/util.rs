@@ -137,12 +137,11 @@ pub fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attribute {
         scalable: 0,
         elem: i32t,
     });
-    let elems = sizes.iter().map(|&s| DenseElem::Int(s as i128)).collect();
     let splat = sizes.len() > 1 && sizes.iter().all(|&s| s == sizes[0]);
     let elems = if splat {
         vec![DenseElem::Int(sizes[0] as i128)]
     } else {
-        elems
+        sizes.iter().map(|&s| DenseElem::Int(s as i128)).collect()
     };
     ctx.attr(AttrKind::Dense(elems, vt, splat))
 }
@@ -174,13 +173,29 @@ pub fn get_segments(ctx: &Context, op: Op, n: usize) -> Option<Vec<usize>> {
 /// Splits the operands of an op by its segment sizes.
 pub fn segments(ctx: &Context, op: Op, n: usize) -> Vec<Vec<Value>> {
     let ops = ctx.operands(op);
-    match get_segments(ctx, op, n) {
-        Some(sizes) if sizes.iter().sum::<usize>() == ops.len() => {
-            let mut out = vec![];
-            let mut i = 0;
-            for s in sizes {
-                out.push(ops[i..i + s].to_vec());
-                i += s;
+    // As `get_segments`, without its list of sizes: printers and the
+    // async lowering split operands at every op with segments.
+    let dense = ctx
+        .get_attr(op, "operand_segment_sizes")
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::Dense(elems, _, splat) if *splat || elems.len() == n => Some((elems, *splat)),
+            _ => None,
+        });
+    let size =
+        |elems: &[DenseElem], splat: bool, i: usize| match elems.get(if splat { 0 } else { i }) {
+            Some(DenseElem::Int(v)) => *v as usize,
+            _ => 0,
+        };
+    match dense {
+        Some((elems, splat))
+            if (0..n).map(|i| size(elems, splat, i)).sum::<usize>() == ops.len() =>
+        {
+            let mut out = Vec::with_capacity(n);
+            let mut at = 0;
+            for i in 0..n {
+                let s = size(elems, splat, i);
+                out.push(ops[at..at + s].to_vec());
+                at += s;
             }
             out
         }

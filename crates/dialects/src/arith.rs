@@ -281,7 +281,8 @@ fn print_select(p: &mut Printer, op: Op) {
     p.ty(t);
 }
 
-fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+/// `%x : T to U`, shared by every cast-like op (`arith.*`, `memref.cast`).
+pub(crate) fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let o = p.parse_operand_ref()?;
     attr_dict(p, st)?;
     let from = colon_type(p)?;
@@ -292,7 +293,7 @@ fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     Ok(())
 }
 
-fn print_cast(p: &mut Printer, op: Op) {
+pub(crate) fn print_cast(p: &mut Printer, op: Op) {
     p.w(" ");
     let v = p.ctx.operand(op, 0);
     p.operand(v);

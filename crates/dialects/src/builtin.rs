@@ -367,12 +367,7 @@ fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     let ops = p.parse_operand_list()?;
     p.expect(")")?;
     attr_dict(p, st)?;
-    p.expect(":")?;
-    let tpos = p.pos;
-    let t = p.parse_type()?;
-    let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
-        return p.err(tpos, "expected function type");
-    };
+    let (_, ins, outs) = colon_function_type(p)?;
     st.operands = resolve(p, &ops, &ins)?;
     st.result_types = outs;
     Ok(())
@@ -435,18 +430,24 @@ fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// `: (A) -> B`: the type and its inputs and results.
+fn colon_function_type(p: &mut Parser) -> PResult<(Type, Vec<Type>, Vec<Type>)> {
+    p.expect(":")?;
+    let tpos = p.pos;
+    let t = p.parse_type()?;
+    match p.ctx.kind(t).clone() {
+        TypeKind::Function(ins, outs) => Ok((t, ins, outs)),
+        _ => p.err(tpos, "expected function type"),
+    }
+}
+
 fn parse_call_indirect(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let callee = p.parse_operand_ref()?;
     p.expect("(")?;
     let ops = p.parse_operand_list()?;
     p.expect(")")?;
     attr_dict(p, st)?;
-    p.expect(":")?;
-    let tpos = p.pos;
-    let t = p.parse_type()?;
-    let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
-        return p.err(tpos, "expected function type");
-    };
+    let (t, ins, outs) = colon_function_type(p)?;
     let mut v = vec![p.resolve_operand(&callee, t)?];
     v.extend(resolve(p, &ops, &ins)?);
     st.operands = v;

@@ -14,7 +14,7 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.load").syntax(parse_load, print_load),
         OpDef::new("memref.store").syntax(parse_store, print_store),
         OpDef::new("memref.cast")
-            .syntax(parse_cast, print_cast)
+            .syntax(crate::arith::parse_cast, crate::arith::print_cast)
             .pure(),
         OpDef::new("memref.dim").syntax(parse_dim, print_dim).pure(),
         OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
@@ -160,30 +160,6 @@ fn print_store(p: &mut Printer, op: Op) {
     p.w(" : ");
     let t = p.ctx.value_type(ops[1]);
     p.ty(t);
-}
-
-fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let o = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let from = colon_type(p)?;
-    p.expect_keyword("to")?;
-    let to = p.parse_type()?;
-    st.operands = vec![p.resolve_operand(&o, from)?];
-    st.result_types = vec![to];
-    Ok(())
-}
-
-fn print_cast(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let v = p.ctx.operand(op, 0);
-    p.operand(v);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(v);
-    p.ty(t);
-    p.w(" to ");
-    let r = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(r);
 }
 
 fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

@@ -871,17 +871,16 @@ impl<'p, 'a> Lowering<'p, 'a> {
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
 
+    fn result_types(&self, op: Op) -> Vec<Type> {
+        let ctx = &*self.pc.ctx;
+        ctx.results(op).iter().map(|&v| ctx.value_type(v)).collect()
+    }
+
     fn lower_if(&mut self, op: Op) -> Result<(), IrError> {
         let loc = self.pc.ctx.op_loc(op);
         let cond_block = self.pc.ctx.parent_block(op).expect("op in a block");
         let remaining = self.ctx().split_block(cond_block, op);
-        let result_types: Vec<Type> = self
-            .pc
-            .ctx
-            .results(op)
-            .iter()
-            .map(|&v| self.pc.ctx.value_type(v))
-            .collect();
+        let result_types = self.result_types(op);
         let cont = if result_types.is_empty() {
             remaining
         } else {
@@ -992,13 +991,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
     fn lower_while(&mut self, op: Op) -> Result<(), IrError> {
         let loc = self.pc.ctx.op_loc(op);
         let current = self.pc.ctx.parent_block(op).expect("op in a block");
-        let result_types: Vec<Type> = self
-            .pc
-            .ctx
-            .results(op)
-            .iter()
-            .map(|&v| self.pc.ctx.value_type(v))
-            .collect();
+        let result_types = self.result_types(op);
         let cont = self.ctx().split_block(current, op);
         let after_cont = self.ctx().create_block(&result_types);
         self.ctx().insert_block_before(cont, after_cont);
@@ -1050,13 +1043,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let loc = self.pc.ctx.op_loc(op);
         let current = self.pc.ctx.parent_block(op).expect("op in a block");
         let remaining = self.ctx().split_block(current, op);
-        let result_types: Vec<Type> = self
-            .pc
-            .ctx
-            .results(op)
-            .iter()
-            .map(|&v| self.pc.ctx.value_type(v))
-            .collect();
+        let result_types = self.result_types(op);
         let cont = self.ctx().create_block(&result_types);
         self.ctx().insert_block_before(remaining, cont);
         self.br(InsertPoint::AtEnd(cont), loc, remaining, &[]);

@@ -7,7 +7,7 @@ use mlir_async_ir::*;
 use mlir_async_syntax::{edition, PResult, Parser, Printer, RegionArg};
 
 pub fn ops() -> Vec<OpDef> {
-    let unary = |n| OpDef::new(n).syntax(parse_unary_typed, print_unary_typed);
+    let unary = |n| OpDef::new(n).syntax(parse_unary_typed, print_operand_attrs_type);
     vec![
         OpDef::new("async.execute")
             .syntax(parse_execute, print_execute)
@@ -295,13 +295,7 @@ fn parse_add_to_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PRes
 }
 
 fn print_add_to_group(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operands(ops);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.ty(t);
+    print_operands_attrs_type(p, op, 0);
 }
 
 fn parse_await_all(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -339,25 +333,12 @@ fn print_create(p: &mut Printer, op: Op) {
 }
 
 /// `%x attr-dict : type($x)`; `is_error` yields `i1`.
-fn parse_unary_typed(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.operands = vec![p.resolve_operand(&v, t)?];
+fn parse_unary_typed(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
+    parse_operand_attrs_type(p, st, n)?;
     if p.ctx.str(st.name) == "async.runtime.is_error" {
         st.result_types = vec![p.ctx.int_type(1)];
     }
     Ok(())
-}
-
-fn print_unary_typed(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let v = p.ctx.operand(op, 0);
-    p.operand(v);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(v);
-    p.ty(t);
 }
 
 fn parse_await_and_resume(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -372,13 +353,7 @@ fn parse_await_and_resume(p: &mut Parser, st: &mut OperationState, _: usize) -> 
 }
 
 fn print_await_and_resume(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operands(ops);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.ty(t);
+    print_operands_attrs_type(p, op, 0);
 }
 
 fn parse_handle_only(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

@@ -10,7 +10,7 @@ pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("memref.alloc").syntax(parse_alloc, print_alloc),
         OpDef::new("memref.alloca").syntax(parse_alloc, print_alloc),
-        OpDef::new("memref.dealloc").syntax(parse_dealloc, print_dealloc),
+        OpDef::new("memref.dealloc").syntax(parse_operand_attrs_type, print_operand_attrs_type),
         OpDef::new("memref.load").syntax(parse_load, print_load),
         OpDef::new("memref.store").syntax(parse_store, print_store),
         OpDef::new("memref.cast")
@@ -22,7 +22,7 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_plain_yield, print_plain_yield)
             .terminator(),
         OpDef::new("linalg.generic").syntax(parse_generic, print_generic),
-        OpDef::new("vector.print").syntax(parse_print, print_print),
+        OpDef::new("vector.print").syntax(parse_operand_attrs_type, print_operand_attrs_type),
     ]
 }
 
@@ -68,32 +68,6 @@ fn print_alloc(p: &mut Printer, op: Op) {
     p.ty(t);
 }
 
-fn parse_dealloc(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let m = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.operands = vec![p.resolve_operand(&m, t)?];
-    Ok(())
-}
-
-fn print_dealloc(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let v = p.ctx.operand(op, 0);
-    p.operand(v);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(v);
-    p.ty(t);
-}
-
-fn parse_indices(p: &mut Parser) -> PResult<Vec<Value>> {
-    p.expect("[")?;
-    let ids = p.parse_operand_list()?;
-    p.expect("]")?;
-    let index = p.ctx.index_type();
-    resolve_same(p, &ids, index)
-}
-
 fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let m = p.parse_operand_ref()?;
     p.expect("[")?;
@@ -130,7 +104,6 @@ fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     let v = p.parse_operand_ref()?;
     p.expect(",")?;
     let m = p.parse_operand_ref()?;
-    let _ = parse_indices;
     p.expect("[")?;
     let ids = p.parse_operand_list()?;
     p.expect("]")?;
@@ -175,13 +148,7 @@ fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
 }
 
 fn print_dim(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operands(ops);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.ty(t);
+    print_operands_attrs_type(p, op, 0);
 }
 
 fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -248,24 +215,6 @@ fn print_plain_yield(p: &mut Printer, op: Op) {
     p.attr_dict(op, &[]);
     let ops = p.ctx.operands(op);
     print_operands_and_types(p, ops);
-}
-
-fn parse_print(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.operands = vec![p.resolve_operand(&v, t)?];
-    Ok(())
-}
-
-fn print_print(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let v = p.ctx.operand(op, 0);
-    p.operand(v);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(v);
-    p.ty(t);
 }
 
 /// The attributes `linalg.generic` prints in its leading dictionary.

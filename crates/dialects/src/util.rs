@@ -211,3 +211,30 @@ pub fn segments(ctx: &Context, op: Op, n: usize) -> Vec<Vec<Value>> {
 pub fn tyname(ctx: &Context, t: Type) -> String {
     mlir_async_syntax::print_type(ctx, t)
 }
+
+/// ` %a, %b {attrs} : T`, T the type of operand `k`: ODS's
+/// `operands attr-dict : type(operand)`, shared by many ops.
+pub fn print_operands_attrs_type(p: &mut Printer, op: Op, k: usize) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.operands(ops);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[k]);
+    p.ty(t);
+}
+
+/// `%x attr-dict : T`, one operand of the type written (the parse side of
+/// [`print_operands_attrs_type`] for one operand).
+pub fn parse_operand_attrs_type(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.operands = vec![p.resolve_operand(&v, t)?];
+    Ok(())
+}
+
+/// [`print_operands_attrs_type`] typed by the first operand.
+pub fn print_operand_attrs_type(p: &mut Printer, op: Op) {
+    print_operands_attrs_type(p, op, 0)
+}

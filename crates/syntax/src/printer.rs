@@ -794,7 +794,8 @@ impl<'a> Printer<'a> {
                 self.w("  // pred: ");
                 self.block_name(p);
             } else if first.is_none() {
-                if !is_entry {
+                // 13 also marked entry blocks that print a header.
+                if !is_entry || self.opts.edition == Edition::V13 {
                     self.w("  // no predecessors");
                 }
             } else {

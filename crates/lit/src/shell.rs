@@ -447,6 +447,21 @@ fn exec(
             }
             return (0, s.into_bytes(), vec![]);
         }
+        // LLVM's `count N`: succeeds when stdin has exactly N lines.
+        "count" => {
+            let Some(want) = argv.get(1).and_then(|n| n.parse::<usize>().ok()) else {
+                return (2, vec![], b"count: expected a line count\n".to_vec());
+            };
+            let mut lines = stdin.iter().filter(|&&c| c == b'\n').count();
+            if stdin.last().is_some_and(|&c| c != b'\n') {
+                lines += 1;
+            }
+            if lines == want {
+                return (0, vec![], vec![]);
+            }
+            let msg = format!("Expected {want} lines, got {lines}.\n");
+            return (1, vec![], msg.into_bytes());
+        }
         "cd" => {
             if let Some(d) = argv.get(1) {
                 env.cwd = resolve(d, &env.cwd);

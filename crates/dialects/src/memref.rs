@@ -68,7 +68,9 @@ fn print_alloc(p: &mut Printer, op: Op) {
     p.ty(t);
 }
 
-fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+/// `%m[%i, ...] attrs : memref-type`: the memref and its indices as
+/// operands (in that order), and the element type.
+fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>, Type)> {
     let m = p.parse_operand_ref()?;
     p.expect("[")?;
     let ids = p.parse_operand_list()?;
@@ -82,57 +84,50 @@ fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     let index = p.ctx.index_type();
     let mut ops = vec![p.resolve_operand(&m, t)?];
     ops.extend(resolve_same(p, &ids, index)?);
+    Ok((ops, e))
+}
+
+fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let (ops, e) = parse_indexed(p, st)?;
     st.operands = ops;
     st.result_types = vec![e];
     Ok(())
 }
 
 fn print_load(p: &mut Printer, op: Op) {
+    print_indexed(p, op, 0);
+}
+
+/// ` [%v, ]%m[%i, ...] attrs : memref-type`, the memref being operand `m`.
+fn print_indexed(p: &mut Printer, op: Op, m: usize) {
     let ops = p.ctx.operands(op);
     p.w(" ");
-    p.operand(ops[0]);
+    for &v in &ops[..m] {
+        p.operand(v);
+        p.w(", ");
+    }
+    p.operand(ops[m]);
     p.w("[");
-    p.operands(&ops[1..]);
+    p.operands(&ops[m + 1..]);
     p.w("]");
     p.attr_dict(op, &[]);
     p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
+    let t = p.ctx.value_type(ops[m]);
     p.ty(t);
 }
 
 fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let v = p.parse_operand_ref()?;
     p.expect(",")?;
-    let m = p.parse_operand_ref()?;
-    p.expect("[")?;
-    let ids = p.parse_operand_list()?;
-    p.expect("]")?;
-    attr_dict(p, st)?;
-    let tpos = p.pos;
-    let t = colon_type(p)?;
-    let Some(e) = elem_of(p.ctx, t) else {
-        return p.err(tpos, "expected memref type");
-    };
-    let index = p.ctx.index_type();
-    let mut ops = vec![p.resolve_operand(&v, e)?, p.resolve_operand(&m, t)?];
-    ops.extend(resolve_same(p, &ids, index)?);
+    let (rest, e) = parse_indexed(p, st)?;
+    let mut ops = vec![p.resolve_operand(&v, e)?];
+    ops.extend(rest);
     st.operands = ops;
     Ok(())
 }
 
 fn print_store(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w(", ");
-    p.operand(ops[1]);
-    p.w("[");
-    p.operands(&ops[2..]);
-    p.w("]");
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[1]);
-    p.ty(t);
+    print_indexed(p, op, 1);
 }
 
 fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

@@ -319,6 +319,33 @@ impl<'p, 'a> Lowering<'p, 'a> {
         clones
     }
 
+    /// A detached private `func.func` with an entry block taking `ins`.
+    fn private_func(
+        &mut self,
+        loc: Location,
+        ins: &[Type],
+        outs: &[Type],
+        extra: &[(&str, Attribute)],
+    ) -> (Op, Block) {
+        let ctx = self.ctx();
+        let ft = ctx.function_type(ins.to_vec(), outs.to_vec());
+        let fta = ctx.type_attr(ft);
+        let private = ctx.string_attr("private");
+        let body = ctx.create_region();
+        let entry = ctx.create_block(ins);
+        ctx.append_block(body, entry);
+        let mut st = OperationState::new(ctx.sym("func.func"), loc);
+        st.regions = vec![body];
+        st.attrs = vec![
+            (ctx.sym("function_type"), fta),
+            (ctx.sym("sym_visibility"), private),
+        ];
+        for &(k, a) in extra {
+            st.attrs.push((ctx.sym(k), a));
+        }
+        (ctx.create_op(st), entry)
+    }
+
     /// Inserts a symbol op at the end of the module, uniquing its name as
     /// MLIR's `SymbolTable::insert` does.
     fn insert_symbol(&mut self, op: Op, name: &str) -> String {
@@ -370,19 +397,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .iter()
             .map(|&v| ctx.value_type(v))
             .collect();
-        let ft = ctx.function_type(input_types.clone(), output_types.clone());
-        let fta = ctx.type_attr(ft);
-        let private = ctx.string_attr("private");
-        let body = ctx.create_region();
-        let entry = ctx.create_block(&input_types);
-        ctx.append_block(body, entry);
-        let mut st = OperationState::new(ctx.sym("func.func"), loc);
-        st.regions = vec![body];
-        st.attrs = vec![
-            (ctx.sym("function_type"), fta),
-            (ctx.sym("sym_visibility"), private),
-        ];
-        let func = ctx.create_op(st);
+        let (func, entry) = self.private_func(loc, &input_types, &output_types, &[]);
         let fname = self.insert_symbol(func, ASYNC_FN_PREFIX);
 
         // Await dependencies and unwrap value operands, then clone the body.
@@ -752,22 +767,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .iter()
             .map(|&t| value_inner(self.pc.ctx, t).expect("coroutine results are async values"))
             .collect();
-        let ctx = self.ctx();
-        let ft = ctx.function_type(ins.clone(), orig_outs.clone());
-        let fta = ctx.type_attr(ft);
-        let private = ctx.string_attr("private");
-        let unit = ctx.unit_attr();
-        let body = ctx.create_region();
-        let entry = ctx.create_block(&ins);
-        ctx.append_block(body, entry);
-        let mut st = OperationState::new(ctx.sym("func.func"), loc);
-        st.regions = vec![body];
-        st.attrs = vec![
-            (ctx.sym("function_type"), fta),
-            (ctx.sym("sym_visibility"), private),
-            (ctx.sym(ALLOWED_TO_BLOCK), unit),
-        ];
-        let wrapper = ctx.create_op(st);
+        let unit = self.ctx().unit_attr();
+        let (wrapper, entry) =
+            self.private_func(loc, &ins, &orig_outs, &[(ALLOWED_TO_BLOCK, unit)]);
         let wname = self.insert_symbol(wrapper, &format!("{fname}_blocking"));
         let args = self.pc.ctx.block_args(entry).to_vec();
         let cur = Cursor {

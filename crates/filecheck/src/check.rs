@@ -1004,20 +1004,7 @@ impl Run<'_, '_> {
                 &format!("{name}: is on the same line as previous match"),
                 &[],
             );
-            self.sm.print(
-                self.out,
-                self.iloc(r.1),
-                DiagKind::Note,
-                "'next' match was here",
-                &[],
-            );
-            self.sm.print(
-                self.out,
-                self.iloc(r.0),
-                DiagKind::Note,
-                "previous match ended here",
-                &[],
-            );
+            self.note_adjacent_matches(r);
             return true;
         }
         if n != 1 {
@@ -1028,20 +1015,7 @@ impl Run<'_, '_> {
                 &format!("{name}: is not on the line after the previous match"),
                 &[],
             );
-            self.sm.print(
-                self.out,
-                self.iloc(r.1),
-                DiagKind::Note,
-                "'next' match was here",
-                &[],
-            );
-            self.sm.print(
-                self.out,
-                self.iloc(r.0),
-                DiagKind::Note,
-                "previous match ended here",
-                &[],
-            );
+            self.note_adjacent_matches(r);
             self.sm.print(
                 self.out,
                 self.iloc(first),
@@ -1052,6 +1026,25 @@ impl Run<'_, '_> {
             return true;
         }
         false
+    }
+
+    /// The two notes of every -NEXT/-SAME/-EMPTY line-position error:
+    /// where the match was and where the previous one ended.
+    fn note_adjacent_matches(&mut self, r: (usize, usize)) {
+        self.sm.print(
+            self.out,
+            self.iloc(r.1),
+            DiagKind::Note,
+            "'next' match was here",
+            &[],
+        );
+        self.sm.print(
+            self.out,
+            self.iloc(r.0),
+            DiagKind::Note,
+            "previous match ended here",
+            &[],
+        );
     }
 
     fn check_same(&mut self, cs: &CheckString, r: (usize, usize)) -> bool {
@@ -1070,20 +1063,7 @@ impl Run<'_, '_> {
                 ),
                 &[],
             );
-            self.sm.print(
-                self.out,
-                self.iloc(r.1),
-                DiagKind::Note,
-                "'next' match was here",
-                &[],
-            );
-            self.sm.print(
-                self.out,
-                self.iloc(r.0),
-                DiagKind::Note,
-                "previous match ended here",
-                &[],
-            );
+            self.note_adjacent_matches(r);
             return true;
         }
         false

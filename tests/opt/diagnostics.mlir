@@ -75,3 +75,12 @@ func @undefined_block() {
   // expected-error @+1 {{reference to an undefined block}}
   br ^nowhere
 }
+
+// -----
+
+// Only the generic form can give a binary op mixed types.
+func @mixed_types(%a: index) {
+  // expected-error @+1 {{'arith.addi' op requires the same type for all operands and results}}
+  %0 = "arith.addi"(%a, %a) : (index, index) -> i32
+  return
+}

@@ -168,6 +168,11 @@ fn print_binary(p: &mut Printer, op: Op) {
 
 fn verify_binary(ctx: &Context, op: Op) -> Result<(), String> {
     let rt = ctx.value_type(ctx.result(op, 0));
+    // The `SameOperandsAndResultType` trait, checked before the operand
+    // constraints; only the generic form can break it.
+    if ctx.operands(op).iter().any(|&v| ctx.value_type(v) != rt) {
+        return Err("requires the same type for all operands and results".into());
+    }
     let k = ctx.kind(rt);
     let elem = k.element_type().map(|e| ctx.kind(e)).unwrap_or(k);
     let float_op = matches!(

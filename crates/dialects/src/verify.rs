@@ -3,6 +3,7 @@
 
 use crate::{Registry, VerifyFn};
 use mlir_async_ir::dominance::DominanceInfo;
+use mlir_async_ir::parallel;
 use mlir_async_ir::*;
 use mlir_async_syntax::edition::{generic_name, Edition};
 use std::cell::RefCell;
@@ -14,6 +15,10 @@ struct Verifier<'a> {
     /// Per op name symbol: its shape and verifier, looked up once per
     /// name rather than once per op (both lookups go by string).
     info: RefCell<Vec<Option<OpInfo>>>,
+    /// The op whose body's ops are verified in parallel (the root of a
+    /// `verify` call): they are functions, independent of each other
+    /// but for symbol lookups, which only read.
+    par_root: Option<Op>,
 }
 
 #[derive(Clone, Copy)]
@@ -22,7 +27,24 @@ struct OpInfo {
     verify: Option<VerifyFn>,
 }
 
-impl Verifier<'_> {
+impl<'a> Verifier<'a> {
+    fn new(ctx: &'a Context, reg: &'a Registry, edition: Edition, par_root: Option<Op>) -> Self {
+        Verifier {
+            ctx,
+            reg,
+            edition,
+            info: RefCell::new(vec![]),
+            par_root,
+        }
+    }
+
+    /// Is `b` a block whose ops are checked on several threads?
+    fn parallel_block(&self, b: Block) -> bool {
+        self.par_root.is_some()
+            && self.ctx.block_parent_op(b) == self.par_root
+            && self.ctx.first_op(b) != self.ctx.last_op(b)
+    }
+
     fn op_error(&self, op: Op, msg: impl std::fmt::Display) -> IrError {
         let name = generic_name(self.ctx.name(op), self.edition);
         IrError::new(self.ctx.op_loc(op), format!("'{name}' op {msg}"))
@@ -84,19 +106,68 @@ impl Verifier<'_> {
             }
             return Ok(());
         };
-        for o in ctx.block_ops_iter(b) {
-            if o == last {
-                break;
+        if self.parallel_block(b) {
+            // The same first error as the loop below: a successor error
+            // at op i comes before op i's own errors.
+            let ops: Vec<Op> = ctx.block_ops_iter(b).collect();
+            let succ = ops[..ops.len() - 1]
+                .iter()
+                .position(|&o| !ctx.successors(o).is_empty())
+                .unwrap_or(ops.len());
+            let (reg, edition) = (self.reg, self.edition);
+            // Each op (a function) is verified whole, its rules then its
+            // dominance, as mlir-opt verifies isolated ops: the first
+            // function with an error reports it, whatever its kind.
+            let top = ctx.block_parent_op(b).expect("a body block has a parent");
+            let traits = ctx.traits_of(top);
+            let inner = if traits.isolated_from_above {
+                Some(top)
+            } else {
+                self.isolation_scope(top)
+            };
+            let code = inner.map_or(0, |o| o.index() as u32 + 1);
+            // Ops from `succ` on are never reached by the sequential loop.
+            if let Some((_, e)) = parallel::first_in_order(
+                succ,
+                || {
+                    let mut w = DomWalk::new(ctx, top);
+                    w.block_scope[b.index()] = code;
+                    (Verifier::new(ctx, reg, edition, None), w)
+                },
+                |(v, w), i| {
+                    let o = ops[i];
+                    v.verify_op(o)
+                        .and_then(|()| v.check_operands(o, b, traits.graph_region, inner, w))
+                        .and_then(|()| match ctx.regions_of(o).is_empty() {
+                            true => Ok(()),
+                            false => v.dominance_in(o, inner, w),
+                        })
+                        .err()
+                },
+            ) {
+                return Err(e);
             }
-            if !ctx.successors(o).is_empty() {
+            if succ < ops.len() {
                 return Err(IrError::new(
-                    ctx.op_loc(o),
+                    ctx.op_loc(ops[succ]),
                     "operation with block successors must terminate its parent block",
                 ));
             }
-            self.verify_op(o)?;
+        } else {
+            for o in ctx.block_ops_iter(b) {
+                if o == last {
+                    break;
+                }
+                if !ctx.successors(o).is_empty() {
+                    return Err(IrError::new(
+                        ctx.op_loc(o),
+                        "operation with block successors must terminate its parent block",
+                    ));
+                }
+                self.verify_op(o)?;
+            }
+            self.verify_op(last)?;
         }
-        self.verify_op(last)?;
         let region = ctx.parent_region(b);
         for &s in ctx.successors(last) {
             if ctx.parent_region(s) != region {
@@ -125,11 +196,7 @@ impl Verifier<'_> {
 
     fn verify_dominance(&self, top: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let mut w = DomWalk {
-            dom: DominanceInfo::new(),
-            block_scope: vec![UNVISITED; ctx.num_blocks()],
-            top,
-        };
+        let mut w = DomWalk::new(ctx, top);
         let scope = self.isolation_scope(top);
         self.dominance_in(top, scope, &mut w)
     }
@@ -151,6 +218,10 @@ impl Verifier<'_> {
         for &r in ctx.regions_of(op) {
             for &b in ctx.region_blocks(r) {
                 w.block_scope[b.index()] = code;
+                if self.parallel_block(b) {
+                    // Checked with each op's own rules, in `verify_block`.
+                    continue;
+                }
                 for o in ctx.block_ops_iter(b) {
                     self.check_operands(o, b, graph, inner, w)?;
                     if !ctx.regions_of(o).is_empty() {
@@ -235,14 +306,20 @@ struct DomWalk {
     top: Op,
 }
 
-/// Verifies `top` and everything nested in it.
+impl DomWalk {
+    fn new(ctx: &Context, top: Op) -> Self {
+        DomWalk {
+            dom: DominanceInfo::new(),
+            block_scope: vec![UNVISITED; ctx.num_blocks()],
+            top,
+        }
+    }
+}
+
+/// Verifies `top` and everything nested in it; the ops of `top`'s body
+/// (a module's functions) on several threads.
 pub fn verify(ctx: &Context, reg: &Registry, top: Op, edition: Edition) -> Result<(), IrError> {
-    let v = Verifier {
-        ctx,
-        reg,
-        edition,
-        info: RefCell::new(vec![]),
-    };
+    let v = Verifier::new(ctx, reg, edition, Some(top));
     v.verify_op(top)?;
     v.verify_dominance(top)
 }

@@ -10,6 +10,7 @@ pub mod attrs;
 pub mod dominance;
 pub mod entity;
 pub mod fxhash;
+pub mod parallel;
 pub mod types;
 
 pub use attrs::{AttrKind, Attribute, DenseElem};
@@ -18,8 +19,8 @@ pub use types::{Dim, Signedness, Type, TypeKind};
 use entity::Arena;
 use fxhash::FxHashMap;
 use smallvec::SmallVec;
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::RwLock;
 
 entity!(
     /// An operation.
@@ -301,6 +302,16 @@ fn simple_type_slot(k: &TypeKind) -> Option<usize> {
     })
 }
 
+// Verification and printing share one `&Context` between threads: keep it
+// `Sync` (this fails to compile otherwise).
+const _: fn() = || {
+    fn shareable<T: Sync + Send>() {}
+    shareable::<Context>();
+};
+
+/// Symbol table op -> name -> the first symbol op of that name.
+type SymbolCache = FxHashMap<Op, FxHashMap<Box<str>, Op>>;
+
 /// Owns all IR entities and interned data of a compilation.
 #[derive(Default)]
 pub struct Context {
@@ -333,7 +344,9 @@ pub struct Context {
     /// first lookup in a table. Call verification looks a callee up per
     /// call; scanning the table each time is quadratic in module size.
     /// Every structural mutation (they all take `&mut self`) clears it.
-    symbol_cache: RefCell<FxHashMap<Op, FxHashMap<Box<str>, Op>>>,
+    /// A lock rather than a `RefCell` so that a `&Context` can be shared
+    /// by the threads that verify and print functions in parallel.
+    symbol_cache: RwLock<SymbolCache>,
 }
 
 impl Context {
@@ -489,7 +502,10 @@ impl Context {
     /// Forgets cached symbol tables; called by every mutation that can
     /// change which op a symbol lookup finds.
     fn touch(&mut self) {
-        let c = self.symbol_cache.get_mut();
+        let c = self
+            .symbol_cache
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner());
         if !c.is_empty() {
             c.clear();
         }
@@ -1334,17 +1350,27 @@ impl Context {
     pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
         let r = *self.regions_of(table).first()?;
         let b = *self.regions[r].blocks.first()?;
-        let mut cache = self.symbol_cache.borrow_mut();
-        let map = cache.entry(table).or_insert_with(|| {
-            let mut m = FxHashMap::default();
-            for o in self.block_ops_iter(b) {
-                if let Some(n) = self.symbol_name(o) {
-                    m.entry(n.into()).or_insert(o);
+        let found = {
+            let cache = self.symbol_cache.read().unwrap_or_else(|e| e.into_inner());
+            cache.get(&table).map(|m| m.get(name).copied())
+        };
+        let found = match found {
+            Some(f) => f,
+            None => {
+                let mut m = FxHashMap::default();
+                for o in self.block_ops_iter(b) {
+                    if let Some(n) = self.symbol_name(o) {
+                        m.entry(n.into()).or_insert(o);
+                    }
                 }
+                let f = m.get(name).copied();
+                self.symbol_cache
+                    .write()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(table, m);
+                f
             }
-            m
-        });
-        let found = map.get(name).copied();
+        };
         // The cache is cleared on every mutation; this re-check only
         // guards against a mutation path that forgot to clear it.
         match found {
@@ -1355,11 +1381,9 @@ impl Context {
             {
                 Some(o)
             }
-            Some(_) => {
-                drop(cache);
-                self.block_ops_iter(b)
-                    .find(|&o| self.symbol_name(o) == Some(name))
-            }
+            Some(_) => self
+                .block_ops_iter(b)
+                .find(|&o| self.symbol_name(o) == Some(name)),
             None => None,
         }
     }

@@ -18,7 +18,7 @@ pub use printer::{print_type, PrintOptions, Printer};
 use mlir_async_ir::{Context, Op, OperationState};
 
 /// What dialects provide to the syntax layer.
-pub trait DialectHooks {
+pub trait DialectHooks: Sync {
     /// Is `name` a dialect whose ops and types are registered?
     fn is_known_dialect(&self, name: &str) -> bool;
     /// Parses the rest of a custom op after its name into `st`. Returns
@@ -97,10 +97,13 @@ pub fn parse_source(
 /// maps and sets replaced by `#map`/`#set` aliases defined on top, as
 /// mlir-opt prints them.
 pub fn print_op(ctx: &Context, hooks: &dyn DialectHooks, op: Op, opts: PrintOptions) -> String {
-    let mut p = Printer::new(ctx, hooks, op, opts);
-    p.op(op);
-    p.out.push('\n');
-    alias::apply(p.out)
+    let out = Printer::print_parallel(ctx, hooks, op, opts).unwrap_or_else(|| {
+        let mut p = Printer::new(ctx, hooks, op, opts);
+        p.op(op);
+        p.out.push('\n');
+        p.out
+    });
+    alias::apply(out)
 }
 
 /// Attribute aliases. mlir-opt (14 and 15) names every affine map `map`

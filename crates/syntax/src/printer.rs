@@ -232,7 +232,10 @@ impl<'a> Namer<'a> {
             }
         }
     }
-    fn run(&mut self, top: Op) {
+    /// Numbers everything under `top`, except the regions of those ops of
+    /// `top`'s own regions for which `keep` says no (another printer
+    /// numbers them: each starts from the same counters and names).
+    fn run(&mut self, top: Op, keep: &dyn Fn(Op) -> bool) {
         self.names.slots = vec![NONE; self.ctx.num_values()];
         self.names.blocks = vec![NONE; self.ctx.num_blocks()];
         let root = self.open_scope();
@@ -248,8 +251,12 @@ impl<'a> Namer<'a> {
             self.close_to(parent);
             let me = self.open_scope();
             self.number_region(r);
+            let at_top = self.ctx.region_parent(r) == Some(top);
             for &b in self.ctx.region_blocks(r) {
                 for o in self.ctx.block_ops_iter(b) {
+                    if at_top && !keep(o) {
+                        continue;
+                    }
                     for &nr in self.ctx.regions_of(o) {
                         work.push((nr, self.next_value, self.next_arg, self.next_conflict, me));
                     }
@@ -318,11 +325,33 @@ pub struct Printer<'a> {
     /// Per op name symbol: its custom spelling outside and inside a
     /// `func.func` body.
     spellings: Vec<Option<(&'a str, &'a str)>>,
+    /// Text of runs of body ops printed by other threads (see
+    /// `print_parallel`).
+    prerendered: Option<Prerendered>,
+}
+
+/// Runs of consecutive ops already printed: (first op, last op, text),
+/// in block order; `next` is the first run not yet emitted.
+struct Prerendered {
+    runs: Vec<(Op, Op, String)>,
+    next: usize,
 }
 
 impl<'a> Printer<'a> {
     /// Names every value under `top` and prepares to print it.
     pub fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, top: Op, opts: PrintOptions) -> Self {
+        Self::numbering(ctx, hooks, top, opts, &|_| true)
+    }
+
+    /// A printer that has named only the values under those ops of
+    /// `top`'s regions that `keep` accepts (and `top`'s own).
+    fn numbering(
+        ctx: &'a Context,
+        hooks: &'a dyn DialectHooks,
+        top: Op,
+        opts: PrintOptions,
+        keep: &dyn Fn(Op) -> bool,
+    ) -> Self {
         let mut namer = Namer {
             ctx,
             hooks,
@@ -341,7 +370,7 @@ impl<'a> Printer<'a> {
             arg_buf: String::new(),
             namers: vec![],
         };
-        namer.run(top);
+        namer.run(top, keep);
         Printer {
             ctx,
             out: String::new(),
@@ -354,7 +383,79 @@ impl<'a> Printer<'a> {
             type_text: String::new(),
             attr_spans: [vec![], vec![]],
             spellings: vec![],
+            prerendered: None,
         }
+    }
+
+    /// Prints `top` with the ops of its body (a module's functions)
+    /// rendered on several threads. Their names are independent: the
+    /// body defines no values, so each op's regions are numbered from the
+    /// same state whoever numbers them. Returns `None` (print as usual)
+    /// when that does not hold or the body is too small to be worth it.
+    pub fn print_parallel(
+        ctx: &'a Context,
+        hooks: &'a dyn DialectHooks,
+        top: Op,
+        opts: PrintOptions,
+    ) -> Option<String> {
+        /// Below this many nested ops, threads cost more than they save.
+        const MIN_OPS: usize = 20_000;
+        let &[r] = ctx.regions_of(top) else {
+            return None;
+        };
+        let &[body] = ctx.region_blocks(r) else {
+            return None;
+        };
+        if !ctx.block_args(body).is_empty() {
+            return None;
+        }
+        let mut ops: Vec<Op> = ctx.block_ops_iter(body).collect();
+        // A terminator the body may elide stays with the sequential loop.
+        if ops.last().is_some_and(|&o| ctx.traits_of(o).is_terminator) {
+            ops.pop();
+        }
+        if ops.iter().any(|&o| !ctx.results(o).is_empty()) {
+            return None;
+        }
+        let weights: Vec<usize> = ops
+            .iter()
+            .map(|&o| {
+                let mut n = 1;
+                ctx.walk_nested(o, &mut |_| n += 1);
+                n
+            })
+            .collect();
+        let threads = mlir_async_ir::parallel::threads_for(ops.len());
+        if threads < 2 || weights.iter().sum::<usize>() < MIN_OPS {
+            return None;
+        }
+        // A few parts per thread even out functions of unequal cost.
+        let bounds = mlir_async_ir::parallel::balanced_bounds(&weights, 4 * threads);
+        let texts = mlir_async_ir::parallel::map_parts(
+            &bounds,
+            || (),
+            |(), range| {
+                let part = &ops[range];
+                let mine: FxHashSet<Op> = part.iter().copied().collect();
+                let mut p = Printer::numbering(ctx, hooks, top, opts, &|o| mine.contains(&o));
+                p.indent = 2;
+                for &o in part {
+                    p.op(o);
+                    p.newline();
+                }
+                p.out
+            },
+        );
+        let mut p = Printer::numbering(ctx, hooks, top, opts, &|_| false);
+        let runs = bounds
+            .windows(2)
+            .zip(texts)
+            .map(|(w, t)| (ops[w[0]], ops[w[1] - 1], t))
+            .collect();
+        p.prerendered = Some(Prerendered { runs, next: 0 });
+        p.op(top);
+        p.out.push('\n');
+        Some(p.out)
     }
 
     /// `hooks.custom_printer`, asked once per op name rather than per op.
@@ -820,9 +921,29 @@ impl<'a> Printer<'a> {
         let ctx = self.ctx;
         let last = ctx.last_op(b);
         let skip_last = !terminators && last.is_some_and(|o| ctx.traits_of(o).is_terminator);
+        // The last op of the prerendered run being skipped over.
+        let mut in_run: Option<Op> = None;
         for o in ctx.block_ops_iter(b) {
             if skip_last && Some(o) == last {
                 break;
+            }
+            if let Some(end) = in_run {
+                if o == end {
+                    in_run = None;
+                }
+                continue;
+            }
+            if let Some(pre) = self.prerendered.as_mut() {
+                if let Some((first, end, text)) = pre.runs.get(pre.next) {
+                    if *first == o {
+                        self.out.push_str(text);
+                        pre.next += 1;
+                        if *end != o {
+                            in_run = Some(*end);
+                        }
+                        continue;
+                    }
+                }
             }
             self.op(o);
             self.newline();

@@ -40,6 +40,7 @@ OPTIONS:
   --mlir-print-debuginfo            Print debug info in MLIR output
   --mlir-edition=<13|14|15>         Print in the syntax of this LLVM release (default: that of the input)
   --mlir-timing                     Display execution times
+  --mlir-disable-threading          Verify and print on the calling thread only
   --print-ir-after-all              Print IR after each pass
   --pass-pipeline=<pipeline>        A textual description of a pass pipeline to run
   --help                            Display available options
@@ -102,6 +103,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             "mlir-print-op-generic" => o.print_generic = true,
             "mlir-print-debuginfo" => o.print_debuginfo = true,
             "mlir-timing" => o.timing = true,
+            "mlir-disable-threading" => mlir_async_ir::parallel::disable_threading(true),
             // 15 renamed the flag; both spellings are accepted.
             "print-ir-after-all" | "print-after-all" => o.print_ir_after_all = true,
             "mlir-edition" => {

@@ -1,0 +1,179 @@
+//! Work over independent pieces of IR on several threads, as MLIR's
+//! `parallelForEach` does for the isolated-from-above ops of a module
+//! (verification, printing). Results always come back in IR order, so
+//! output and the first diagnostic do not depend on scheduling.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// Set by `--mlir-disable-threading`.
+static DISABLED: AtomicBool = AtomicBool::new(false);
+
+/// Makes every later parallel loop run on the calling thread only.
+pub fn disable_threading(disabled: bool) {
+    DISABLED.store(disabled, Ordering::Relaxed);
+}
+
+/// How many threads a parallel loop over `n` items uses.
+pub fn threads_for(n: usize) -> usize {
+    if DISABLED.load(Ordering::Relaxed) || n < 2 {
+        return 1;
+    }
+    // Asking the OS reads cgroup files: once per process is enough.
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |t| t.get()));
+    cores.min(n)
+}
+
+/// Runs `f(state, i)` for every `i` in `0..n`, each thread with its own
+/// `init()` state, and returns the result of the smallest `i` for which
+/// `f` returned `Some`. Items after a found one are skipped, as a
+/// sequential loop that stops at the first failure would.
+pub fn first_in_order<S, T: Send>(
+    n: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, usize) -> Option<T> + Sync,
+) -> Option<(usize, T)> {
+    let threads = threads_for(n);
+    if threads <= 1 {
+        let mut s = init();
+        return (0..n).find_map(|i| f(&mut s, i).map(|t| (i, t)));
+    }
+    let next = AtomicUsize::new(0);
+    // Index of the earliest item found so far (`n`: none).
+    let found = AtomicUsize::new(n);
+    let work = || {
+        let mut s = init();
+        let mut mine: Option<(usize, T)> = None;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n || i > found.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Some(t) = f(&mut s, i) {
+                found.fetch_min(i, Ordering::Relaxed);
+                // Items are taken in increasing order: this thread's
+                // first find is its earliest.
+                mine = Some((i, t));
+                break;
+            }
+        }
+        mine
+    };
+    std::thread::scope(|sc| {
+        let helpers: Vec<_> = (1..threads).map(|_| sc.spawn(work)).collect();
+        let mut best = work();
+        for h in helpers {
+            let r = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            if let Some((i, t)) = r {
+                if best.as_ref().is_none_or(|(j, _)| i < *j) {
+                    best = Some((i, t));
+                }
+            }
+        }
+        best
+    })
+}
+
+/// Maps `f` over contiguous parts of `0..n` on several threads: part `k`
+/// of `parts(n)` is given its index range and each thread's own state,
+/// and the results come back in part order.
+pub fn map_parts<S, T: Send>(
+    bounds: &[usize],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, std::ops::Range<usize>) -> T + Sync,
+) -> Vec<T> {
+    let parts = bounds.len().saturating_sub(1);
+    let threads = threads_for(parts);
+    if threads <= 1 {
+        let mut s = init();
+        return (0..parts)
+            .map(|k| f(&mut s, bounds[k]..bounds[k + 1]))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut s = init();
+        let mut out = vec![];
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= parts {
+                break;
+            }
+            out.push((k, f(&mut s, bounds[k]..bounds[k + 1])));
+        }
+        out
+    };
+    let mut all: Vec<(usize, T)> = std::thread::scope(|sc| {
+        let helpers: Vec<_> = (1..threads).map(|_| sc.spawn(work)).collect();
+        let mut all = work();
+        for h in helpers {
+            all.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        all
+    });
+    all.sort_by_key(|(k, _)| *k);
+    all.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Splits `weights` into at most `parts` contiguous ranges of about equal
+/// total weight; returns the boundaries (`0, ..., weights.len()`).
+pub fn balanced_bounds(weights: &[usize], parts: usize) -> Vec<usize> {
+    let total: usize = weights.iter().sum();
+    let parts = parts.clamp(1, weights.len().max(1));
+    let mut bounds = vec![0];
+    let mut acc = 0;
+    for (i, w) in weights.iter().enumerate() {
+        acc += w;
+        let k = bounds.len();
+        if k < parts && acc * parts >= total * k && i + 1 < weights.len() {
+            bounds.push(i + 1);
+        }
+    }
+    bounds.push(weights.len());
+    bounds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_in_order_returns_the_earliest_hit_whatever_the_scheduling() {
+        for n in [0, 1, 2, 3, 100, 1000] {
+            // Every multiple of 7 past 20 "fails": the answer is 21 when n > 21.
+            let r = first_in_order(
+                n,
+                || 0u32,
+                |calls, i| {
+                    *calls += 1;
+                    (i > 20 && i % 7 == 0).then(|| format!("item {i}"))
+                },
+            );
+            let want = (n > 21).then(|| (21, "item 21".to_string()));
+            assert_eq!(r, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn map_parts_keeps_part_order_and_covers_every_item() {
+        let weights: Vec<usize> = (0..57).map(|i| i % 5 + 1).collect();
+        let bounds = balanced_bounds(&weights, 4);
+        assert_eq!(bounds.first(), Some(&0));
+        assert_eq!(bounds.last(), Some(&57));
+        assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
+        assert_eq!(bounds.len(), 5, "{bounds:?}");
+        let parts = map_parts(&bounds, Vec::<usize>::new, |_, r| r.collect::<Vec<_>>());
+        let flat: Vec<usize> = parts.into_iter().flatten().collect();
+        assert_eq!(flat, (0..57).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn balanced_bounds_split_by_weight_not_count() {
+        // One heavy item first: it gets a part of its own.
+        assert_eq!(balanced_bounds(&[100, 1, 1, 1, 1], 2), vec![0, 1, 5]);
+        assert_eq!(balanced_bounds(&[1, 1, 1, 1], 2), vec![0, 2, 4]);
+        assert_eq!(balanced_bounds(&[5], 4), vec![0, 1]);
+        assert_eq!(balanced_bounds(&[], 3), vec![0, 0]);
+    }
+}

@@ -97,13 +97,30 @@ pub fn parse_source(
 /// maps and sets replaced by `#map`/`#set` aliases defined on top, as
 /// mlir-opt prints them.
 pub fn print_op(ctx: &Context, hooks: &dyn DialectHooks, op: Op, opts: PrintOptions) -> String {
-    let out = Printer::print_parallel(ctx, hooks, op, opts).unwrap_or_else(|| {
+    print_op_pieces(ctx, hooks, op, opts).concat()
+}
+
+/// [`print_op`]'s text as pieces to write in order: large modules are
+/// printed on several threads, and joining their texts would copy
+/// hundreds of MB for nothing.
+pub fn print_op_pieces(
+    ctx: &Context,
+    hooks: &dyn DialectHooks,
+    op: Op,
+    opts: PrintOptions,
+) -> Vec<String> {
+    let pieces = Printer::print_parallel(ctx, hooks, op, opts).unwrap_or_else(|| {
         let mut p = Printer::new(ctx, hooks, op, opts);
         p.op(op);
         p.out.push('\n');
-        p.out
+        vec![p.out]
     });
-    alias::apply(out)
+    // One scan of the (large) output in the common case of no maps.
+    if pieces.iter().any(|p| p.contains("affine_")) {
+        vec![alias::apply(pieces.concat())]
+    } else {
+        pieces
+    }
 }
 
 /// Attribute aliases. mlir-opt (14 and 15) names every affine map `map`
@@ -138,10 +155,6 @@ mod alias {
     }
 
     pub fn apply(text: String) -> String {
-        // One scan of the (large) output in the common case of no maps.
-        if !text.contains("affine_") {
-            return text;
-        }
         if !text.contains("affine_map<") && !text.contains("affine_set<") {
             return text;
         }

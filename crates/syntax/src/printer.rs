@@ -232,18 +232,70 @@ impl<'a> Namer<'a> {
             }
         }
     }
-    /// Numbers everything under `top`, except the regions of those ops of
-    /// `top`'s own regions for which `keep` says no (another printer
-    /// numbers them: each starts from the same counters and names).
-    fn run(&mut self, top: Op, keep: &dyn Fn(Op) -> bool) {
-        self.names.slots = vec![NONE; self.ctx.num_values()];
-        self.names.blocks = vec![NONE; self.ctx.num_blocks()];
+    fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, generic: bool, names: Names) -> Self {
+        Namer {
+            ctx,
+            hooks,
+            names,
+            used: FxHashSet::default(),
+            log: vec![],
+            path: vec![],
+            next_scope: 0,
+            next_value: 0,
+            next_arg: 0,
+            next_conflict: 0,
+            hint_text: String::new(),
+            hints: vec![],
+            generic,
+            buf: String::new(),
+            arg_buf: String::new(),
+            namers: vec![],
+        }
+    }
+
+    fn size_tables(&mut self) {
+        if self.names.slots.len() < self.ctx.num_values() {
+            self.names.slots.resize(self.ctx.num_values(), NONE);
+        }
+        if self.names.blocks.len() < self.ctx.num_blocks() {
+            self.names.blocks.resize(self.ctx.num_blocks(), NONE);
+        }
+    }
+
+    /// Numbers everything under `top`.
+    fn run(&mut self, top: Op) {
+        self.size_tables();
         let root = self.open_scope();
         let mut work: Vec<(Region, u32, u32, u32, usize)> = vec![];
         for &r in self.ctx.regions_of(top).iter() {
             work.push((r, self.next_value, self.next_arg, self.next_conflict, root));
         }
         self.number_op(top);
+        self.drain(work);
+    }
+
+    /// Numbers `top` and the regions of `part`, ops of `top`'s body, as
+    /// `run` would. Only for a body that defines no values: then every
+    /// body op's regions start from the same counters and names, so parts
+    /// can be numbered by different namers.
+    fn run_part(&mut self, top: Op, part: &[Op]) {
+        self.size_tables();
+        self.open_scope();
+        self.number_op(top);
+        let body = self.open_scope();
+        let mut work: Vec<(Region, u32, u32, u32, usize)> = vec![];
+        for &o in part {
+            for &r in self.ctx.regions_of(o) {
+                work.push((r, self.next_value, self.next_arg, self.next_conflict, body));
+            }
+        }
+        self.drain(work);
+    }
+
+    /// Numbers the regions on the `work` stack and everything nested in
+    /// them; each entry carries the counters its region starts from and
+    /// the scope it opens in.
+    fn drain(&mut self, mut work: Vec<(Region, u32, u32, u32, usize)>) {
         while let Some((r, nv, na, nc, parent)) = work.pop() {
             self.next_value = nv;
             self.next_arg = na;
@@ -251,12 +303,8 @@ impl<'a> Namer<'a> {
             self.close_to(parent);
             let me = self.open_scope();
             self.number_region(r);
-            let at_top = self.ctx.region_parent(r) == Some(top);
             for &b in self.ctx.region_blocks(r) {
                 for o in self.ctx.block_ops_iter(b) {
-                    if at_top && !keep(o) {
-                        continue;
-                    }
                     for &nr in self.ctx.regions_of(o) {
                         work.push((nr, self.next_value, self.next_arg, self.next_conflict, me));
                     }
@@ -328,6 +376,8 @@ pub struct Printer<'a> {
     /// Text of runs of body ops printed by other threads (see
     /// `print_parallel`).
     prerendered: Option<Prerendered>,
+    /// Text before `out`, when prerendered runs were handed over.
+    pieces: Vec<String>,
 }
 
 /// Runs of consecutive ops already printed: (first op, last op, text),
@@ -340,43 +390,23 @@ struct Prerendered {
 impl<'a> Printer<'a> {
     /// Names every value under `top` and prepares to print it.
     pub fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, top: Op, opts: PrintOptions) -> Self {
-        Self::numbering(ctx, hooks, top, opts, &|_| true)
+        let mut namer = Namer::new(ctx, hooks, opts.generic, Names::default());
+        namer.run(top);
+        Self::with_names(ctx, hooks, opts, namer.names)
     }
 
-    /// A printer that has named only the values under those ops of
-    /// `top`'s regions that `keep` accepts (and `top`'s own).
-    fn numbering(
+    fn with_names(
         ctx: &'a Context,
         hooks: &'a dyn DialectHooks,
-        top: Op,
         opts: PrintOptions,
-        keep: &dyn Fn(Op) -> bool,
+        names: Names,
     ) -> Self {
-        let mut namer = Namer {
-            ctx,
-            hooks,
-            names: Names::default(),
-            used: FxHashSet::default(),
-            log: vec![],
-            path: vec![],
-            next_scope: 0,
-            next_value: 0,
-            next_arg: 0,
-            next_conflict: 0,
-            hint_text: String::new(),
-            hints: vec![],
-            generic: opts.generic,
-            buf: String::new(),
-            arg_buf: String::new(),
-            namers: vec![],
-        };
-        namer.run(top, keep);
         Printer {
             ctx,
             out: String::new(),
             opts,
             hooks,
-            names: namer.names,
+            names,
             indent: 0,
             custom: vec![],
             type_spans: vec![],
@@ -384,7 +414,17 @@ impl<'a> Printer<'a> {
             attr_spans: [vec![], vec![]],
             spellings: vec![],
             prerendered: None,
+            pieces: vec![],
         }
+    }
+
+    /// Names `top` and the values under the ops of `part` (see
+    /// `Namer::run_part`), keeping the tables (and names) of earlier parts.
+    fn name_part(&mut self, top: Op, part: &[Op]) {
+        let names = std::mem::take(&mut self.names);
+        let mut namer = Namer::new(self.ctx, self.hooks, self.opts.generic, names);
+        namer.run_part(top, part);
+        self.names = namer.names;
     }
 
     /// Prints `top` with the ops of its body (a module's functions)
@@ -392,12 +432,13 @@ impl<'a> Printer<'a> {
     /// body defines no values, so each op's regions are numbered from the
     /// same state whoever numbers them. Returns `None` (print as usual)
     /// when that does not hold or the body is too small to be worth it.
+    /// The text comes in pieces, to be written one after the other.
     pub fn print_parallel(
         ctx: &'a Context,
         hooks: &'a dyn DialectHooks,
         top: Op,
         opts: PrintOptions,
-    ) -> Option<String> {
+    ) -> Option<Vec<String>> {
         /// Below this many nested ops, threads cost more than they save.
         const MIN_OPS: usize = 20_000;
         let &[r] = ctx.regions_of(top) else {
@@ -417,36 +458,30 @@ impl<'a> Printer<'a> {
         if ops.iter().any(|&o| !ctx.results(o).is_empty()) {
             return None;
         }
-        let weights: Vec<usize> = ops
-            .iter()
-            .map(|&o| {
-                let mut n = 1;
-                ctx.walk_nested(o, &mut |_| n += 1);
-                n
-            })
-            .collect();
         let threads = mlir_async_ir::parallel::threads_for(ops.len());
-        if threads < 2 || weights.iter().sum::<usize>() < MIN_OPS {
+        if threads < 2 || ctx.num_ops() < MIN_OPS {
             return None;
         }
-        // A few parts per thread even out functions of unequal cost.
-        let bounds = mlir_async_ir::parallel::balanced_bounds(&weights, 4 * threads);
+        // Many more parts than threads: functions differ in size, and a
+        // thread that finishes early takes the next part.
+        let parts = (16 * threads).min(ops.len());
+        let bounds: Vec<usize> = (0..=parts).map(|k| k * ops.len() / parts).collect();
         let texts = mlir_async_ir::parallel::map_parts(
             &bounds,
-            || (),
-            |(), range| {
+            || Printer::with_names(ctx, hooks, opts, Names::default()),
+            |p, range| {
                 let part = &ops[range];
-                let mine: FxHashSet<Op> = part.iter().copied().collect();
-                let mut p = Printer::numbering(ctx, hooks, top, opts, &|o| mine.contains(&o));
+                p.name_part(top, part);
                 p.indent = 2;
                 for &o in part {
                     p.op(o);
                     p.newline();
                 }
-                p.out
+                std::mem::take(&mut p.out)
             },
         );
-        let mut p = Printer::numbering(ctx, hooks, top, opts, &|_| false);
+        let mut p = Printer::with_names(ctx, hooks, opts, Names::default());
+        p.name_part(top, &[]);
         let runs = bounds
             .windows(2)
             .zip(texts)
@@ -455,7 +490,9 @@ impl<'a> Printer<'a> {
         p.prerendered = Some(Prerendered { runs, next: 0 });
         p.op(top);
         p.out.push('\n');
-        Some(p.out)
+        let mut pieces = std::mem::take(&mut p.pieces);
+        pieces.push(p.out);
+        Some(pieces)
     }
 
     /// `hooks.custom_printer`, asked once per op name rather than per op.
@@ -934,9 +971,12 @@ impl<'a> Printer<'a> {
                 continue;
             }
             if let Some(pre) = self.prerendered.as_mut() {
-                if let Some((first, end, text)) = pre.runs.get(pre.next) {
+                if let Some((first, end, text)) = pre.runs.get_mut(pre.next) {
                     if *first == o {
-                        self.out.push_str(text);
+                        // Handed over whole: copying hundreds of MB
+                        // costs more in page faults than printing it.
+                        self.pieces.push(std::mem::take(&mut self.out));
+                        self.pieces.push(std::mem::take(text));
                         pre.next += 1;
                         if *end != o {
                             in_run = Some(*end);

@@ -7,7 +7,9 @@ use mlir_async_passes::{
     make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry,
 };
 use mlir_async_syntax::edition::join_split_outputs;
-use mlir_async_syntax::{parse_source, print_op, Diagnostic, Edition, PrintOptions, Severity};
+use mlir_async_syntax::{
+    parse_source, print_op, print_op_pieces, Diagnostic, Edition, PrintOptions, Severity,
+};
 use std::io::{Read, Write};
 use std::time::Instant;
 
@@ -244,7 +246,8 @@ fn split_chunks(text: &str, split: bool) -> Vec<Chunk<'_>> {
 
 /// The outcome of processing one chunk.
 enum ChunkResult {
-    Output(String),
+    /// The printed module, in pieces to write one after the other.
+    Output(Vec<String>),
     Failed(Vec<Diagnostic>),
 }
 
@@ -330,7 +333,7 @@ fn process_chunk(
         }
     }
     let t0 = Instant::now();
-    let out = print_op(&ctx, &reg, module, popts);
+    let out = print_op_pieces(&ctx, &reg, module, popts);
     timing.push(("Output".into(), t0.elapsed().as_secs_f64()));
     if !o.split_input_file {
         // The process ends right after: freeing a large IR piece by piece
@@ -396,7 +399,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let mut outputs: Vec<Option<String>> = vec![];
+    let mut outputs: Vec<Option<Vec<String>>> = vec![];
     let mut edition_seen = o.edition;
     let mut failed = false;
     let mut timing = vec![];
@@ -508,36 +511,40 @@ pub fn main_with_args(args: &[String]) -> i32 {
         }
         eprintln!("    {total:.4} (100.0%)  Total");
     }
-    let joined = if o.split_input_file {
-        join_split_outputs(&outputs, edition_seen.unwrap_or(Edition::V15))
+    let pieces: Vec<String> = if o.split_input_file {
+        let chunks: Vec<Option<String>> =
+            outputs.into_iter().map(|c| c.map(|p| p.concat())).collect();
+        vec![join_split_outputs(
+            &chunks,
+            edition_seen.unwrap_or(Edition::V15),
+        )]
     } else {
-        // mlir-opt ends its output with an empty line. One output (the
-        // usual case) is extended in place: at 1M ops a copy of it costs
-        // a few hundred MB of page faults.
-        let mut joined = String::new();
-        for (i, o) in outputs.into_iter().flatten().enumerate() {
-            if i == 0 {
-                joined = o;
-            } else {
-                joined.push_str(&o);
-            }
-            joined.push('\n');
+        // mlir-opt ends its output with an empty line.
+        let mut pieces = vec![];
+        for o in outputs.into_iter().flatten() {
+            pieces.extend(o);
+            pieces.push("\n".to_string());
         }
-        joined
+        pieces
     };
+    let write = |w: &mut dyn Write| pieces.iter().try_for_each(|p| w.write_all(p.as_bytes()));
     match &o.output {
         Some(path) if path != "-" => {
             if failed {
                 return 1;
             }
-            if let Err(e) = std::fs::write(path, joined) {
+            let written = std::fs::File::create(path).and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                write(&mut w)?;
+                w.flush()
+            });
+            if let Err(e) = written {
                 eprintln!("mlir-async-opt: cannot write '{path}': {e}");
                 return 1;
             }
         }
         _ => {
-            let mut so = std::io::stdout().lock();
-            let _ = so.write_all(joined.as_bytes());
+            let _ = write(&mut std::io::stdout().lock());
         }
     }
     i32::from(failed)

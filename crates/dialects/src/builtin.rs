@@ -84,6 +84,17 @@ pub fn func_type(ctx: &Context, op: Op) -> (Vec<Type>, Vec<Type>) {
     }
 }
 
+/// [`func_type`] without the copies, for checks at every call.
+fn func_type_ref(ctx: &Context, op: Op) -> (&[Type], &[Type]) {
+    match ctx.get_attr(op, "function_type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => match ctx.kind(*t) {
+            TypeKind::Function(i, o) => (i, o),
+            _ => (&[], &[]),
+        },
+        _ => (&[], &[]),
+    }
+}
+
 /// Per-argument or per-result attribute dictionaries (`arg_attrs`/`res_attrs`).
 pub fn func_arg_attrs(ctx: &Context, op: Op, key: &str, n: usize) -> Vec<Vec<(Symbol, Attribute)>> {
     let mut out = vec![vec![]; n];
@@ -408,12 +419,12 @@ fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
     if ctx.name(f) != "func.func" {
         return Err(format!("'{name}' does not reference a valid function"));
     }
-    let (ins, outs) = func_type(ctx, f);
+    let (ins, outs) = func_type_ref(ctx, f);
     let ops = ctx.operands(op);
     if ins.len() != ops.len() {
         return Err("incorrect number of operands for callee".into());
     }
-    for (i, (&v, &t)) in ops.iter().zip(&ins).enumerate() {
+    for (i, (&v, &t)) in ops.iter().zip(ins).enumerate() {
         if ctx.value_type(v) != t {
             return Err(format!("operand type mismatch: expected operand type {}, but provided {} for operand number {i}", tyname(ctx, t), tyname(ctx, ctx.value_type(v))));
         }
@@ -422,7 +433,7 @@ fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
     if outs.len() != res.len() {
         return Err("incorrect number of results for callee".into());
     }
-    for (i, (&v, &t)) in res.iter().zip(&outs).enumerate() {
+    for (i, (&v, &t)) in res.iter().zip(outs).enumerate() {
         if ctx.value_type(v) != t {
             return Err(format!("result type mismatch at index {i}"));
         }

@@ -224,6 +224,7 @@ impl<'a> Verifier<'a> {
                 }
                 for o in ctx.block_ops_iter(b) {
                     self.check_operands(o, b, graph, inner, w)?;
+                    w.visited[o.index()] = true;
                     if !ctx.regions_of(o).is_empty() {
                         self.dominance_in(o, inner, w)?;
                     }
@@ -249,7 +250,13 @@ impl<'a> Verifier<'a> {
             // comes first; skip the ancestor walks.
             if def_block == Some(use_block) {
                 if let ValueDef::Result(d, _) = ctx.value_def(v) {
-                    if graph || (d != op && w.dom.value_dominates_use(ctx, v, op)) {
+                    // Checked earlier in this walk of the block: it comes
+                    // first. Otherwise ask the dominance info (the op may
+                    // have been walked by another thread).
+                    if graph
+                        || w.visited[d.index()]
+                        || (d != op && w.dom.value_dominates_use(ctx, v, op))
+                    {
                         continue;
                     }
                 } else {
@@ -303,6 +310,9 @@ struct DomWalk {
     /// Isolation scope of each entered block, by block: 0 for none, else
     /// the scope op's index + 1.
     block_scope: Vec<u32>,
+    /// Ops whose operands were checked, by op: the walk goes through each
+    /// block in order, so a visited op of the user's block precedes it.
+    visited: Vec<bool>,
     top: Op,
 }
 
@@ -311,6 +321,7 @@ impl DomWalk {
         DomWalk {
             dom: DominanceInfo::new(),
             block_scope: vec![UNVISITED; ctx.num_blocks()],
+            visited: vec![false; ctx.num_ops()],
             top,
         }
     }

@@ -327,38 +327,41 @@ impl<'p, 'a> Lowering<'p, 'a> {
         outs: &[Type],
         extra: &[(&str, Attribute)],
     ) -> (Op, Block) {
+        let name = self.sym("func.func");
+        let mut attrs = vec![
+            (self.sym("function_type"), Attribute::from_index(0)),
+            (self.sym("sym_visibility"), Attribute::from_index(0)),
+        ];
         let ctx = self.ctx();
         let ft = ctx.function_type(ins.to_vec(), outs.to_vec());
-        let fta = ctx.type_attr(ft);
-        let private = ctx.string_attr("private");
+        attrs[0].1 = ctx.type_attr(ft);
+        attrs[1].1 = ctx.string_attr("private");
         let body = ctx.create_region();
         let entry = ctx.create_block(ins);
         ctx.append_block(body, entry);
-        let mut st = OperationState::new(ctx.sym("func.func"), loc);
-        st.regions = vec![body];
-        st.attrs = vec![
-            (ctx.sym("function_type"), fta),
-            (ctx.sym("sym_visibility"), private),
-        ];
         for &(k, a) in extra {
-            st.attrs.push((ctx.sym(k), a));
+            attrs.push((ctx.sym(k), a));
         }
-        (ctx.create_op(st), entry)
+        let op = ctx.create_op_from(name, loc, &[], &[], &attrs, &[body], &[]);
+        (op, entry)
     }
 
     /// Inserts a symbol op at the end of the module, uniquing its name as
     /// MLIR's `SymbolTable::insert` does.
     fn insert_symbol(&mut self, op: Op, name: &str) -> String {
         let mut n = name.to_string();
-        if !self.symbols.insert(n.clone()) {
+        if self.symbols.contains(&n) {
+            use std::fmt::Write;
             loop {
-                n = format!("{name}_{}", self.uniquing_counter);
+                n.truncate(name.len());
+                let _ = write!(n, "_{}", self.uniquing_counter);
                 self.uniquing_counter += 1;
-                if self.symbols.insert(n.clone()) {
+                if !self.symbols.contains(&n) {
                     break;
                 }
             }
         }
+        self.symbols.insert(n.clone());
         let a = self.ctx().string_attr(&n);
         self.ctx().set_attr(op, "sym_name", a);
         let r = self.pc.ctx.regions_of(self.module)[0];
@@ -491,11 +494,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     fn build_suspend(&mut self, c: &Cursor, state: Value, coro: &CoroMachinery, resume: Block) {
+        let name = self.sym("async.coro.suspend");
+        let succ = [coro.suspend, resume, coro.cleanup];
         let ctx = self.ctx();
-        let mut st = OperationState::new(ctx.sym("async.coro.suspend"), c.loc);
-        st.operands = vec![state];
-        st.successors = vec![coro.suspend, resume, coro.cleanup];
-        ctx.build(c.ip, st);
+        let op = ctx.create_op_from(name, c.loc, &[state], &[], &[], &[], &succ);
+        ctx.insert_op(c.ip, op);
     }
 
     /// Turns a function whose results are `(!async.token, !async.value...)`

@@ -177,7 +177,7 @@ fn verify_execute(ctx: &Context, op: Op) -> Result<(), String> {
 }
 
 fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    st.operands = parse_operands_and_types(p)?;
+    parse_operands_and_types(p, &mut st.operands)?;
     attr_dict(p, st)
 }
 

@@ -315,8 +315,7 @@ fn verify_func(ctx: &Context, op: Op) -> Result<(), String> {
 
 fn parse_return(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
-    st.operands = parse_operands_and_types(p)?;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_return(p: &mut Printer, op: Op) {

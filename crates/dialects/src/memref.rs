@@ -160,14 +160,13 @@ fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
         p.note_edition(Edition::V15);
         p.expect_keyword("ins")?;
         p.expect("(")?;
-        let mut ops = parse_operands_and_types(p)?;
+        parse_operands_and_types(p, &mut st.operands)?;
         p.expect(")")?;
         p.expect_keyword("outs")?;
         p.expect("(")?;
-        ops.extend(parse_operands_and_types(p)?);
+        parse_operands_and_types(p, &mut st.operands)?;
         p.expect(")")?;
         attr_dict(p, st)?;
-        st.operands = ops;
     }
     Ok(())
 }
@@ -202,8 +201,7 @@ fn print_fill(p: &mut Printer, op: Op) {
 
 fn parse_plain_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
-    st.operands = parse_operands_and_types(p)?;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_plain_yield(p: &mut Printer, op: Op) {

@@ -27,9 +27,9 @@ pub fn ops() -> Vec<OpDef> {
 
 /// `(%a = %x, %b = %y)`: region argument names and initial operands.
 /// Region argument names with their positions, and the initial operands.
-type InitList = (Vec<(String, usize)>, Vec<UnresolvedOperandAlias>);
+type InitList<'a> = (Vec<(&'a str, usize)>, Vec<UnresolvedOperandAlias<'a>>);
 
-fn parse_init_list(p: &mut Parser) -> PResult<InitList> {
+fn parse_init_list<'a>(p: &mut Parser<'a, '_>) -> PResult<InitList<'a>> {
     p.expect("(")?;
     let mut names = vec![];
     let mut inits = vec![];
@@ -50,7 +50,7 @@ fn parse_init_list(p: &mut Parser) -> PResult<InitList> {
     }
     Ok((names, inits))
 }
-type UnresolvedOperandAlias = mlir_async_syntax::UnresolvedOperand;
+type UnresolvedOperandAlias<'a> = mlir_async_syntax::UnresolvedOperand<'a>;
 
 fn print_init_list(p: &mut Printer, args: &[Value], inits: &[Value]) {
     p.w("(");
@@ -173,8 +173,7 @@ fn print_if(p: &mut Printer, op: Op) {
 
 fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
-    st.operands = parse_operands_and_types(p)?;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_yield(p: &mut Printer, op: Op) {
@@ -235,11 +234,10 @@ fn parse_condition(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult
     let c = p.parse_operand_ref()?;
     p.expect(")")?;
     let i1 = p.ctx.int_type(1);
-    let mut ops = vec![p.resolve_operand(&c, i1)?];
+    let c = p.resolve_operand(&c, i1)?;
+    st.operands.push(c);
     attr_dict(p, st)?;
-    ops.extend(parse_operands_and_types(p)?);
-    st.operands = ops;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_condition(p: &mut Printer, op: Op) {
@@ -251,7 +249,9 @@ fn print_condition(p: &mut Printer, op: Op) {
     print_operands_and_types(p, &ops[1..]);
 }
 
-fn paren_operands(p: &mut Parser) -> PResult<Vec<mlir_async_syntax::UnresolvedOperand>> {
+fn paren_operands<'a>(
+    p: &mut Parser<'a, '_>,
+) -> PResult<Vec<mlir_async_syntax::UnresolvedOperand<'a>>> {
     p.expect("(")?;
     let v = p.parse_operand_list()?;
     p.expect(")")?;

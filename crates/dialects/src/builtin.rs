@@ -476,7 +476,7 @@ fn parse_func_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PRe
     st.attrs.push((s, v));
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    st.result_types = vec![t];
+    st.result_types.push(t);
     Ok(())
 }
 

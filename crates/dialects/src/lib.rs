@@ -137,7 +137,8 @@ impl DialectHooks for Registry {
     ) -> PResult<bool> {
         // `constant` is `arith.constant` in 13 and `func.constant` (a
         // symbol) in 13 and 14.
-        let name = if name == "constant" {
+        let renamed = name == "constant";
+        let name = if renamed {
             if p.peek() == b'@' {
                 "func.constant"
             } else {
@@ -163,7 +164,10 @@ impl DialectHooks for Registry {
         let Some(parse) = def.parse else {
             return Ok(false);
         };
-        st.name = p.ctx.sym(name);
+        // The parser has set `st.name` to the symbol of `name` already.
+        if renamed {
+            st.name = p.ctx.sym(name);
+        }
         parse(p, st, num_results)?;
         Ok(true)
     }

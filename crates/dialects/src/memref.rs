@@ -48,7 +48,7 @@ fn parse_alloc(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     let s = p.ctx.sym("operand_segment_sizes");
     st.attrs.push((s, seg));
     st.operands = ops;
-    st.result_types = vec![t];
+    st.result_types.push(t);
     Ok(())
 }
 
@@ -90,7 +90,7 @@ fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>
 fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let (ops, e) = parse_indexed(p, st)?;
     st.operands = ops;
-    st.result_types = vec![e];
+    st.result_types.push(e);
     Ok(())
 }
 
@@ -137,8 +137,9 @@ fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
     let t = colon_type(p)?;
     let index = p.ctx.index_type();
-    st.operands = vec![p.resolve_operand(&m, t)?, p.resolve_operand(&i, index)?];
-    st.result_types = vec![index];
+    st.operands
+        .extend([p.resolve_operand(&m, t)?, p.resolve_operand(&i, index)?]);
+    st.result_types.push(index);
     Ok(())
 }
 
@@ -244,7 +245,7 @@ fn parse_generic(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<(
         attr_dict(p, st)?;
     }
     let r = p.parse_region(&[], false)?;
-    st.regions = vec![r];
+    st.regions.push(r);
     st.result_types = optional_arrow_types(p)?;
     Ok(())
 }

@@ -104,7 +104,7 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
     st.operands = operands;
     st.result_types = result_types;
-    st.regions = vec![r];
+    st.regions.push(r);
     Ok(())
 }
 
@@ -138,7 +138,7 @@ fn print_for(p: &mut Printer, op: Op) {
 fn parse_if(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let c = p.parse_operand_ref()?;
     let i1 = p.ctx.int_type(1);
-    st.operands = vec![p.resolve_operand(&c, i1)?];
+    st.operands.push(p.resolve_operand(&c, i1)?);
     st.result_types = optional_arrow_types(p)?;
     let then = region_with_implicit_terminator(p, &[], "scf.yield")?;
     let els = if p.eat_keyword("else") {
@@ -146,7 +146,7 @@ fn parse_if(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     } else {
         p.ctx.create_region()
     };
-    st.regions = vec![then, els];
+    st.regions.extend([then, els]);
     attr_dict(p, st)
 }
 
@@ -204,7 +204,7 @@ fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     let before = p.parse_region(&args, false)?;
     p.expect_keyword("do")?;
     let after = p.parse_region(&[], false)?;
-    st.regions = vec![before, after];
+    st.regions.extend([before, after]);
     attr_dict_kw(p, st)
 }
 
@@ -291,7 +291,7 @@ fn parse_parallel(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     let r = region_with_implicit_terminator(p, &args, "scf.yield")?;
     st.operands = operands;
     st.result_types = results;
-    st.regions = vec![r];
+    st.regions.push(r);
     let s = p.ctx.sym("operand_segment_sizes");
     st.attrs.push((s, seg));
     attr_dict(p, st)
@@ -331,7 +331,7 @@ fn parse_reduce(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     let t = colon_type(p)?;
     st.operands = resolve_same(p, &ops, t)?;
     let r = p.parse_region(&[], false)?;
-    st.regions = vec![r];
+    st.regions.push(r);
     attr_dict(p, st)
 }
 
@@ -352,7 +352,7 @@ fn print_reduce(p: &mut Printer, op: Op) {
 fn parse_execute_region(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     st.result_types = optional_arrow_types(p)?;
     let r = p.parse_region(&[], false)?;
-    st.regions = vec![r];
+    st.regions.push(r);
     attr_dict(p, st)
 }
 

@@ -1769,6 +1769,17 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         Ok(v)
     }
+    /// [`Parser::parse_function_result_types`] appended to `out`.
+    pub fn parse_function_result_types_into(&mut self, out: &mut Vec<Type>) -> PResult<()> {
+        if self.peek() == b'(' {
+            let v = self.parse_function_result_types()?;
+            out.extend(v);
+        } else {
+            let t = self.parse_type()?;
+            out.push(t);
+        }
+        Ok(())
+    }
     /// `()`, `T` or `(T, U)`: a function result list.
     pub fn parse_function_result_types(&mut self) -> PResult<Vec<Type>> {
         if self.peek() == b'(' {

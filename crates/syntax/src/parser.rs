@@ -182,6 +182,8 @@ pub struct Parser<'a, 'c> {
     pub pos: usize,
     file: Symbol,
     cursor: LineCursor,
+    /// See `NewlineIndex`; built at the first location asked for.
+    newlines: Option<NewlineIndex>,
     line_offset: u32,
     hooks: &'a dyn DialectHooks,
     scopes: Vec<Scope<'a>>,
@@ -223,6 +225,80 @@ pub struct Parser<'a, 'c> {
     pub seen: Option<Edition>,
     pub saw_legacy_func: bool,
     depth: usize,
+}
+
+/// The offsets of all newlines of the source, found in one word-at-a-time
+/// pass: each op's location is then a step or two along it instead of a
+/// scan of the text since the previous op.
+struct NewlineIndex {
+    nl: Vec<u32>,
+    /// No byte of the source is outside ASCII: columns are byte counts.
+    ascii: bool,
+    /// Newlines before `at`, from the previous look-up.
+    k: usize,
+    at: usize,
+}
+
+impl NewlineIndex {
+    /// `None` for sources whose offsets do not fit `u32`.
+    fn new(b: &[u8]) -> Option<Self> {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+        if u32::try_from(b.len()).is_err() {
+            return None;
+        }
+        // Roughly one line per 30 bytes of MLIR text.
+        let mut nl = Vec::with_capacity(b.len() / 30 + 16);
+        let mut high = 0u64;
+        let mut chunks = b.chunks_exact(8);
+        let mut off = 0u32;
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+            high |= w;
+            let x = w ^ NL;
+            // Bit 7 of each byte of `m` is set iff that byte is a newline
+            // (see `advance_cursor`).
+            let mut m = !(((x & LOW7) + LOW7) | x) & !LOW7;
+            while m != 0 {
+                nl.push(off + m.trailing_zeros() / 8);
+                m &= m - 1;
+            }
+            off += 8;
+        }
+        for (i, &c) in chunks.remainder().iter().enumerate() {
+            high |= c as u64;
+            if c == b'\n' {
+                nl.push(off + i as u32);
+            }
+        }
+        Some(NewlineIndex {
+            nl,
+            ascii: high & !LOW7 == 0,
+            k: 0,
+            at: 0,
+        })
+    }
+
+    /// 0-based line of `pos` and the offset where that line starts.
+    #[inline]
+    fn line_of(&mut self, pos: usize) -> (u32, usize) {
+        let mut k = self.k;
+        if pos >= self.at {
+            while k < self.nl.len() && (self.nl[k] as usize) < pos {
+                k += 1;
+            }
+        } else {
+            k = self.nl.partition_point(|&x| (x as usize) < pos);
+        }
+        self.k = k;
+        self.at = pos;
+        let start = if k == 0 {
+            0
+        } else {
+            self.nl[k - 1] as usize + 1
+        };
+        (k as u32, start)
+    }
 }
 
 /// Moves `cur` forward to `pos` (>= `cur.pos`), counting newlines and
@@ -312,6 +388,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             pos: 0,
             file,
             cursor: LineCursor::default(),
+            newlines: None,
             line_offset,
             hooks,
             scopes: vec![],
@@ -369,6 +446,28 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     pub fn loc_at(&mut self, pos: usize) -> Location {
         let pos = pos.min(self.b.len());
+        if self.newlines.is_none() {
+            self.newlines = NewlineIndex::new(self.b);
+        }
+        if let Some(ix) = &mut self.newlines {
+            let (line, start) = ix.line_of(pos);
+            let col = if ix.ascii {
+                (pos - start) as u32 + 1
+            } else {
+                self.cursor_line_col(
+                    LineCursor {
+                        pos,
+                        line,
+                        line_start: start,
+                    },
+                    pos,
+                )
+                .1
+            };
+            let l = line + 1 + self.line_offset;
+            let f = self.file;
+            return self.ctx.loc(LocKind::FileLineCol(f, l, col));
+        }
         let cur = if pos >= self.cursor.pos {
             advance_cursor(self.b, self.cursor, pos)
         } else {

@@ -207,6 +207,8 @@ pub struct Parser<'a, 'c> {
     attr_memo: HashMap<(usize, u64), Attribute>,
     /// `!async.value<T>` by the index of `T`.
     async_value_types: Vec<Option<Type>>,
+    /// See `scalar_type`.
+    scalar_types: [Option<Type>; 108],
     /// Cleared op states for reuse, one per nesting level in use.
     free_states: Vec<OperationState>,
     /// Names defined, in order, so closing a scope can drop its bindings.
@@ -400,6 +402,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             static_syms: HashMap::default(),
             attr_memo: HashMap::default(),
             async_value_types: Vec::new(),
+            scalar_types: [None; 108],
             free_states: Vec::new(),
             defined: vec![],
             isolated_at: 0,
@@ -1950,6 +1953,10 @@ impl<'a, 'c> Parser<'a, 'c> {
         let Some(id) = self.peek_ident_no_dot() else {
             return self.err_here("expected non-function type");
         };
+        if let Some(t) = self.scalar_type(id) {
+            self.pos += id.len();
+            return Ok(t);
+        }
         let k = match id {
             "index" => TypeKind::Index,
             "f16" => TypeKind::F16,
@@ -2007,6 +2014,37 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(Some(self.async_value_type(t)));
         }
         Ok(None)
+    }
+
+    /// The common builtin scalar types (`index`, floats, `iN` up to two
+    /// digits without a leading zero), remembered per spelling: `None`
+    /// for anything else, which the general path decides.
+    fn scalar_type(&mut self, id: &str) -> Option<Type> {
+        let (slot, kind) = match id.as_bytes() {
+            b"index" => (100, TypeKind::Index),
+            b"f16" => (101, TypeKind::F16),
+            b"bf16" => (102, TypeKind::BF16),
+            b"f32" => (103, TypeKind::F32),
+            b"f64" => (104, TypeKind::F64),
+            b"f80" => (105, TypeKind::F80),
+            b"f128" => (106, TypeKind::F128),
+            b"none" => (107, TypeKind::None),
+            [b'i', d @ b'0'..=b'9'] => {
+                let w = (d - b'0') as u32;
+                (w as usize, TypeKind::Integer(w, Signedness::Signless))
+            }
+            [b'i', d @ b'1'..=b'9', e @ b'0'..=b'9'] => {
+                let w = ((d - b'0') * 10 + (e - b'0')) as u32;
+                (w as usize, TypeKind::Integer(w, Signedness::Signless))
+            }
+            _ => return None,
+        };
+        if let Some(t) = self.scalar_types[slot] {
+            return Some(t);
+        }
+        let t = self.ctx.ty(kind);
+        self.scalar_types[slot] = Some(t);
+        Some(t)
     }
 
     /// `!async.value<t>`, remembered by `t`.

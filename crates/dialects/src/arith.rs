@@ -90,7 +90,7 @@ fn parse_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     let a = p.parse_attribute(None)?;
     let t = match p.ctx.attr_kind(a) {
         AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t,
-        AttrKind::Bool(_) => p.ctx.int_type(1),
+        AttrKind::Bool(_) => p.i1_type(),
         AttrKind::Type(_) | AttrKind::String(..) | AttrKind::SymbolRef(..) => {
             return p.err_here("unsupported 'value' attribute for arith.constant");
         }
@@ -220,7 +220,7 @@ fn parse_cmp(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     });
     let s = p.static_sym("predicate");
     st.attrs.push((s, a));
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     let rt = match p.ctx.kind(t) {
         TypeKind::Vector {
             shape, scalable, ..
@@ -267,7 +267,7 @@ fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     if ops.len() != 3 {
         return p.err_here("expected 3 operands");
     }
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     let c = p.resolve_operand(&ops[0], i1)?;
     let a = p.resolve_operand(&ops[1], t)?;
     let b = p.resolve_operand(&ops[2], t)?;

@@ -63,7 +63,7 @@ pub fn value_inner(ctx: &Context, t: Type) -> Option<Type> {
 }
 
 fn parse_execute(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let token = p.ctx.token_type();
+    let token = p.token_type();
     // Operands go straight into the state: dependencies, then values.
     if p.eat("[") {
         let ds = p.parse_operand_list_pending()?;
@@ -269,7 +269,7 @@ fn verify_await(ctx: &Context, op: Op) -> Result<(), String> {
 fn parse_size_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let s = p.parse_operand_ref()?;
     let t = colon_type(p)?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     st.operands.push(p.resolve_operand(&s, index)?);
     st.result_types.push(t);
     attr_dict(p, st)
@@ -294,7 +294,7 @@ fn parse_add_to_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PRes
     let gt = p.ctx.ty(TypeKind::AsyncGroup);
     st.operands
         .extend([p.resolve_operand(&v, t)?, p.resolve_operand(&g, gt)?]);
-    st.result_types.push(p.ctx.index_type());
+    st.result_types.push(p.index_type());
     Ok(())
 }
 
@@ -340,7 +340,7 @@ fn print_create(p: &mut Printer, op: Op) {
 fn parse_unary_typed(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
     parse_operand_attrs_type(p, st, n)?;
     if p.ctx.str(st.name) == "async.runtime.is_error" {
-        st.result_types.push(p.ctx.int_type(1));
+        st.result_types.push(p.i1_type());
     }
     Ok(())
 }

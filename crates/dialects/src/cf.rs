@@ -87,7 +87,7 @@ fn print_br(p: &mut Printer, op: Op) {
 
 fn parse_cond_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let c = p.parse_operand_ref()?;
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     let c = p.resolve_operand(&c, i1)?;
     p.expect(",")?;
     let (t, targs) = p.parse_successor_and_args()?;
@@ -121,7 +121,7 @@ fn print_cond_br(p: &mut Printer, op: Op) {
 
 fn parse_assert(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let c = p.parse_operand_ref()?;
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     st.operands.push(p.resolve_operand(&c, i1)?);
     p.expect(",")?;
     let m = p.string_lit()?;

@@ -41,7 +41,7 @@ fn parse_alloc(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     }
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut ops = resolve_same(p, &dyns, index)?;
     ops.extend(resolve_same(p, &syms, index)?);
     let seg = segment_sizes(p.ctx, &[dyns.len(), syms.len()]);
@@ -81,7 +81,7 @@ fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>
     let Some(e) = elem_of(p.ctx, t) else {
         return p.err(tpos, "expected memref type");
     };
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut ops = vec![p.resolve_operand(&m, t)?];
     ops.extend(resolve_same(p, &ids, index)?);
     Ok((ops, e))
@@ -136,7 +136,7 @@ fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let i = p.parse_operand_ref()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     st.operands
         .extend([p.resolve_operand(&m, t)?, p.resolve_operand(&i, index)?]);
     st.result_types.push(index);

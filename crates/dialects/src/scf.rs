@@ -75,7 +75,7 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let ub = p.parse_operand_ref()?;
     p.expect_keyword("step")?;
     let step = p.parse_operand_ref()?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut operands = resolve_same(p, &[lb, ub, step], index)?;
     let mut args = vec![RegionArg {
         name: iv.name,
@@ -137,7 +137,7 @@ fn print_for(p: &mut Printer, op: Op) {
 
 fn parse_if(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let c = p.parse_operand_ref()?;
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     st.operands.push(p.resolve_operand(&c, i1)?);
     st.result_types = optional_arrow_types(p)?;
     let then = region_with_implicit_terminator(p, &[], "scf.yield")?;
@@ -233,7 +233,7 @@ fn parse_condition(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult
     p.expect("(")?;
     let c = p.parse_operand_ref()?;
     p.expect(")")?;
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     let c = p.resolve_operand(&c, i1)?;
     st.operands.push(c);
     attr_dict(p, st)?;
@@ -268,7 +268,7 @@ fn parse_parallel(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     let ubs = paren_operands(p)?;
     p.expect_keyword("step")?;
     let steps = paren_operands(p)?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut operands = resolve_same(p, &lbs, index)?;
     operands.extend(resolve_same(p, &ubs, index)?);
     operands.extend(resolve_same(p, &steps, index)?);

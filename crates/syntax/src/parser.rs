@@ -51,8 +51,21 @@ impl PartialEq for Name<'_> {
     #[inline]
     fn eq(&self, o: &Self) -> bool {
         // Up to 8 bytes the hash is a bijection of the (zero-padded) bytes,
-        // so equal hashes and lengths mean equal names.
-        self.hash == o.hash && self.s.len() == o.s.len() && (self.s.len() <= 8 || self.s == o.s)
+        // so equal hashes and lengths mean equal names; up to 16 two
+        // overlapping words compare the rest (op names), without `memcmp`.
+        let (a, b) = (self.s.as_bytes(), o.s.as_bytes());
+        let n = a.len();
+        if self.hash != o.hash || n != b.len() {
+            return false;
+        }
+        if n <= 8 {
+            return true;
+        }
+        if n <= 16 {
+            let w = |x: &[u8], i: usize| u64::from_le_bytes(x[i..i + 8].try_into().expect("8"));
+            return w(a, 0) == w(b, 0) && w(a, n - 8) == w(b, n - 8);
+        }
+        a == b
     }
 }
 impl Eq for Name<'_> {}
@@ -208,7 +221,7 @@ pub struct Parser<'a, 'c> {
     /// `!async.value<T>` by the index of `T`.
     async_value_types: Vec<Option<Type>>,
     /// See `scalar_type`.
-    scalar_types: [Option<Type>; 108],
+    scalar_types: [Option<Type>; 109],
     /// Cleared op states for reuse, one per nesting level in use.
     free_states: Vec<OperationState>,
     /// Names defined, in order, so closing a scope can drop its bindings.
@@ -402,7 +415,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             static_syms: HashMap::default(),
             attr_memo: HashMap::default(),
             async_value_types: Vec::new(),
-            scalar_types: [None; 108],
+            scalar_types: [None; 109],
             free_states: Vec::new(),
             defined: vec![],
             isolated_at: 0,
@@ -2005,7 +2018,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         let ends_at = |n: usize| !r.get(n).is_some_and(|&c| is_suffix_char(c));
         if r.starts_with(b"token") && ends_at(5) {
             self.pos = start + 12;
-            return Ok(Some(self.ctx.token_type()));
+            return Ok(Some(self.token_type()));
         }
         if r.starts_with(b"value<") {
             self.pos = start + 13;
@@ -2020,31 +2033,54 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// digits without a leading zero), remembered per spelling: `None`
     /// for anything else, which the general path decides.
     fn scalar_type(&mut self, id: &str) -> Option<Type> {
-        let (slot, kind) = match id.as_bytes() {
-            b"index" => (100, TypeKind::Index),
-            b"f16" => (101, TypeKind::F16),
-            b"bf16" => (102, TypeKind::BF16),
-            b"f32" => (103, TypeKind::F32),
-            b"f64" => (104, TypeKind::F64),
-            b"f80" => (105, TypeKind::F80),
-            b"f128" => (106, TypeKind::F128),
-            b"none" => (107, TypeKind::None),
-            [b'i', d @ b'0'..=b'9'] => {
-                let w = (d - b'0') as u32;
-                (w as usize, TypeKind::Integer(w, Signedness::Signless))
-            }
-            [b'i', d @ b'1'..=b'9', e @ b'0'..=b'9'] => {
-                let w = ((d - b'0') * 10 + (e - b'0')) as u32;
-                (w as usize, TypeKind::Integer(w, Signedness::Signless))
-            }
+        let slot = match id.as_bytes() {
+            b"index" => 100,
+            b"f16" => 101,
+            b"bf16" => 102,
+            b"f32" => 103,
+            b"f64" => 104,
+            b"f80" => 105,
+            b"f128" => 106,
+            b"none" => 107,
+            [b'i', d @ b'0'..=b'9'] => (d - b'0') as usize,
+            [b'i', d @ b'1'..=b'9', e @ b'0'..=b'9'] => ((d - b'0') * 10 + (e - b'0')) as usize,
             _ => return None,
         };
+        Some(self.scalar_type_slot(slot))
+    }
+
+    /// The type of a `scalar_types` slot, interned the first time.
+    fn scalar_type_slot(&mut self, slot: usize) -> Type {
         if let Some(t) = self.scalar_types[slot] {
-            return Some(t);
+            return t;
         }
+        let kind = match slot {
+            100 => TypeKind::Index,
+            101 => TypeKind::F16,
+            102 => TypeKind::BF16,
+            103 => TypeKind::F32,
+            104 => TypeKind::F64,
+            105 => TypeKind::F80,
+            106 => TypeKind::F128,
+            107 => TypeKind::None,
+            108 => TypeKind::AsyncToken,
+            w => TypeKind::Integer(w as u32, Signedness::Signless),
+        };
         let t = self.ctx.ty(kind);
         self.scalar_types[slot] = Some(t);
-        Some(t)
+        t
+    }
+
+    /// `!async.token`, `index` and `i1`: the types custom forms imply at
+    /// nearly every op, without interning a kind each time.
+    pub fn token_type(&mut self) -> Type {
+        self.scalar_type_slot(108)
+    }
+    pub fn index_type(&mut self) -> Type {
+        self.scalar_type_slot(100)
+    }
+    pub fn i1_type(&mut self) -> Type {
+        self.scalar_type_slot(1)
     }
 
     /// `!async.value<t>`, remembered by `t`.

@@ -124,9 +124,15 @@ impl<T: Copy> Pool<T> {
     fn reserve(&mut self, n: usize) {
         self.items.reserve(n);
     }
+    #[inline]
     fn alloc(&mut self, xs: &[T]) -> Span {
         let start = self.items.len() as u32;
-        self.items.extend_from_slice(xs);
+        // Most lists of an op are empty or one long: no copy call for them.
+        match xs {
+            [] => {}
+            [x] => self.items.push(*x),
+            _ => self.items.extend_from_slice(xs),
+        }
         Span {
             start,
             len: xs.len() as u32,

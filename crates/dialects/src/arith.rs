@@ -90,15 +90,15 @@ fn parse_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     let a = p.parse_attribute(None)?;
     let t = match p.ctx.attr_kind(a) {
         AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t,
-        AttrKind::Bool(_) => p.ctx.int_type(1),
+        AttrKind::Bool(_) => p.i1_type(),
         AttrKind::Type(_) | AttrKind::String(..) | AttrKind::SymbolRef(..) => {
             return p.err_here("unsupported 'value' attribute for arith.constant");
         }
         _ => return p.err_here("expected constant attribute"),
     };
-    let s = p.ctx.sym("value");
+    let s = p.static_sym("value");
     st.attrs.push((s, a));
-    st.result_types = vec![t];
+    st.result_types.push(t);
     Ok(())
 }
 
@@ -148,11 +148,11 @@ fn constant_names(ctx: &Context, op: Op, set: &mut dyn FnMut(usize, &str)) {
 }
 
 fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let ops = p.parse_operand_list()?;
+    let ops = p.parse_operand_list_pending()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    st.operands = resolve_same(p, &ops, t)?;
-    st.result_types = vec![t];
+    p.resolve_pending_same(ops, t, &mut st.operands)?;
+    st.result_types.push(t);
     Ok(())
 }
 
@@ -215,26 +215,31 @@ fn parse_cmp(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
         return p.err(pos, format!("{kw} is not a valid predicate"));
     };
     p.expect(",")?;
-    let ops = p.parse_operand_list()?;
+    let ops = p.parse_operand_list_pending()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    st.operands = resolve_same(p, &ops, t)?;
-    let i64t = p.ctx.int_type(64);
-    let a = p.ctx.int_attr(i as i128, i64t);
-    let s = p.ctx.sym("predicate");
+    p.resolve_pending_same(ops, t, &mut st.operands)?;
+    let a = p.memo_attr("predicate", i as u64, |ctx| {
+        let i64t = ctx.int_type(64);
+        ctx.int_attr(i as i128, i64t)
+    });
+    let s = p.static_sym("predicate");
     st.attrs.push((s, a));
-    let i1 = p.ctx.int_type(1);
-    let rt = match p.ctx.kind(t).clone() {
+    let i1 = p.i1_type();
+    let rt = match p.ctx.kind(t) {
         TypeKind::Vector {
             shape, scalable, ..
-        } => p.ctx.ty(TypeKind::Vector {
-            shape,
-            scalable,
-            elem: i1,
-        }),
+        } => {
+            let k = TypeKind::Vector {
+                shape: shape.clone(),
+                scalable: *scalable,
+                elem: i1,
+            };
+            p.ctx.ty(k)
+        }
         _ => i1,
     };
-    st.result_types = vec![rt];
+    st.result_types.push(rt);
     Ok(())
 }
 
@@ -267,12 +272,12 @@ fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     if ops.len() != 3 {
         return p.err_here("expected 3 operands");
     }
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     let c = p.resolve_operand(&ops[0], i1)?;
     let a = p.resolve_operand(&ops[1], t)?;
     let b = p.resolve_operand(&ops[2], t)?;
-    st.operands = vec![c, a, b];
-    st.result_types = vec![t];
+    st.operands.extend([c, a, b]);
+    st.result_types.push(t);
     Ok(())
 }
 
@@ -293,8 +298,9 @@ pub(crate) fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> P
     let from = colon_type(p)?;
     p.expect_keyword("to")?;
     let to = p.parse_type()?;
-    st.operands = vec![p.resolve_operand(&o, from)?];
-    st.result_types = vec![to];
+    let v = p.resolve_operand(&o, from)?;
+    st.operands.push(v);
+    st.result_types.push(to);
     Ok(())
 }
 

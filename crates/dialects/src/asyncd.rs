@@ -63,14 +63,14 @@ pub fn value_inner(ctx: &Context, t: Type) -> Option<Type> {
 }
 
 fn parse_execute(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let token = p.ctx.token_type();
-    let mut deps = vec![];
+    let token = p.token_type();
+    // Operands go straight into the state: dependencies, then values.
     if p.eat("[") {
-        let ds = p.parse_operand_list()?;
+        let ds = p.parse_operand_list_pending()?;
         p.expect("]")?;
-        deps = resolve_same(p, &ds, token)?;
+        p.resolve_pending_same(ds, token, &mut st.operands)?;
     }
-    let mut vals = vec![];
+    let ndeps = st.operands.len();
     let mut args = vec![];
     if p.eat("(") && !p.eat(")") {
         {
@@ -86,7 +86,7 @@ fn parse_execute(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<(
                 let Some(inner) = value_inner(p.ctx, t) else {
                     return p.err(tpos, "expected async value type");
                 };
-                vals.push(p.resolve_operand(&v, t)?);
+                st.operands.push(p.resolve_operand(&v, t)?);
                 args.push(RegionArg {
                     name: a.name,
                     ty: inner,
@@ -99,16 +99,19 @@ fn parse_execute(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<(
             p.expect(")")?;
         }
     }
-    let results = optional_arrow_types(p)?;
+    let nvals = st.operands.len() - ndeps;
+    st.result_types.push(token);
+    if p.eat("->") {
+        p.parse_function_result_types_into(&mut st.result_types)?;
+    }
     attr_dict_kw(p, st)?;
     let r = p.parse_region(&args, false)?;
-    let seg = segment_sizes(p.ctx, &[deps.len(), vals.len()]);
-    st.operands = deps;
-    st.operands.extend(vals);
-    st.result_types = vec![token];
-    st.result_types.extend(results);
-    st.regions = vec![r];
-    let s = p.ctx.sym("operand_segment_sizes");
+    let key = (ndeps as u64) << 32 | nvals as u64;
+    let seg = p.memo_attr("operand_segment_sizes", key, |ctx| {
+        segment_sizes(ctx, &[ndeps, nvals])
+    });
+    st.regions.push(r);
+    let s = p.static_sym("operand_segment_sizes");
     st.attrs.push((s, seg));
     Ok(())
 }
@@ -177,7 +180,7 @@ fn verify_execute(ctx: &Context, op: Op) -> Result<(), String> {
 }
 
 fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    st.operands = parse_operands_and_types(p)?;
+    parse_operands_and_types(p, &mut st.operands)?;
     attr_dict(p, st)
 }
 
@@ -215,9 +218,9 @@ fn verify_yield(ctx: &Context, op: Op) -> Result<(), String> {
 fn parse_await(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let v = p.parse_operand_ref()?;
     let t = colon_type(p)?;
-    st.operands = vec![p.resolve_operand(&v, t)?];
+    st.operands.push(p.resolve_operand(&v, t)?);
     if let Some(i) = value_inner(p.ctx, t) {
-        st.result_types = vec![i];
+        st.result_types.push(i);
     }
     attr_dict(p, st)
 }
@@ -266,9 +269,9 @@ fn verify_await(ctx: &Context, op: Op) -> Result<(), String> {
 fn parse_size_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let s = p.parse_operand_ref()?;
     let t = colon_type(p)?;
-    let index = p.ctx.index_type();
-    st.operands = vec![p.resolve_operand(&s, index)?];
-    st.result_types = vec![t];
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&s, index)?);
+    st.result_types.push(t);
     attr_dict(p, st)
 }
 
@@ -289,8 +292,9 @@ fn parse_add_to_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PRes
     attr_dict(p, st)?;
     let t = colon_type(p)?;
     let gt = p.ctx.ty(TypeKind::AsyncGroup);
-    st.operands = vec![p.resolve_operand(&v, t)?, p.resolve_operand(&g, gt)?];
-    st.result_types = vec![p.ctx.index_type()];
+    st.operands
+        .extend([p.resolve_operand(&v, t)?, p.resolve_operand(&g, gt)?]);
+    st.result_types.push(p.index_type());
     Ok(())
 }
 
@@ -301,7 +305,7 @@ fn print_add_to_group(p: &mut Printer, op: Op) {
 fn parse_await_all(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let g = p.parse_operand_ref()?;
     let gt = p.ctx.ty(TypeKind::AsyncGroup);
-    st.operands = vec![p.resolve_operand(&g, gt)?];
+    st.operands.push(p.resolve_operand(&g, gt)?);
     attr_dict(p, st)
 }
 
@@ -321,7 +325,7 @@ fn print_await_all(p: &mut Printer, op: Op) {
 fn parse_create(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    st.result_types = vec![t];
+    st.result_types.push(t);
     Ok(())
 }
 
@@ -336,7 +340,7 @@ fn print_create(p: &mut Printer, op: Op) {
 fn parse_unary_typed(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
     parse_operand_attrs_type(p, st, n)?;
     if p.ctx.str(st.name) == "async.runtime.is_error" {
-        st.result_types = vec![p.ctx.int_type(1)];
+        st.result_types.push(p.i1_type());
     }
     Ok(())
 }
@@ -348,7 +352,8 @@ fn parse_await_and_resume(p: &mut Parser, st: &mut OperationState, _: usize) -> 
     attr_dict(p, st)?;
     let t = colon_type(p)?;
     let ht = p.ctx.ty(TypeKind::CoroHandle);
-    st.operands = vec![p.resolve_operand(&v, t)?, p.resolve_operand(&h, ht)?];
+    st.operands
+        .extend([p.resolve_operand(&v, t)?, p.resolve_operand(&h, ht)?]);
     Ok(())
 }
 
@@ -359,7 +364,7 @@ fn print_await_and_resume(p: &mut Printer, op: Op) {
 fn parse_handle_only(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let h = p.parse_operand_ref()?;
     let ht = p.ctx.ty(TypeKind::CoroHandle);
-    st.operands = vec![p.resolve_operand(&h, ht)?];
+    st.operands.push(p.resolve_operand(&h, ht)?);
     attr_dict(p, st)
 }
 
@@ -400,7 +405,8 @@ fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     attr_dict(p, st)?;
     let t = parse_value_type(p)?;
     let inner = value_inner(p.ctx, t).expect("checked by parse_value_type");
-    st.operands = vec![p.resolve_operand(&v, inner)?, p.resolve_operand(&s, t)?];
+    st.operands
+        .extend([p.resolve_operand(&v, inner)?, p.resolve_operand(&s, t)?]);
     Ok(())
 }
 
@@ -418,8 +424,8 @@ fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     attr_dict(p, st)?;
     let t = parse_value_type(p)?;
     let inner = value_inner(p.ctx, t).expect("checked by parse_value_type");
-    st.operands = vec![p.resolve_operand(&s, t)?];
-    st.result_types = vec![inner];
+    st.operands.push(p.resolve_operand(&s, t)?);
+    st.result_types.push(inner);
     Ok(())
 }
 
@@ -462,7 +468,7 @@ fn parse_coro(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
 fn parse_suspend(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let s = p.parse_operand_ref()?;
     let state = p.ctx.ty(TypeKind::CoroState);
-    st.operands = vec![p.resolve_operand(&s, state)?];
+    st.operands.push(p.resolve_operand(&s, state)?);
     for _ in 0..3 {
         p.expect(",")?;
         let b = p.parse_successor()?;

@@ -326,8 +326,7 @@ fn verify_func(ctx: &Context, op: Op) -> Result<(), String> {
 
 fn parse_return(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
-    st.operands = parse_operands_and_types(p)?;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_return(p: &mut Printer, op: Op) {
@@ -488,7 +487,7 @@ fn parse_func_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PRe
     st.attrs.push((s, v));
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    st.result_types = vec![t];
+    st.result_types.push(t);
     Ok(())
 }
 

@@ -87,14 +87,14 @@ fn print_br(p: &mut Printer, op: Op) {
 
 fn parse_cond_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let c = p.parse_operand_ref()?;
-    let i1 = p.ctx.int_type(1);
+    let i1 = p.i1_type();
     let c = p.resolve_operand(&c, i1)?;
     p.expect(",")?;
     let (t, targs) = p.parse_successor_and_args()?;
     p.expect(",")?;
     let (f, fargs) = p.parse_successor_and_args()?;
     let seg = segment_sizes(p.ctx, &[1, targs.len(), fargs.len()]);
-    st.operands = vec![c];
+    st.operands.push(c);
     st.operands.extend(targs);
     st.operands.extend(fargs);
     st.successors = vec![t, f];
@@ -121,8 +121,8 @@ fn print_cond_br(p: &mut Printer, op: Op) {
 
 fn parse_assert(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let c = p.parse_operand_ref()?;
-    let i1 = p.ctx.int_type(1);
-    st.operands = vec![p.resolve_operand(&c, i1)?];
+    let i1 = p.i1_type();
+    st.operands.push(p.resolve_operand(&c, i1)?);
     p.expect(",")?;
     let m = p.string_lit()?;
     let a = p.ctx.string_attr(&m);

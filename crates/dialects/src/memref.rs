@@ -41,14 +41,14 @@ fn parse_alloc(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     }
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut ops = resolve_same(p, &dyns, index)?;
     ops.extend(resolve_same(p, &syms, index)?);
     let seg = segment_sizes(p.ctx, &[dyns.len(), syms.len()]);
     let s = p.ctx.sym("operand_segment_sizes");
     st.attrs.push((s, seg));
     st.operands = ops;
-    st.result_types = vec![t];
+    st.result_types.push(t);
     Ok(())
 }
 
@@ -81,7 +81,7 @@ fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>
     let Some(e) = elem_of(p.ctx, t) else {
         return p.err(tpos, "expected memref type");
     };
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut ops = vec![p.resolve_operand(&m, t)?];
     ops.extend(resolve_same(p, &ids, index)?);
     Ok((ops, e))
@@ -90,7 +90,7 @@ fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>
 fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let (ops, e) = parse_indexed(p, st)?;
     st.operands = ops;
-    st.result_types = vec![e];
+    st.result_types.push(e);
     Ok(())
 }
 
@@ -136,9 +136,10 @@ fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let i = p.parse_operand_ref()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    let index = p.ctx.index_type();
-    st.operands = vec![p.resolve_operand(&m, t)?, p.resolve_operand(&i, index)?];
-    st.result_types = vec![index];
+    let index = p.index_type();
+    st.operands
+        .extend([p.resolve_operand(&m, t)?, p.resolve_operand(&i, index)?]);
+    st.result_types.push(index);
     Ok(())
 }
 
@@ -160,14 +161,13 @@ fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
         p.note_edition(Edition::V15);
         p.expect_keyword("ins")?;
         p.expect("(")?;
-        let mut ops = parse_operands_and_types(p)?;
+        parse_operands_and_types(p, &mut st.operands)?;
         p.expect(")")?;
         p.expect_keyword("outs")?;
         p.expect("(")?;
-        ops.extend(parse_operands_and_types(p)?);
+        parse_operands_and_types(p, &mut st.operands)?;
         p.expect(")")?;
         attr_dict(p, st)?;
-        st.operands = ops;
     }
     Ok(())
 }
@@ -202,8 +202,7 @@ fn print_fill(p: &mut Printer, op: Op) {
 
 fn parse_plain_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
-    st.operands = parse_operands_and_types(p)?;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_plain_yield(p: &mut Printer, op: Op) {
@@ -246,7 +245,7 @@ fn parse_generic(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<(
         attr_dict(p, st)?;
     }
     let r = p.parse_region(&[], false)?;
-    st.regions = vec![r];
+    st.regions.push(r);
     st.result_types = optional_arrow_types(p)?;
     Ok(())
 }

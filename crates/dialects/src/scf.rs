@@ -27,9 +27,9 @@ pub fn ops() -> Vec<OpDef> {
 
 /// `(%a = %x, %b = %y)`: region argument names and initial operands.
 /// Region argument names with their positions, and the initial operands.
-type InitList = (Vec<(String, usize)>, Vec<UnresolvedOperandAlias>);
+type InitList<'a> = (Vec<(&'a str, usize)>, Vec<UnresolvedOperandAlias<'a>>);
 
-fn parse_init_list(p: &mut Parser) -> PResult<InitList> {
+fn parse_init_list<'a>(p: &mut Parser<'a, '_>) -> PResult<InitList<'a>> {
     p.expect("(")?;
     let mut names = vec![];
     let mut inits = vec![];
@@ -50,7 +50,7 @@ fn parse_init_list(p: &mut Parser) -> PResult<InitList> {
     }
     Ok((names, inits))
 }
-type UnresolvedOperandAlias = mlir_async_syntax::UnresolvedOperand;
+type UnresolvedOperandAlias<'a> = mlir_async_syntax::UnresolvedOperand<'a>;
 
 fn print_init_list(p: &mut Printer, args: &[Value], inits: &[Value]) {
     p.w("(");
@@ -75,7 +75,7 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let ub = p.parse_operand_ref()?;
     p.expect_keyword("step")?;
     let step = p.parse_operand_ref()?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut operands = resolve_same(p, &[lb, ub, step], index)?;
     let mut args = vec![RegionArg {
         name: iv.name,
@@ -104,7 +104,7 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
     st.operands = operands;
     st.result_types = result_types;
-    st.regions = vec![r];
+    st.regions.push(r);
     Ok(())
 }
 
@@ -137,8 +137,8 @@ fn print_for(p: &mut Printer, op: Op) {
 
 fn parse_if(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let c = p.parse_operand_ref()?;
-    let i1 = p.ctx.int_type(1);
-    st.operands = vec![p.resolve_operand(&c, i1)?];
+    let i1 = p.i1_type();
+    st.operands.push(p.resolve_operand(&c, i1)?);
     st.result_types = optional_arrow_types(p)?;
     let then = region_with_implicit_terminator(p, &[], "scf.yield")?;
     let els = if p.eat_keyword("else") {
@@ -146,7 +146,7 @@ fn parse_if(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     } else {
         p.ctx.create_region()
     };
-    st.regions = vec![then, els];
+    st.regions.extend([then, els]);
     attr_dict(p, st)
 }
 
@@ -173,8 +173,7 @@ fn print_if(p: &mut Printer, op: Op) {
 
 fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     attr_dict(p, st)?;
-    st.operands = parse_operands_and_types(p)?;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_yield(p: &mut Printer, op: Op) {
@@ -205,7 +204,7 @@ fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     let before = p.parse_region(&args, false)?;
     p.expect_keyword("do")?;
     let after = p.parse_region(&[], false)?;
-    st.regions = vec![before, after];
+    st.regions.extend([before, after]);
     attr_dict_kw(p, st)
 }
 
@@ -234,12 +233,11 @@ fn parse_condition(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult
     p.expect("(")?;
     let c = p.parse_operand_ref()?;
     p.expect(")")?;
-    let i1 = p.ctx.int_type(1);
-    let mut ops = vec![p.resolve_operand(&c, i1)?];
+    let i1 = p.i1_type();
+    let c = p.resolve_operand(&c, i1)?;
+    st.operands.push(c);
     attr_dict(p, st)?;
-    ops.extend(parse_operands_and_types(p)?);
-    st.operands = ops;
-    Ok(())
+    parse_operands_and_types(p, &mut st.operands)
 }
 
 fn print_condition(p: &mut Printer, op: Op) {
@@ -251,7 +249,9 @@ fn print_condition(p: &mut Printer, op: Op) {
     print_operands_and_types(p, &ops[1..]);
 }
 
-fn paren_operands(p: &mut Parser) -> PResult<Vec<mlir_async_syntax::UnresolvedOperand>> {
+fn paren_operands<'a>(
+    p: &mut Parser<'a, '_>,
+) -> PResult<Vec<mlir_async_syntax::UnresolvedOperand<'a>>> {
     p.expect("(")?;
     let v = p.parse_operand_list()?;
     p.expect(")")?;
@@ -268,7 +268,7 @@ fn parse_parallel(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     let ubs = paren_operands(p)?;
     p.expect_keyword("step")?;
     let steps = paren_operands(p)?;
-    let index = p.ctx.index_type();
+    let index = p.index_type();
     let mut operands = resolve_same(p, &lbs, index)?;
     operands.extend(resolve_same(p, &ubs, index)?);
     operands.extend(resolve_same(p, &steps, index)?);
@@ -291,7 +291,7 @@ fn parse_parallel(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     let r = region_with_implicit_terminator(p, &args, "scf.yield")?;
     st.operands = operands;
     st.result_types = results;
-    st.regions = vec![r];
+    st.regions.push(r);
     let s = p.ctx.sym("operand_segment_sizes");
     st.attrs.push((s, seg));
     attr_dict(p, st)
@@ -331,7 +331,7 @@ fn parse_reduce(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     let t = colon_type(p)?;
     st.operands = resolve_same(p, &ops, t)?;
     let r = p.parse_region(&[], false)?;
-    st.regions = vec![r];
+    st.regions.push(r);
     attr_dict(p, st)
 }
 
@@ -352,7 +352,7 @@ fn print_reduce(p: &mut Printer, op: Op) {
 fn parse_execute_region(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     st.result_types = optional_arrow_types(p)?;
     let r = p.parse_region(&[], false)?;
-    st.regions = vec![r];
+    st.regions.push(r);
     attr_dict(p, st)
 }
 

@@ -4,7 +4,11 @@ use mlir_async_ir::*;
 use mlir_async_syntax::{PResult, Parser, Printer, UnresolvedOperand};
 
 /// Resolves operands against types, one for one.
-pub fn resolve(p: &mut Parser, ops: &[UnresolvedOperand], tys: &[Type]) -> PResult<Vec<Value>> {
+pub fn resolve<'a>(
+    p: &mut Parser<'a, '_>,
+    ops: &[UnresolvedOperand<'a>],
+    tys: &[Type],
+) -> PResult<Vec<Value>> {
     if ops.len() != tys.len() {
         let pos = ops.first().map(|o| o.pos).unwrap_or(p.pos);
         return p.err(
@@ -19,7 +23,11 @@ pub fn resolve(p: &mut Parser, ops: &[UnresolvedOperand], tys: &[Type]) -> PResu
 }
 
 /// Resolves all operands against one type.
-pub fn resolve_same(p: &mut Parser, ops: &[UnresolvedOperand], t: Type) -> PResult<Vec<Value>> {
+pub fn resolve_same<'a>(
+    p: &mut Parser<'a, '_>,
+    ops: &[UnresolvedOperand<'a>],
+    t: Type,
+) -> PResult<Vec<Value>> {
     ops.iter().map(|o| p.resolve_operand(o, t)).collect()
 }
 
@@ -56,9 +64,9 @@ pub fn optional_arrow_types(p: &mut Parser) -> PResult<Vec<Type>> {
 
 /// Parses a region whose single-block terminator may be elided; inserts
 /// `terminator` (no operands) when missing.
-pub fn region_with_implicit_terminator(
-    p: &mut Parser,
-    args: &[mlir_async_syntax::RegionArg],
+pub fn region_with_implicit_terminator<'a>(
+    p: &mut Parser<'a, '_>,
+    args: &[mlir_async_syntax::RegionArg<'a>],
     terminator: &str,
 ) -> PResult<Region> {
     let r = p.parse_region(args, false)?;
@@ -118,15 +126,24 @@ pub fn print_operands_and_types(p: &mut Printer, vs: &[Value]) {
     p.types(&tys);
 }
 
-/// Parses `%a, %b : T, U` or nothing.
-pub fn parse_operands_and_types(p: &mut Parser) -> PResult<Vec<Value>> {
-    let ops = p.parse_operand_list()?;
-    if ops.is_empty() {
-        return Ok(vec![]);
+/// Parses `%a, %b : T, U` or nothing, appending the operands to `out`.
+pub fn parse_operands_and_types(p: &mut Parser, out: &mut Vec<Value>) -> PResult<()> {
+    // On the parser's pending stacks: no lists of our own per op.
+    let om = p.parse_operand_list_pending()?;
+    let n = p.pending(om).len();
+    if n == 0 {
+        return Ok(());
     }
     p.expect(":")?;
-    let tys = p.parse_type_list_no_parens()?;
-    resolve(p, &ops, &tys)
+    let tm = p.parse_type_list_pending()?;
+    let nt = p.pending_types(tm).len();
+    if n != nt {
+        let pos = p.pending(om)[0].pos;
+        p.drop_pending(om);
+        p.drop_pending_types(tm);
+        return p.err(pos, format!("{n} operands present, but expected {nt}"));
+    }
+    p.resolve_pending_typed(om, tm, out)
 }
 
 /// A `vector<3xi32>` dense attribute `dense<[a, b, c]>` of segment sizes.
@@ -230,7 +247,8 @@ pub fn parse_operand_attrs_type(p: &mut Parser, st: &mut OperationState, _: usiz
     let v = p.parse_operand_ref()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    st.operands = vec![p.resolve_operand(&v, t)?];
+    let v = p.resolve_operand(&v, t)?;
+    st.operands.push(v);
     Ok(())
 }
 

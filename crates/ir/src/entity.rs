@@ -66,6 +66,10 @@ impl<K: EntityRef, V> Arena<K, V> {
     pub fn len(&self) -> usize {
         self.items.len()
     }
+    /// Room for `n` more entities without moving the arena.
+    pub fn reserve(&mut self, n: usize) {
+        self.items.reserve(n);
+    }
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

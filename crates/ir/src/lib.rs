@@ -122,9 +122,18 @@ impl<T> Default for Pool<T> {
 }
 
 impl<T: Copy> Pool<T> {
+    fn reserve(&mut self, n: usize) {
+        self.items.reserve(n);
+    }
+    #[inline]
     fn alloc(&mut self, xs: &[T]) -> Span {
         let start = self.items.len() as u32;
-        self.items.extend_from_slice(xs);
+        // Most lists of an op are empty or one long: no copy call for them.
+        match xs {
+            [] => {}
+            [x] => self.items.push(*x),
+            _ => self.items.extend_from_slice(xs),
+        }
         Span {
             start,
             len: xs.len() as u32,
@@ -354,6 +363,21 @@ impl Context {
         let mut c = Context::default();
         c.unknown_loc = Some(c.locs.push(LocKind::Unknown));
         c
+    }
+
+    /// Makes room for about `n` more ops (with their values, lists and
+    /// locations) up front: a parser that knows the size of its input
+    /// saves the arenas' repeated growth, each a copy of everything so far
+    /// (and, for large inputs, page faults on every copy). Only a hint.
+    pub fn reserve_ops(&mut self, n: usize) {
+        self.ops.reserve(n);
+        self.values.reserve(n + n / 4);
+        self.locs.reserve(n + n / 8);
+        self.value_pool.reserve(3 * n);
+        self.attr_pool.reserve(n / 2);
+        self.region_pool.reserve(n / 4);
+        self.regions.reserve(n / 4);
+        self.blocks.reserve(n / 4);
     }
 
     // ----- interning -----

@@ -63,6 +63,8 @@ pub fn parse_source(
     line_offset: u32,
     allow_unregistered: bool,
 ) -> Result<Parsed, Diagnostic> {
+    // MLIR text spends some 45 bytes per op: room for the ops up front.
+    ctx.reserve_ops(text.len() / 40);
     let mut p = Parser::new(ctx, file, text, line_offset, hooks);
     p.allow_unregistered = allow_unregistered;
     match p.parse_module() {

@@ -6,7 +6,7 @@ use crate::edition::{canonical_name, canonical_name_cow, Edition};
 use crate::DialectHooks;
 use mlir_async_ir::fxhash::FxHashMap as HashMap;
 use mlir_async_ir::*;
-use std::borrow::Cow;
+use std::rc::Rc;
 
 /// A parse error at a byte offset of the source.
 #[derive(Clone, Debug)]
@@ -20,19 +20,124 @@ pub struct ParseError {
 pub type PResult<T> = Result<T, ParseError>;
 
 /// An operand reference seen before its type is known: `%name#index`.
-#[derive(Clone, Debug)]
-pub struct UnresolvedOperand {
-    pub name: String,
+/// The name is a slice of the source: reading an operand allocates nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct UnresolvedOperand<'a> {
+    pub name: &'a str,
     pub index: usize,
     pub pos: usize,
+    /// `name_hash` of the name, computed where it was read.
+    hash: u64,
 }
 
 /// An entry block argument spelled in a custom form: `%x: type`.
-#[derive(Clone, Debug)]
-pub struct RegionArg {
-    pub name: String,
+#[derive(Clone, Copy, Debug)]
+pub struct RegionArg<'a> {
+    pub name: &'a str,
     pub ty: Type,
     pub pos: usize,
+}
+
+/// An SSA name with its hash, computed once where the name is read: the
+/// binding maps are keyed by it, so defining, using and dropping a name
+/// never hashes its bytes again, and short names compare without `memcmp`.
+#[derive(Clone, Copy, Debug)]
+struct Name<'a> {
+    hash: u64,
+    s: &'a str,
+}
+
+impl PartialEq for Name<'_> {
+    #[inline]
+    fn eq(&self, o: &Self) -> bool {
+        // Up to 8 bytes the hash is a bijection of the (zero-padded) bytes,
+        // so equal hashes and lengths mean equal names; up to 16 two
+        // overlapping words compare the rest (op names), without `memcmp`.
+        let (a, b) = (self.s.as_bytes(), o.s.as_bytes());
+        let n = a.len();
+        if self.hash != o.hash || n != b.len() {
+            return false;
+        }
+        if n <= 8 {
+            return true;
+        }
+        if n <= 16 {
+            let w = |x: &[u8], i: usize| u64::from_le_bytes(x[i..i + 8].try_into().expect("8"));
+            return w(a, 0) == w(b, 0) && w(a, n - 8) == w(b, n - 8);
+        }
+        a == b
+    }
+}
+impl Eq for Name<'_> {}
+impl std::hash::Hash for Name<'_> {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+/// The hasher of [`Name`] keys: the hash is already computed.
+#[derive(Default, Clone, Copy)]
+struct PreHashed(u64);
+
+impl std::hash::Hasher for PreHashed {
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used by `Name`; a correct fallback for anything else.
+        for &c in bytes {
+            self.0 = (self.0.rotate_left(5) ^ c as u64).wrapping_mul(HASH_K);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type NameMap<'a, V> =
+    std::collections::HashMap<Name<'a>, V, std::hash::BuildHasherDefault<PreHashed>>;
+
+const HASH_K: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Bytes `s..s + n` (n <= 8) of `b` as a little-endian word, zero-padded:
+/// one load where eight bytes are there to read.
+#[inline]
+fn word_at(b: &[u8], s: usize, n: usize) -> u64 {
+    if let Some(c) = b.get(s..s + 8) {
+        let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        if n >= 8 {
+            w
+        } else {
+            w & ((1u64 << (8 * n)) - 1)
+        }
+    } else {
+        let mut w = 0u64;
+        for (i, &c) in b[s..s + n].iter().enumerate() {
+            w |= (c as u64) << (8 * i);
+        }
+        w
+    }
+}
+
+/// The hash of `b[s..e]`: a multiply-rotate over words, finished so that
+/// both the low bits (bucket) and the top bits (tag) of the table's use
+/// are mixed. A bijection of the bytes for names of up to 8 bytes.
+#[inline]
+fn hash_range(b: &[u8], s: usize, e: usize) -> u64 {
+    let mut h = 0u64;
+    let mut i = s;
+    loop {
+        let n = (e - i).min(8);
+        h = (h.rotate_left(5) ^ word_at(b, i, n)).wrapping_mul(HASH_K);
+        i += n;
+        if i >= e {
+            break;
+        }
+    }
+    h ^ (h >> 32)
 }
 
 /// The values a name is bound to: nearly always one, so no `Vec` for it.
@@ -57,7 +162,7 @@ struct Scope<'a> {
     isolated: bool,
     /// Forward references (isolated scopes only): name -> (result index,
     /// placeholder, position of the first use).
-    forward: HashMap<Cow<'a, str>, Vec<(usize, Value, usize)>>,
+    forward: NameMap<'a, Vec<(usize, Value, usize)>>,
 }
 
 /// The innermost binding of an SSA name, and the ones it shadows (an
@@ -90,21 +195,37 @@ pub struct Parser<'a, 'c> {
     pub pos: usize,
     file: Symbol,
     cursor: LineCursor,
+    /// See `NewlineIndex`; built at the first location asked for.
+    newlines: Option<NewlineIndex>,
     line_offset: u32,
     hooks: &'a dyn DialectHooks,
     scopes: Vec<Scope<'a>>,
-    /// Live SSA names. Names are borrowed from the source where they
-    /// come from it, so a definition allocates nothing; closing a scope
-    /// removes its names, so the map holds one function's names at most.
-    bindings: HashMap<Cow<'a, str>, Binding>,
+    /// Live SSA names. Names are borrowed from the source, so a
+    /// definition allocates nothing; closing a scope removes its names, so
+    /// the map holds one function's names at most.
+    bindings: NameMap<'a, Binding>,
     /// See `custom_op_name`.
-    op_names: HashMap<&'a str, (Cow<'a, str>, Symbol, Option<Edition>)>,
+    op_names: NameMap<'a, (Rc<str>, Symbol, Option<Edition>)>,
     /// Result lists (`%a, %b:2 =`) of the ops being parsed, innermost last.
-    result_names: Vec<(&'a str, usize, usize)>,
+    result_names: Vec<(Name<'a>, usize, usize)>,
+    /// Operand references read but not yet resolved, of the ops being
+    /// parsed (a stack: see `parse_operand_list_pending`).
+    pending_operands: Vec<UnresolvedOperand<'a>>,
+    /// Types read for pending operands (a stack as `pending_operands`).
+    pending_types: Vec<Type>,
+    /// Symbols of the `'static` names custom parsers ask for at every op
+    /// (`predicate`, `value`), by the address of the literal.
+    static_syms: HashMap<(usize, usize), Symbol>,
+    /// See `memo_attr`.
+    attr_memo: HashMap<(usize, u64), Attribute>,
+    /// `!async.value<T>` by the index of `T`.
+    async_value_types: Vec<Option<Type>>,
+    /// See `scalar_type`.
+    scalar_types: [Option<Type>; 109],
     /// Cleared op states for reuse, one per nesting level in use.
     free_states: Vec<OperationState>,
     /// Names defined, in order, so closing a scope can drop its bindings.
-    defined: Vec<Cow<'a, str>>,
+    defined: Vec<Name<'a>>,
     /// Index of the innermost isolated scope: bindings of outer scopes
     /// are hidden from it.
     isolated_at: usize,
@@ -121,37 +242,111 @@ pub struct Parser<'a, 'c> {
     depth: usize,
 }
 
-/// Newlines in `seg`, eight bytes at a time: every op's location needs
-/// the count since the previous one, and a byte loop showed up in
-/// profiles.
-fn count_newlines(seg: &[u8]) -> usize {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    let mut chunks = seg.chunks_exact(8);
-    let mut n = 0;
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w) ^ NL;
-        // Bit 7 of each byte of `nonzero` is set iff that byte of `x` is
-        // not zero (no carry crosses a byte: at most 0x7f + 0x7f).
-        let nonzero = ((x & LOW7) + LOW7) | x;
-        n += (!nonzero & !LOW7).count_ones() as usize;
-    }
-    n + chunks.remainder().iter().filter(|&&c| c == b'\n').count()
+/// The offsets of all newlines of the source, found in one word-at-a-time
+/// pass: each op's location is then a step or two along it instead of a
+/// scan of the text since the previous op.
+struct NewlineIndex {
+    nl: Vec<u32>,
+    /// No byte of the source is outside ASCII: columns are byte counts.
+    ascii: bool,
+    /// Newlines before `at`, from the previous look-up.
+    k: usize,
+    at: usize,
 }
 
-/// Moves `cur` forward to `pos` (>= `cur.pos`), counting newlines.
-fn advance_cursor(b: &[u8], mut cur: LineCursor, pos: usize) -> LineCursor {
-    let seg = &b[cur.pos..pos];
-    // A count, then a search from the end, where a loop tracking the last
-    // newline would test every byte twice.
-    let n = count_newlines(seg);
-    if n > 0 {
-        cur.line += n as u32;
-        if let Some(i) = seg.iter().rposition(|&c| c == b'\n') {
-            cur.line_start = cur.pos + i + 1;
+impl NewlineIndex {
+    /// `None` for sources whose offsets do not fit `u32`.
+    fn new(b: &[u8]) -> Option<Self> {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+        if u32::try_from(b.len()).is_err() {
+            return None;
         }
+        // Roughly one line per 30 bytes of MLIR text.
+        let mut nl = Vec::with_capacity(b.len() / 30 + 16);
+        let mut high = 0u64;
+        let mut chunks = b.chunks_exact(8);
+        let mut off = 0u32;
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+            high |= w;
+            let x = w ^ NL;
+            // Bit 7 of each byte of `m` is set iff that byte is a newline
+            // (see `advance_cursor`).
+            let mut m = !(((x & LOW7) + LOW7) | x) & !LOW7;
+            while m != 0 {
+                nl.push(off + m.trailing_zeros() / 8);
+                m &= m - 1;
+            }
+            off += 8;
+        }
+        for (i, &c) in chunks.remainder().iter().enumerate() {
+            high |= c as u64;
+            if c == b'\n' {
+                nl.push(off + i as u32);
+            }
+        }
+        Some(NewlineIndex {
+            nl,
+            ascii: high & !LOW7 == 0,
+            k: 0,
+            at: 0,
+        })
+    }
+
+    /// 0-based line of `pos` and the offset where that line starts.
+    #[inline]
+    fn line_of(&mut self, pos: usize) -> (u32, usize) {
+        let mut k = self.k;
+        if pos >= self.at {
+            while k < self.nl.len() && (self.nl[k] as usize) < pos {
+                k += 1;
+            }
+        } else {
+            k = self.nl.partition_point(|&x| (x as usize) < pos);
+        }
+        self.k = k;
+        self.at = pos;
+        let start = if k == 0 {
+            0
+        } else {
+            self.nl[k - 1] as usize + 1
+        };
+        (k as u32, start)
+    }
+}
+
+/// Moves `cur` forward to `pos` (>= `cur.pos`), counting newlines and
+/// finding the last one in the same pass, eight bytes at a time.
+fn advance_cursor(b: &[u8], mut cur: LineCursor, pos: usize) -> LineCursor {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let seg = &b[cur.pos..pos];
+    let mut chunks = seg.chunks_exact(8);
+    let mut n = 0u32;
+    let mut last = None;
+    let mut off = 0;
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().expect("eight bytes")) ^ NL;
+        // Bit 7 of each byte of `m` is set iff that byte is a newline: bit 7
+        // of `((x & LOW7) + LOW7) | x` is set iff that byte of `x` is not
+        // zero (no carry crosses a byte: at most 0x7f + 0x7f).
+        let m = !(((x & LOW7) + LOW7) | x) & !LOW7;
+        if m != 0 {
+            n += m.count_ones();
+            last = Some(off + (63 - m.leading_zeros() as usize) / 8);
+        }
+        off += 8;
+    }
+    for (i, &c) in chunks.remainder().iter().enumerate() {
+        if c == b'\n' {
+            n += 1;
+            last = Some(off + i);
+        }
+    }
+    if let Some(i) = last {
+        cur.line += n;
+        cur.line_start = cur.pos + i + 1;
     }
     cur.pos = pos;
     cur
@@ -208,12 +403,19 @@ impl<'a, 'c> Parser<'a, 'c> {
             pos: 0,
             file,
             cursor: LineCursor::default(),
+            newlines: None,
             line_offset,
             hooks,
             scopes: vec![],
-            bindings: HashMap::default(),
-            op_names: HashMap::default(),
+            bindings: NameMap::default(),
+            op_names: NameMap::default(),
             result_names: Vec::new(),
+            pending_operands: Vec::new(),
+            pending_types: Vec::new(),
+            static_syms: HashMap::default(),
+            attr_memo: HashMap::default(),
+            async_value_types: Vec::new(),
+            scalar_types: [None; 109],
             free_states: Vec::new(),
             defined: vec![],
             isolated_at: 0,
@@ -260,6 +462,28 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     pub fn loc_at(&mut self, pos: usize) -> Location {
         let pos = pos.min(self.b.len());
+        if self.newlines.is_none() {
+            self.newlines = NewlineIndex::new(self.b);
+        }
+        if let Some(ix) = &mut self.newlines {
+            let (line, start) = ix.line_of(pos);
+            let col = if ix.ascii {
+                (pos - start) as u32 + 1
+            } else {
+                self.cursor_line_col(
+                    LineCursor {
+                        pos,
+                        line,
+                        line_start: start,
+                    },
+                    pos,
+                )
+                .1
+            };
+            let l = line + 1 + self.line_offset;
+            let f = self.file;
+            return self.ctx.loc(LocKind::FileLineCol(f, l, col));
+        }
         let cur = if pos >= self.cursor.pos {
             advance_cursor(self.b, self.cursor, pos)
         } else {
@@ -285,14 +509,17 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     // ----- lexing -----
 
+    #[inline]
     pub fn skip_ws(&mut self) {
-        // Fast path: most tokens are not preceded by a comment, and the
-        // lexer asks at every token.
+        // Fast path: most tokens are not preceded by whitespace or a
+        // comment, and the lexer asks at every token.
         match self.b.get(self.pos) {
-            Some(c) if !c.is_ascii_whitespace() && *c != b'/' => return,
-            None => return,
-            _ => {}
+            Some(&c) if c > b' ' && c != b'/' => {}
+            None => {}
+            _ => self.skip_ws_slow(),
         }
+    }
+    fn skip_ws_slow(&mut self) {
         loop {
             while self.pos < self.b.len() && self.b[self.pos].is_ascii_whitespace() {
                 self.pos += 1;
@@ -306,10 +533,12 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
         }
     }
+    #[inline]
     pub fn at_end(&mut self) -> bool {
         self.skip_ws();
         self.pos >= self.b.len()
     }
+    #[inline]
     pub fn peek(&mut self) -> u8 {
         self.skip_ws();
         self.b.get(self.pos).copied().unwrap_or(0)
@@ -319,32 +548,50 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.b.get(self.pos + off).copied().unwrap_or(0)
     }
     /// Consumes a punctuation string if it is next.
+    #[inline]
     pub fn eat(&mut self, p: &str) -> bool {
-        self.skip_ws();
-        let pb = p.as_bytes();
-        // Most calls fail on the first byte: check it before the rest.
-        if let Some(f) = pb.first() {
-            if self.b.get(self.pos) != Some(f) {
-                return false;
-            }
+        // Inlined so that the one-byte punctuation of nearly every call
+        // becomes a byte compare.
+        match p.as_bytes() {
+            [c] => self.eat_byte(*c),
+            pb => self.eat_bytes(pb),
         }
+    }
+    /// [`Parser::eat`] of one byte.
+    #[inline]
+    pub fn eat_byte(&mut self, c: u8) -> bool {
+        self.skip_ws();
+        if self.b.get(self.pos) != Some(&c) {
+            return false;
+        }
+        // `-` must not eat the start of `->`.
+        if c == b'-' && self.b.get(self.pos + 1) == Some(&b'>') {
+            return false;
+        }
+        self.pos += 1;
+        true
+    }
+    fn eat_bytes(&mut self, pb: &[u8]) -> bool {
+        self.skip_ws();
         if self.b[self.pos..].starts_with(pb) {
-            // `-` must not eat the start of `->`.
-            if pb == b"-" && self.b.get(self.pos + 1) == Some(&b'>') {
-                return false;
-            }
-            self.pos += p.len();
+            self.pos += pb.len();
             true
         } else {
             false
         }
     }
+    #[inline]
     pub fn expect(&mut self, p: &str) -> PResult<()> {
         if self.eat(p) {
             Ok(())
         } else {
-            self.err_here(format!("expected '{p}'"))
+            self.expected(p)
         }
+    }
+    #[cold]
+    #[inline(never)]
+    fn expected(&mut self, p: &str) -> PResult<()> {
+        self.err_here(format!("expected '{p}'"))
     }
     /// A bare identifier (`[a-zA-Z_][a-zA-Z0-9_$.]*`), not consumed.
     pub fn peek_ident(&mut self) -> Option<&'a str> {
@@ -364,19 +611,32 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.pos += id.len();
         Some(id)
     }
+    /// Is the identifier `k` next? `k` must be a valid identifier.
+    #[inline]
+    fn at_keyword(&mut self, k: &str) -> bool {
+        self.skip_ws();
+        let kb = k.as_bytes();
+        self.b[self.pos..].starts_with(kb)
+            && !self
+                .b
+                .get(self.pos + kb.len())
+                .is_some_and(|&c| is_id_char(c))
+    }
+    #[inline]
     pub fn eat_keyword(&mut self, k: &str) -> bool {
-        if self.peek_ident() == Some(k) {
+        if self.at_keyword(k) {
             self.pos += k.len();
             true
         } else {
             false
         }
     }
+    #[inline]
     pub fn expect_keyword(&mut self, k: &str) -> PResult<()> {
         if self.eat_keyword(k) {
             Ok(())
         } else {
-            self.err_here(format!("expected '{k}'"))
+            self.expected(k)
         }
     }
     fn suffix_id(&mut self) -> &'a str {
@@ -616,10 +876,15 @@ impl<'a, 'c> Parser<'a, 'c> {
                     return self.err_here("expected SSA value name");
                 }
                 self.pos += 1;
+                let ns = self.pos;
                 let name = self.suffix_id();
                 if name.is_empty() {
                     return self.err(p, "expected valid SSA identifier");
                 }
+                let name = Name {
+                    hash: hash_range(self.b, ns, self.pos),
+                    s: name,
+                };
                 let mut count = 1;
                 if self.eat(":") {
                     match self.int_lit() {
@@ -649,7 +914,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             let Some(name) = self.ident() else {
                 return self.err_here("expected operation name in quotes");
             };
-            let (canon, sym, ed) = self.custom_op_name(name);
+            let (canon, sym, ed) = self.custom_op_name(name, name_pos);
             if let Some(e) = ed {
                 self.note_edition(e);
             }
@@ -705,10 +970,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             let (name, count, p) = self.result_names[k];
             if count == 1 {
                 let v = self.ctx.result(op, i);
-                self.define_value(name, &[v], p)?;
+                self.define_name(name, &[v], p)?;
             } else {
                 let vals = self.ctx.results(op)[i..i + count].to_vec();
-                self.define_value(name, &vals, p)?;
+                self.define_name(name, &vals, p)?;
             }
             i += count;
         }
@@ -719,14 +984,18 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// The canonical name, its symbol and the edition a custom op name
     /// betrays, remembered per spelling: a module spells the same few
     /// dozen names over and over.
-    fn custom_op_name(&mut self, name: &'a str) -> (Cow<'a, str>, Symbol, Option<Edition>) {
-        if let Some(c) = self.op_names.get(name) {
+    fn custom_op_name(&mut self, name: &'a str, pos: usize) -> (Rc<str>, Symbol, Option<Edition>) {
+        let key = Name {
+            hash: hash_range(self.b, pos, pos + name.len()),
+            s: name,
+        };
+        if let Some(c) = self.op_names.get(&key) {
             return c.clone();
         }
         let (canon, ed) = canonical_name_cow(name);
         let sym = self.ctx.sym(&canon);
-        let entry = (canon, sym, ed);
-        self.op_names.insert(name, entry.clone());
+        let entry: (Rc<str>, Symbol, Option<Edition>) = (canon.into(), sym, ed);
+        self.op_names.insert(key, entry.clone());
         entry
     }
 
@@ -971,17 +1240,18 @@ impl<'a, 'c> Parser<'a, 'c> {
     // ----- values -----
 
     /// `%name` or `%name#3`.
-    pub fn parse_operand_ref(&mut self) -> PResult<UnresolvedOperand> {
+    pub fn parse_operand_ref(&mut self) -> PResult<UnresolvedOperand<'a>> {
         self.skip_ws();
         let pos = self.pos;
-        if self.peek() != b'%' {
+        if self.b.get(pos) != Some(&b'%') {
             return self.err_here("expected SSA operand");
         }
         self.pos += 1;
-        let name = self.suffix_id().to_string();
+        let name = self.suffix_id();
         if name.is_empty() {
             return self.err(pos, "expected SSA operand");
         }
+        let hash = hash_range(self.b, pos + 1, self.pos);
         let mut index = 0;
         if self.b.get(self.pos) == Some(&b'#') {
             self.pos += 1;
@@ -990,68 +1260,216 @@ impl<'a, 'c> Parser<'a, 'c> {
                 _ => return self.err_here("expected integer"),
             }
         }
-        Ok(UnresolvedOperand { name, index, pos })
+        Ok(UnresolvedOperand {
+            name,
+            index,
+            pos,
+            hash,
+        })
     }
+    #[inline]
     pub fn peek_operand(&mut self) -> bool {
         self.peek() == b'%'
     }
     /// Parses `%a, %b, ...` (possibly empty).
-    pub fn parse_operand_list(&mut self) -> PResult<Vec<UnresolvedOperand>> {
+    pub fn parse_operand_list(&mut self) -> PResult<Vec<UnresolvedOperand<'a>>> {
         let mut v = vec![];
         if !self.peek_operand() {
             return Ok(v);
         }
         loop {
             v.push(self.parse_operand_ref()?);
-            if !self.eat(",") {
+            if !self.eat_byte(b',') {
                 break;
             }
         }
         Ok(v)
     }
 
-    /// `name` as a slice of the source when it is one (the common case:
-    /// names come from `suffix_id`), else a copy.
-    fn name_key(&self, name: &str) -> Cow<'a, str> {
-        let src: &'a str = self.src;
-        let base = src.as_ptr() as usize;
-        let p = name.as_ptr() as usize;
-        if p >= base && p + name.len() <= base + src.len() {
-            if let Some(s) = src.get(p - base..p - base + name.len()) {
-                return Cow::Borrowed(s);
+    /// [`Parser::parse_operand_list`] onto the parser's stack of pending
+    /// operands instead of a `Vec` of its own: returns the mark where the
+    /// list starts. Resolve (or drop) them with `resolve_pending*` before
+    /// parsing anything that may hold operands of its own (a region).
+    pub fn parse_operand_list_pending(&mut self) -> PResult<usize> {
+        let mark = self.pending_operands.len();
+        if !self.peek_operand() {
+            return Ok(mark);
+        }
+        loop {
+            let u = self.parse_operand_ref()?;
+            self.pending_operands.push(u);
+            if !self.eat_byte(b',') {
+                break;
             }
         }
-        Cow::Owned(name.to_string())
+        Ok(mark)
     }
-
-    /// The source's own copy of `%name` spelled at `pos`, if it is there:
-    /// custom parsers hand names over as `String`s, and binding the source
-    /// slice instead saves an allocation per argument.
-    fn source_name<'n>(&self, pos: usize, name: &'n str) -> &'n str
-    where
-        'a: 'n,
-    {
-        let src: &'a str = self.src;
-        match src.get(pos + 1..pos + 1 + name.len()) {
-            Some(s) if src.as_bytes().get(pos) == Some(&b'%') && s == name => s,
-            _ => name,
+    /// Pushes one operand reference onto the pending stack; returns its mark.
+    pub fn parse_operand_pending(&mut self) -> PResult<usize> {
+        let mark = self.pending_operands.len();
+        let u = self.parse_operand_ref()?;
+        self.pending_operands.push(u);
+        Ok(mark)
+    }
+    /// The pending operands from `mark` on.
+    pub fn pending(&self, mark: usize) -> &[UnresolvedOperand<'a>] {
+        &self.pending_operands[mark..]
+    }
+    /// Resolves the pending operands from `mark` on, all of type `ty`,
+    /// appending them to `out`, and pops them.
+    pub fn resolve_pending_same(
+        &mut self,
+        mark: usize,
+        ty: Type,
+        out: &mut Vec<Value>,
+    ) -> PResult<()> {
+        for i in mark..self.pending_operands.len() {
+            let u = self.pending_operands[i];
+            let v = self.resolve_operand(&u, ty);
+            match v {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    self.pending_operands.truncate(mark);
+                    return Err(e);
+                }
+            }
         }
+        self.pending_operands.truncate(mark);
+        Ok(())
+    }
+    /// Resolves the pending operands from `mark` on one for one against
+    /// `tys` (same length: the caller checks), appending to `out`.
+    pub fn resolve_pending(
+        &mut self,
+        mark: usize,
+        tys: &[Type],
+        out: &mut Vec<Value>,
+    ) -> PResult<()> {
+        for (i, &t) in (mark..self.pending_operands.len()).zip(tys) {
+            let u = self.pending_operands[i];
+            match self.resolve_operand(&u, t) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    self.pending_operands.truncate(mark);
+                    return Err(e);
+                }
+            }
+        }
+        self.pending_operands.truncate(mark);
+        Ok(())
+    }
+    /// Drops the pending operands from `mark` on.
+    pub fn drop_pending(&mut self, mark: usize) {
+        self.pending_operands.truncate(mark);
+    }
+    /// Parses `T, U, ...` onto the parser's stack of pending types;
+    /// returns the mark where the list starts. See [`Parser::pending_types`].
+    pub fn parse_type_list_pending(&mut self) -> PResult<usize> {
+        let mark = self.pending_types.len();
+        loop {
+            let t = self.parse_type()?;
+            self.pending_types.push(t);
+            if !self.eat_byte(b',') {
+                break;
+            }
+        }
+        Ok(mark)
+    }
+    /// The pending types from `mark` on.
+    pub fn pending_types(&self, mark: usize) -> &[Type] {
+        &self.pending_types[mark..]
+    }
+    /// Resolves the pending operands from `omark` on against the pending
+    /// types from `tmark` on (same number), appending to `out`, and pops
+    /// both.
+    pub fn resolve_pending_typed(
+        &mut self,
+        omark: usize,
+        tmark: usize,
+        out: &mut Vec<Value>,
+    ) -> PResult<()> {
+        let mut r = Ok(());
+        for (i, j) in (omark..self.pending_operands.len()).zip(tmark..self.pending_types.len()) {
+            let (u, t) = (self.pending_operands[i], self.pending_types[j]);
+            match self.resolve_operand(&u, t) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.pending_operands.truncate(omark);
+        self.pending_types.truncate(tmark);
+        r
+    }
+    /// Drops the pending types from `mark` on.
+    pub fn drop_pending_types(&mut self, mark: usize) {
+        self.pending_types.truncate(mark);
     }
 
-    fn lookup_value(&self, name: &str) -> Option<&[Value]> {
-        match self.bindings.get(name) {
+    /// The symbol of a name custom parsers ask for at every op, remembered
+    /// by the address of the literal instead of hashing its text.
+    pub fn static_sym(&mut self, s: &'static str) -> Symbol {
+        let key = (s.as_ptr() as usize, s.len());
+        if let Some(&y) = self.static_syms.get(&key) {
+            return y;
+        }
+        let y = self.ctx.sym(s);
+        self.static_syms.insert(key, y);
+        y
+    }
+
+    /// An attribute remembered under (`tag`, `key`): `make` builds it the
+    /// first time. For attributes a custom form derives from a few small
+    /// numbers at every op (segment sizes), whose interning allocates and
+    /// hashes a kind each time.
+    pub fn memo_attr(
+        &mut self,
+        tag: &'static str,
+        key: u64,
+        make: impl FnOnce(&mut Context) -> Attribute,
+    ) -> Attribute {
+        let k = (tag.as_ptr() as usize, key);
+        if let Some(&a) = self.attr_memo.get(&k) {
+            return a;
+        }
+        let a = make(self.ctx);
+        self.attr_memo.insert(k, a);
+        a
+    }
+
+    /// The hash of an SSA name (without `%`), fast where the name is a
+    /// slice of the source (it is for every name read from the text).
+    fn name_of<'n>(&self, name: &'n str) -> Name<'n> {
+        let base = self.src.as_ptr() as usize;
+        let p = name.as_ptr() as usize;
+        let hash = if p >= base && p + name.len() <= base + self.src.len() {
+            hash_range(self.b, p - base, p - base + name.len())
+        } else {
+            hash_range(name.as_bytes(), 0, name.len())
+        };
+        Name { hash, s: name }
+    }
+
+    fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
+        match self.bindings.get(key) {
             Some(b) if b.scope as usize >= self.isolated_at => Some(b.bound.as_slice()),
             _ => None,
         }
     }
 
-    /// Where `name` was defined, when its key is a slice of the source
-    /// (it is for every name read from the text).
-    fn def_pos(&self, name: &str) -> Option<usize> {
-        let (k, _) = self.bindings.get_key_value(name)?;
+    /// Where a name was defined, from its key (a slice of the source).
+    fn key_def_pos(&self, k: &str) -> Option<usize> {
         let base = self.src.as_ptr() as usize;
         let p = k.as_ptr() as usize;
         (p > base && p <= base + self.src.len()).then(|| p - base - 1)
+    }
+
+    /// Where `name` was defined.
+    fn def_pos(&self, key: &Name<'a>) -> Option<usize> {
+        let (k, _) = self.bindings.get_key_value(key)?;
+        self.key_def_pos(k.s)
     }
 
     /// An error with a note at another position (when known).
@@ -1069,7 +1487,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.scopes.push(Scope {
             log_start: self.defined.len(),
             isolated,
-            forward: HashMap::default(),
+            forward: NameMap::default(),
         });
         if isolated {
             self.isolated_at = self.scopes.len() - 1;
@@ -1078,16 +1496,18 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// Closes the innermost scope, dropping its bindings.
     fn pop_scope(&mut self) -> Scope<'a> {
+        use std::collections::hash_map::Entry;
         let s = self.scopes.pop().expect("scope open");
         for name in self.defined.drain(s.log_start..) {
-            if let Some(b) = self.bindings.get_mut(&name) {
+            if let Entry::Occupied(mut o) = self.bindings.entry(name) {
+                let b = o.get_mut();
                 match b.shadowed.pop() {
                     Some((scope, bound)) => {
                         b.scope = scope;
                         b.bound = bound;
                     }
                     None => {
-                        self.bindings.remove(&name);
+                        o.remove();
                     }
                 }
             }
@@ -1099,8 +1519,12 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     /// Resolves an operand reference to a value of type `ty`.
-    pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> PResult<Value> {
-        if let Some(vals) = self.lookup_value(&u.name) {
+    pub fn resolve_operand(&mut self, u: &UnresolvedOperand<'a>, ty: Type) -> PResult<Value> {
+        let key = Name {
+            hash: u.hash,
+            s: u.name,
+        };
+        if let Some(vals) = self.lookup_value(&key) {
             let Some(&v) = vals.get(u.index) else {
                 return self.err(u.pos, "invalid SSA value result number");
             };
@@ -1110,7 +1534,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     crate::print_type(self.ctx, ty),
                     crate::print_type(self.ctx, vt),
                 );
-                let note = self.def_pos(&u.name).map(|p| (p, "prior use here"));
+                let note = self.def_pos(&key).map(|p| (p, "prior use here"));
                 return self.err_noted(
                     u.pos,
                     format!(
@@ -1122,11 +1546,20 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             return Ok(v);
         }
-        // Forward reference: a placeholder replaced once defined.
+        self.resolve_forward(u, key, ty)
+    }
+
+    /// A use of a name not (yet) defined: a placeholder replaced once it is.
+    fn resolve_forward(
+        &mut self,
+        u: &UnresolvedOperand<'a>,
+        key: Name<'a>,
+        ty: Type,
+    ) -> PResult<Value> {
         let scope_idx = self.isolated_at;
         let known = self.scopes[scope_idx]
             .forward
-            .get(u.name.as_str())
+            .get(&key)
             .and_then(|fs| fs.iter().find(|f| f.0 == u.index))
             .map(|f| f.1);
         if let Some(v) = known {
@@ -1147,63 +1580,33 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(v);
         }
         let loc = self.ctx.unknown_loc();
-        let mut st = OperationState::new(self.placeholder, loc);
-        st.result_types = vec![ty];
-        let op = self.ctx.create_op(st);
+        let op = self
+            .ctx
+            .create_op_from(self.placeholder, loc, &[], &[ty], &[], &[], &[]);
         let v = self.ctx.result(op, 0);
         self.scopes[scope_idx]
             .forward
-            .entry(Cow::Owned(u.name.clone()))
+            .entry(key)
             .or_default()
             .push((u.index, v, u.pos));
         Ok(v)
     }
 
-    /// Binds a name to values in the current scope.
-    pub fn define_value(&mut self, name: &str, vals: &[Value], pos: usize) -> PResult<()> {
+    /// Binds a name (a slice of the source) to values in the current scope.
+    pub fn define_value(&mut self, name: &'a str, vals: &[Value], pos: usize) -> PResult<()> {
+        let key = self.name_of(name);
+        self.define_name(key, vals, pos)
+    }
+
+    fn define_name(&mut self, key: Name<'a>, vals: &[Value], pos: usize) -> PResult<()> {
+        use std::collections::hash_map::Entry;
+        let name = key.s;
         let scope_idx = self.isolated_at;
         // Most scopes never see a forward reference: skip the lookup.
-        let pending = if self.scopes[scope_idx].forward.is_empty() {
-            None
-        } else {
-            self.scopes[scope_idx].forward.remove(name)
-        };
-        if let Some(mut pending) = pending {
-            for (i, &v) in vals.iter().enumerate() {
-                let Some(k) = pending.iter().position(|f| f.0 == i) else {
-                    continue;
-                };
-                let (_, ph, _) = pending.swap_remove(k);
-                let (pt, vt) = (self.ctx.value_type(ph), self.ctx.value_type(v));
-                if pt != vt {
-                    let (a, b) = (
-                        crate::print_type(self.ctx, pt),
-                        crate::print_type(self.ctx, vt),
-                    );
-                    let message = if vals.len() == 1 {
-                        format!(
-                            "definition of SSA value '%{name}' has type '{b}' but was used with type '{a}'"
-                        )
-                    } else {
-                        format!(
-                            "definition of SSA value '%{name}#{i}' has type '{b}' but was used with type '{a}'"
-                        )
-                    };
-                    return self.err(pos, message);
-                }
-                self.ctx.replace_all_uses_with(ph, v);
+        if !self.scopes[scope_idx].forward.is_empty() {
+            if let Some(pending) = self.scopes[scope_idx].forward.remove(&key) {
+                self.resolve_pending_forward(key, pending, vals, pos)?;
             }
-            // Uses of result numbers this definition lacks stay pending
-            // and are reported as undeclared when the scope closes.
-            if !pending.is_empty() {
-                self.scopes[scope_idx]
-                    .forward
-                    .insert(Cow::Owned(name.to_string()), pending);
-            }
-        }
-        if self.lookup_value(name).is_some() {
-            let note = self.def_pos(name).map(|p| (p, "previously defined here"));
-            return self.err_noted(pos, format!("redefinition of SSA value '%{name}'"), note);
         }
         let bound = if vals.len() == 1 {
             Bound::One(vals[0])
@@ -1211,25 +1614,76 @@ impl<'a, 'c> Parser<'a, 'c> {
             Bound::Many(vals.to_vec())
         };
         let scope = self.scopes.len() as u32 - 1;
-        let key = self.name_key(name);
-        match self.bindings.get_mut(name) {
-            Some(b) => {
+        let isolated_at = self.isolated_at;
+        match self.bindings.entry(key) {
+            Entry::Occupied(mut o) => {
+                if o.get().scope as usize >= isolated_at {
+                    let prev = o.key().s;
+                    let note = self
+                        .key_def_pos(prev)
+                        .map(|p| (p, "previously defined here"));
+                    return self.err_noted(
+                        pos,
+                        format!("redefinition of SSA value '%{name}'"),
+                        note,
+                    );
+                }
+                let b = o.get_mut();
                 let old = std::mem::replace(&mut b.bound, bound);
                 b.shadowed.push((b.scope, old));
                 b.scope = scope;
             }
-            None => {
-                self.bindings.insert(
-                    key.clone(),
-                    Binding {
-                        scope,
-                        bound,
-                        shadowed: vec![],
-                    },
-                );
+            Entry::Vacant(v) => {
+                v.insert(Binding {
+                    scope,
+                    bound,
+                    shadowed: vec![],
+                });
             }
         }
         self.defined.push(key);
+        Ok(())
+    }
+
+    /// Replaces the placeholders of forward uses of a name being defined.
+    fn resolve_pending_forward(
+        &mut self,
+        key: Name<'a>,
+        mut pending: Vec<(usize, Value, usize)>,
+        vals: &[Value],
+        pos: usize,
+    ) -> PResult<()> {
+        let name = key.s;
+        let scope_idx = self.isolated_at;
+        for (i, &v) in vals.iter().enumerate() {
+            let Some(k) = pending.iter().position(|f| f.0 == i) else {
+                continue;
+            };
+            let (_, ph, _) = pending.swap_remove(k);
+            let (pt, vt) = (self.ctx.value_type(ph), self.ctx.value_type(v));
+            if pt != vt {
+                let (a, b) = (
+                    crate::print_type(self.ctx, pt),
+                    crate::print_type(self.ctx, vt),
+                );
+                let message = if vals.len() == 1 {
+                    format!(
+                        "definition of SSA value '%{name}' has type '{b}' but was used with type '{a}'"
+                    )
+                } else {
+                    format!(
+                        "definition of SSA value '%{name}#{i}' has type '{b}' but was used with type '{a}'"
+                    )
+                };
+                return self.err(pos, message);
+            }
+            self.ctx.replace_all_uses_with(ph, v);
+        }
+        // Uses of result numbers this definition lacks stay pending
+        // and are reported as undeclared when the scope closes.
+        if !pending.is_empty() {
+            self.scopes[scope_idx].forward.insert(key, pending);
+        }
         Ok(())
     }
 
@@ -1298,7 +1752,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// Parses `{ ... }` into a new region. `args` are the entry block's
     /// arguments declared by a custom form (`%x: T`); an explicit entry
     /// label `^bb0(...)` is accepted when `args` is empty.
-    pub fn parse_region(&mut self, args: &[RegionArg], isolated: bool) -> PResult<Region> {
+    pub fn parse_region(&mut self, args: &[RegionArg<'a>], isolated: bool) -> PResult<Region> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
             self.err_here("nesting too deep")
@@ -1309,7 +1763,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         r
     }
 
-    fn parse_region_inner(&mut self, args: &[RegionArg], isolated: bool) -> PResult<Region> {
+    fn parse_region_inner(&mut self, args: &[RegionArg<'a>], isolated: bool) -> PResult<Region> {
         self.expect("{")?;
         let region = self.ctx.create_region();
         self.push_scope(isolated);
@@ -1324,7 +1778,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(b, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(self.source_name(a.pos, &a.name), &[v], a.pos)?;
+                    self.define_value(a.name, &[v], a.pos)?;
                 }
             }
         } else {
@@ -1341,7 +1795,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(cur, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(self.source_name(a.pos, &a.name), &[v], a.pos)?;
+                    self.define_value(a.name, &[v], a.pos)?;
                 }
             }
             loop {
@@ -1410,7 +1864,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     self.loc_at(ap)
                 };
                 self.ctx.set_value_loc(v, l);
-                self.define_value(self.source_name(u.pos, &u.name), &[v], ap)?;
+                self.define_value(u.name, &[v], ap)?;
                 if !self.eat(",") {
                     break;
                 }
@@ -1429,6 +1883,17 @@ impl<'a, 'c> Parser<'a, 'c> {
             v.push(self.parse_type()?);
         }
         Ok(v)
+    }
+    /// [`Parser::parse_function_result_types`] appended to `out`.
+    pub fn parse_function_result_types_into(&mut self, out: &mut Vec<Type>) -> PResult<()> {
+        if self.peek() == b'(' {
+            let v = self.parse_function_result_types()?;
+            out.extend(v);
+        } else {
+            let t = self.parse_type()?;
+            out.push(t);
+        }
+        Ok(())
     }
     /// `()`, `T` or `(T, U)`: a function result list.
     pub fn parse_function_result_types(&mut self) -> PResult<Vec<Type>> {
@@ -1477,6 +1942,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                 return Ok(self.ctx.function_type(ins, outs));
             }
             b'!' => {
+                if let Some(t) = self.async_type_fast(start)? {
+                    return Ok(t);
+                }
                 self.pos += 1;
                 let save = self.pos;
                 let id = self.suffix_id();
@@ -1498,6 +1966,10 @@ impl<'a, 'c> Parser<'a, 'c> {
         let Some(id) = self.peek_ident_no_dot() else {
             return self.err_here("expected non-function type");
         };
+        if let Some(t) = self.scalar_type(id) {
+            self.pos += id.len();
+            return Ok(t);
+        }
         let k = match id {
             "index" => TypeKind::Index,
             "f16" => TypeKind::F16,
@@ -1536,6 +2008,94 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.pos += id.len();
         Ok(self.ctx.ty(k))
     }
+    /// `!async.token` and `!async.value<T>` (the types of nearly every
+    /// async op) without the general dialect type path: `None` when the
+    /// type at `start` is not spelled so, and the general path decides.
+    fn async_type_fast(&mut self, start: usize) -> PResult<Option<Type>> {
+        let Some(r) = self.b[start..].strip_prefix(b"!async.") else {
+            return Ok(None);
+        };
+        let ends_at = |n: usize| !r.get(n).is_some_and(|&c| is_suffix_char(c));
+        if r.starts_with(b"token") && ends_at(5) {
+            self.pos = start + 12;
+            return Ok(Some(self.token_type()));
+        }
+        if r.starts_with(b"value<") {
+            self.pos = start + 13;
+            let t = self.parse_type()?;
+            self.expect(">")?;
+            return Ok(Some(self.async_value_type(t)));
+        }
+        Ok(None)
+    }
+
+    /// The common builtin scalar types (`index`, floats, `iN` up to two
+    /// digits without a leading zero), remembered per spelling: `None`
+    /// for anything else, which the general path decides.
+    fn scalar_type(&mut self, id: &str) -> Option<Type> {
+        let slot = match id.as_bytes() {
+            b"index" => 100,
+            b"f16" => 101,
+            b"bf16" => 102,
+            b"f32" => 103,
+            b"f64" => 104,
+            b"f80" => 105,
+            b"f128" => 106,
+            b"none" => 107,
+            [b'i', d @ b'0'..=b'9'] => (d - b'0') as usize,
+            [b'i', d @ b'1'..=b'9', e @ b'0'..=b'9'] => ((d - b'0') * 10 + (e - b'0')) as usize,
+            _ => return None,
+        };
+        Some(self.scalar_type_slot(slot))
+    }
+
+    /// The type of a `scalar_types` slot, interned the first time.
+    fn scalar_type_slot(&mut self, slot: usize) -> Type {
+        if let Some(t) = self.scalar_types[slot] {
+            return t;
+        }
+        let kind = match slot {
+            100 => TypeKind::Index,
+            101 => TypeKind::F16,
+            102 => TypeKind::BF16,
+            103 => TypeKind::F32,
+            104 => TypeKind::F64,
+            105 => TypeKind::F80,
+            106 => TypeKind::F128,
+            107 => TypeKind::None,
+            108 => TypeKind::AsyncToken,
+            w => TypeKind::Integer(w as u32, Signedness::Signless),
+        };
+        let t = self.ctx.ty(kind);
+        self.scalar_types[slot] = Some(t);
+        t
+    }
+
+    /// `!async.token`, `index` and `i1`: the types custom forms imply at
+    /// nearly every op, without interning a kind each time.
+    pub fn token_type(&mut self) -> Type {
+        self.scalar_type_slot(108)
+    }
+    pub fn index_type(&mut self) -> Type {
+        self.scalar_type_slot(100)
+    }
+    pub fn i1_type(&mut self) -> Type {
+        self.scalar_type_slot(1)
+    }
+
+    /// `!async.value<t>`, remembered by `t`.
+    fn async_value_type(&mut self, t: Type) -> Type {
+        if let Some(&Some(v)) = self.async_value_types.get(t.index()) {
+            return v;
+        }
+        let v = self.ctx.ty(TypeKind::AsyncValue(t));
+        if self.async_value_types.len() <= t.index() {
+            self.async_value_types.resize(t.index() + 1, None);
+        }
+        self.async_value_types[t.index()] = Some(v);
+        v
+    }
+
     fn peek_ident_no_dot(&mut self) -> Option<&'a str> {
         self.skip_ws();
         let s = self.pos;
@@ -1605,7 +2165,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.expect("<")?;
             let t = self.parse_type()?;
             self.expect(">")?;
-            return Ok(self.ctx.ty(TypeKind::AsyncValue(t)));
+            return Ok(self.async_value_type(t));
         }
         // Opaque dialect type: `!d.ident<...>` or `!d<...>`.
         let s = self.pos;
@@ -2209,7 +2769,7 @@ fn normalize_affine(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn count_newlines_matches_a_byte_loop() {
+    fn advance_cursor_matches_a_byte_loop() {
         let text: Vec<u8> = (0..300u32)
             .map(|i| match i % 7 {
                 0 => b'\n',
@@ -2220,9 +2780,19 @@ mod tests {
             .collect();
         for start in 0..20 {
             for end in start..text.len() {
+                let cur = super::LineCursor {
+                    pos: start,
+                    line: 5,
+                    line_start: 3,
+                };
+                let got = super::advance_cursor(&text, cur, end);
                 let seg = &text[start..end];
-                let want = seg.iter().filter(|&&c| c == b'\n').count();
-                assert_eq!(super::count_newlines(seg), want);
+                let n = seg.iter().filter(|&&c| c == b'\n').count() as u32;
+                let ls = match seg.iter().rposition(|&c| c == b'\n') {
+                    Some(i) => start + i + 1,
+                    None => 3,
+                };
+                assert_eq!((got.pos, got.line, got.line_start), (end, 5 + n, ls));
             }
         }
     }

@@ -391,6 +391,15 @@ impl Context {
         self.string_ids.insert(s.into(), id);
         id
     }
+    /// Makes room for `n` more interned strings and attributes: a pass
+    /// that is about to name thousands of new symbols grows the tables
+    /// once instead of rehashing every string at each doubling.
+    pub fn reserve_interned(&mut self, n: usize) {
+        self.strings.reserve(n);
+        self.string_ids.reserve(n);
+        self.attrs.reserve(n);
+        self.attr_ids.reserve(n);
+    }
     pub fn lookup_sym(&self, s: &str) -> Option<Symbol> {
         self.string_ids.get(s).copied()
     }

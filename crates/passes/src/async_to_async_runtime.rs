@@ -85,7 +85,10 @@ struct Lowering<'p, 'a> {
     pc: &'p mut PassContext<'a>,
     module: Op,
     coros: FxHashMap<Op, CoroMachinery>,
-    symbols: FxHashSet<String>,
+    /// Names of the module's symbols, interned: outlining adds one per
+    /// `async.execute`, and at a million ops string sets cost more than
+    /// the rest of the bookkeeping.
+    symbols: FxHashSet<Symbol>,
     uniquing_counter: u32,
     /// See [`Lowering::sym`].
     names: FxHashMap<(usize, usize), Symbol>,
@@ -103,16 +106,17 @@ struct Cursor {
 
 impl<'p, 'a> Lowering<'p, 'a> {
     fn new(pc: &'p mut PassContext<'a>, module: Op) -> Self {
-        let mut symbols = FxHashSet::default();
+        let mut names = vec![];
         if let Some(&r) = pc.ctx.regions_of(module).first() {
             if let Some(b) = pc.ctx.entry_block(r) {
                 for o in pc.ctx.block_ops_iter(b) {
                     if let Some(n) = pc.ctx.symbol_name(o) {
-                        symbols.insert(n.to_string());
+                        names.push(n.to_string());
                     }
                 }
             }
         }
+        let symbols = names.iter().map(|n| pc.ctx.sym(n)).collect();
         Lowering {
             pc,
             module,
@@ -253,6 +257,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 executes.push(o)
             }
         });
+        // Each outlined function brings a name, its string and symbol
+        // reference attributes, and a function type.
+        self.ctx().reserve_interned(3 * executes.len());
+        self.symbols.reserve(executes.len());
+        self.coros.reserve(executes.len());
         for e in executes {
             let (f, coro) = self.outline_execute(e)?;
             self.coros.insert(f, coro);
@@ -348,26 +357,28 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     /// Inserts a symbol op at the end of the module, uniquing its name as
     /// MLIR's `SymbolTable::insert` does.
-    fn insert_symbol(&mut self, op: Op, name: &str) -> String {
+    fn insert_symbol(&mut self, op: Op, name: &str) -> Symbol {
         let mut n = name.to_string();
-        if self.symbols.contains(&n) {
+        let mut sym = self.pc.ctx.sym(&n);
+        if self.symbols.contains(&sym) {
             use std::fmt::Write;
             loop {
                 n.truncate(name.len());
                 let _ = write!(n, "_{}", self.uniquing_counter);
                 self.uniquing_counter += 1;
-                if !self.symbols.contains(&n) {
+                sym = self.pc.ctx.sym(&n);
+                if !self.symbols.contains(&sym) {
                     break;
                 }
             }
         }
-        self.symbols.insert(n.clone());
+        self.symbols.insert(sym);
         let a = self.ctx().string_attr(&n);
         self.ctx().set_attr(op, "sym_name", a);
         let r = self.pc.ctx.regions_of(self.module)[0];
         let b = self.pc.ctx.entry_block(r).expect("module has a body");
         self.ctx().insert_op(InsertPoint::AtEnd(b), op);
-        n
+        sym
     }
 
     fn outline_execute(&mut self, exec: Op) -> Result<(Op, CoroMachinery), IrError> {
@@ -462,7 +473,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::Before(exec),
             loc,
         };
-        let call = self.build_call(&cur, &fname, inputs, output_types);
+        let call = self.build_call(&cur, fname, inputs, output_types);
         for (i, r) in self.pc.ctx.results(exec).to_vec().into_iter().enumerate() {
             let n = self.pc.ctx.result(call, i);
             self.ctx().replace_all_uses_with(r, n);
@@ -486,10 +497,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
     }
 
-    fn build_call(&mut self, c: &Cursor, callee: &str, args: Vec<Value>, results: Vec<Type>) -> Op {
-        let ctx = self.ctx();
-        let s = ctx.sym(callee);
-        let a = ctx.attr(AttrKind::SymbolRef(s, vec![]));
+    fn build_call(&mut self, c: &Cursor, callee: Symbol, args: Vec<Value>, results: Vec<Type>) -> Op {
+        let a = self.ctx().attr(AttrKind::SymbolRef(callee, vec![]));
         self.build(c, "func.call", &args, &results, &[("callee", a)])
     }
 
@@ -672,7 +681,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let args = self.pc.ctx.operands(call).to_vec();
-        let new_call = self.build_call(&cur, fname, args, outs.clone());
+        let callee = self.ctx().sym(fname);
+        let new_call = self.build_call(&cur, callee, args, outs.clone());
         let results = self.pc.ctx.results(new_call).to_vec();
         self.build(&cur, "async.await", &[results[0]], &[], &[]);
         let mut unwrapped = vec![];
@@ -773,13 +783,15 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let unit = self.ctx().unit_attr();
         let (wrapper, entry) =
             self.private_func(loc, &ins, &orig_outs, &[(ALLOWED_TO_BLOCK, unit)]);
-        let wname = self.insert_symbol(wrapper, &format!("{fname}_blocking"));
+        let wsym = self.insert_symbol(wrapper, &format!("{fname}_blocking"));
+        let wname = self.pc.ctx.str(wsym).to_string();
         let args = self.pc.ctx.block_args(entry).to_vec();
         let cur = Cursor {
             ip: InsertPoint::AtEnd(entry),
             loc,
         };
-        let call = self.build_call(&cur, fname, args, outs);
+        let callee = self.ctx().sym(fname);
+        let call = self.build_call(&cur, callee, args, outs);
         let results = self.pc.ctx.results(call).to_vec();
         self.build(&cur, "async.await", &[results[0]], &[], &[]);
         let mut vals = vec![];

@@ -89,6 +89,9 @@ struct Lowering<'p, 'a> {
     /// `async.execute`, and at a million ops string sets cost more than
     /// the rest of the bookkeeping.
     symbols: FxHashSet<Symbol>,
+    /// Scratch set for the value walks of outlining, kept between calls
+    /// so that each execute does not grow a fresh table.
+    seen_values: FxHashSet<Value>,
     uniquing_counter: u32,
     /// See [`Lowering::sym`].
     names: FxHashMap<(usize, usize), Symbol>,
@@ -122,6 +125,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             module,
             coros: FxHashMap::default(),
             symbols,
+            seen_values: FxHashSet::default(),
             uniquing_counter: 0,
             names: FxHashMap::default(),
             segments: FxHashMap::default(),
@@ -277,9 +281,19 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     /// Values used inside `region` (of `owner`) and defined outside it, in
     /// the order of a post-order walk (as MLIR's `getUsedValuesDefinedAbove`).
-    fn used_values_defined_above(&self, owner: Op) -> Vec<Value> {
+    /// Returns the scratch set for the next use, unless it grew large:
+    /// clearing a table costs its capacity, and one huge execute must
+    /// not make every later one pay for it.
+    fn keep_scratch(&mut self, seen: FxHashSet<Value>) {
+        if seen.capacity() <= 1024 {
+            self.seen_values = seen;
+        }
+    }
+
+    fn used_values_defined_above(&mut self, owner: Op) -> Vec<Value> {
         let ctx = &*self.pc.ctx;
-        let mut seen = FxHashSet::default();
+        let mut seen = std::mem::take(&mut self.seen_values);
+        seen.clear();
         let mut out = vec![];
         let mut visit = |o: Op| {
             for &v in ctx.operands(o) {
@@ -293,6 +307,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         };
         ctx.walk_post(owner, &mut visit);
+        self.keep_scratch(seen);
         out
     }
 
@@ -393,7 +408,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let segs = segments(self.pc.ctx, exec, 2);
         let (deps, vals) = (segs[0].clone(), segs[1].clone());
         let mut inputs: Vec<Value> = vec![];
-        let mut seen = FxHashSet::default();
+        let mut seen = std::mem::take(&mut self.seen_values);
+        seen.clear();
         for &v in deps.iter().chain(&vals) {
             if seen.insert(v) {
                 inputs.push(v);
@@ -404,6 +420,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 inputs.push(v);
             }
         }
+        self.keep_scratch(seen);
         let ctx = self.ctx();
         let input_types: Vec<Type> = inputs.iter().map(|&v| ctx.value_type(v)).collect();
         let output_types: Vec<Type> = ctx
@@ -828,23 +845,60 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .collect();
         let ctx = &*self.pc.ctx;
         let mut targets = vec![];
+        // One set for all functions: most are small, and a set per
+        // function was an allocation and a few rehashes each.
+        let mut holds_async: FxHashSet<Op> = FxHashSet::default();
+        // What each op name is, decided once per name (by symbol) instead
+        // of comparing strings at every op.
+        const OTHER: u8 = 1;
+        const ASYNC: u8 = 2;
+        const SCF: u8 = 3;
+        let mut kinds: Vec<u8> = vec![];
+        let mut kind = |o: Op| {
+            let s = ctx.op(o).name.index();
+            if kinds.len() <= s {
+                kinds.resize(s + 1, 0);
+            }
+            if kinds[s] == 0 {
+                let n = ctx.name(o);
+                kinds[s] = if n.starts_with("async.") {
+                    ASYNC
+                } else if matches!(
+                    n,
+                    "scf.if" | "scf.for" | "scf.while" | "scf.execute_region" | "scf.parallel"
+                ) {
+                    SCF
+                } else {
+                    OTHER
+                };
+            }
+            kinds[s]
+        };
         for func in funcs {
-            // Mark, bottom-up, every op that holds an async op.
-            let mut holds_async: FxHashSet<Op> = FxHashSet::default();
+            // Mark, bottom-up, every op that holds an async op. (Clearing
+            // costs the table's capacity: start over after a big one.)
+            if holds_async.capacity() > 1024 {
+                holds_async = FxHashSet::default();
+            }
+            holds_async.clear();
+            // Post-order: an op's mark is final when it is visited.
+            let mut any = false;
             ctx.walk_post(func, &mut |o| {
-                if ctx.name(o).starts_with("async.") || holds_async.contains(&o) {
+                let k = kind(o);
+                let holds = holds_async.contains(&o);
+                any |= holds && k == SCF;
+                if k == ASYNC || holds {
                     if let Some(p) = ctx.parent_op(o) {
                         holds_async.insert(p);
                     }
                 }
             });
+            if !any {
+                continue;
+            }
+            // Pre-order, the order the conversion driver lowers them in.
             ctx.walk_nested(func, &mut |o| {
-                if holds_async.contains(&o)
-                    && matches!(
-                        ctx.name(o),
-                        "scf.if" | "scf.for" | "scf.while" | "scf.execute_region" | "scf.parallel"
-                    )
-                {
+                if holds_async.contains(&o) && kind(o) == SCF {
                     targets.push(o);
                 }
             });

@@ -7,7 +7,8 @@
 #   UPSTREAM=mlir-opt-14          (the reference tool)
 #   WORK=dir                      (where modules and outputs go; default: a temp dir)
 # Prints a markdown table; every size fails the run if the outputs differ.
-# Times are wall seconds, memory is peak RSS, both the best of --runs runs.
+# Times are wall seconds (microsecond clock), memory is peak RSS, both the
+# best of --runs runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ours=${OURS:-$root/target/release/mlir-async-opt}
@@ -29,17 +30,7 @@ done
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 
-# best_of TOOL FILE OUT -> "seconds megabytes" (minimum of each over the runs)
-best_of() {
-  local tool=$1 file=$2 out=$3 best_t="" best_m="" t m
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$tool" "$file" >"$out"
-    read -r t m <"$work/time.txt"
-    if [ -z "$best_t" ] || awk -v a="$t" -v b="$best_t" 'BEGIN{exit !(a<b)}'; then best_t=$t; fi
-    if [ -z "$best_m" ] || [ "$m" -lt "$best_m" ]; then best_m=$m; fi
-  done
-  echo "$best_t $best_m"
-}
+. "$root/bench/lib.sh"
 
 status=0
 echo "| ops | $upstream s | $upstream MB | ours s | ours MB | speedup | memory ratio |"
@@ -48,14 +39,14 @@ for funcs in $sizes; do
   f=$work/m$funcs.mlir
   [ -f "$f" ] || python3 "$gen" --syntax 14 --seed 7 --funcs "$funcs" -o "$f" >/dev/null 2>&1
   ops=$(head -1 "$f" | sed -n 's/.*ops=\([0-9]*\).*/\1/p')
-  read -r ut um < <(best_of "$upstream" "$f" "$work/up.txt")
-  read -r ot om < <(best_of "$ours" "$f" "$work/ours.txt")
+  read -r ut um < <(best_of "$runs" "$work/up.txt" "$upstream" "$f")
+  read -r ot om < <(best_of "$runs" "$work/ours.txt" "$ours" "$f")
   if ! cmp -s "$work/up.txt" "$work/ours.txt"; then
     echo "outputs differ at $ops ops ($f)" >&2
     status=1
   fi
   awk -v ops="$ops" -v ut="$ut" -v um="$um" -v ot="$ot" -v om="$om" 'BEGIN{
     sp = (ot > 0) ? sprintf("%.1fx", ut / ot) : "n/a";
-    printf "| %d | %.2f | %.0f | %.2f | %.0f | %s | %.2f |\n", ops, ut, um / 1024, ot, om / 1024, sp, om / um }'
+    printf "| %d | %.3f | %.0f | %.3f | %.0f | %s | %.2f |\n", ops, ut, um / 1024, ot, om / 1024, sp, om / um }'
 done
 exit $status

@@ -2,7 +2,8 @@
 # Side-by-side benchmark of parse + async-to-async-runtime + print against
 # mlir-opt-14, on generated modules of ~10k, ~100k and ~1M ops (syntax 14),
 # with and without eliminate-blocking-await-ops. Prints a markdown table
-# (best of $RUNS wall times, peak RSS) and checks outputs are identical.
+# (best of $RUNS wall times on a microsecond clock, peak RSS) and checks
+# outputs are identical.
 # Usage: bench/pass/run.sh [path/to/mlir-async-opt]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,28 +13,20 @@ up=${UPSTREAM:-mlir-opt-14}
 runs=${RUNS:-3}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-best() { # best wall time and its peak RSS over $runs runs: prints "secs kb"
-  local b="" bm=""
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" > "$tmp/out" 2>/dev/null || { echo "FAIL FAIL"; return; }
-    read -r s m < "$tmp/t"
-    if [ -z "$b" ] || awk "BEGIN{exit !($s < $b)}"; then b=$s; bm=$m; fi
-  done
-  echo "$b $bm"
-}
+. "$root/bench/lib.sh"
 
 echo "| ops | option | $up s | $up MB | ours s | ours MB | speedup | memory ratio | identical |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|---|"
 for funcs in ${SIZES:-88 880 8800}; do
   f=$tmp/m$funcs.mlir
-  python3 "$gen" --syntax 14 --seed 42 --funcs "$funcs" -o "$f" >/dev/null
+  python3 "$gen" --syntax 14 --seed 42 --funcs "$funcs" -o "$f" >/dev/null 2>&1
   ops=$(head -1 "$f" | sed -n 's/.*ops=\([0-9]*\).*/\1/p')
   for opt in "" "=eliminate-blocking-await-ops=true"; do
-    read -r us um < <(best "$up" "$f" "-async-to-async-runtime$opt"); cp "$tmp/out" "$tmp/up.txt"
-    read -r os om < <(best "$ours" "$f" "-async-to-async-runtime$opt")
+    read -r us um < <(best_of "$runs" "$tmp/up.txt" "$up" "$f" "-async-to-async-runtime$opt")
+    read -r os om < <(best_of "$runs" "$tmp/out" "$ours" "$f" "-async-to-async-runtime$opt")
     same=no; cmp -s "$tmp/out" "$tmp/up.txt" && same=yes
     label=${opt:+eliminate}; label=${label:-default}
     awk -v ops="$ops" -v l="$label" -v us="$us" -v um="$um" -v os="$os" -v om="$om" -v same="$same" \
-      'BEGIN{printf "| %d | %s | %.2f | %.0f | %.2f | %.0f | %.1fx | %.2f | %s |\n", ops, l, us, um/1024, os, om/1024, us/(os>0?os:0.005), om/um, same}'
+      'BEGIN{printf "| %d | %s | %.3f | %.0f | %.3f | %.0f | %.1fx | %.2f | %s |\n", ops, l, us, um/1024, os, om/1024, us/(os>0?os:0.005), om/um, same}'
   done
 done

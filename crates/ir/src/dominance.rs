@@ -176,6 +176,13 @@ impl DominanceInfo {
                 }
             };
         }
+        // The entry block dominates every block of its region (reachable
+        // ones by definition, unreachable ones as MLIR defines them): no
+        // dominator tree needed for the values of a function's prologue,
+        // which its later blocks use the most.
+        if ctx.region_blocks(def_region).first() == Some(&def_block) {
+            return true;
+        }
         self.block_dominates(ctx, def_block, use_block)
     }
 }

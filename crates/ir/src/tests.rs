@@ -159,4 +159,13 @@ fn dominance_across_blocks() {
     assert!(dom.value_dominates_use(&c, c.result(d0, 0), user));
     assert!(!dom.value_dominates_use(&c, c.result(d1, 0), user));
     assert!(!dom.value_dominates_use(&c, c.result(d1, 0), d0));
+    // An unreachable block is dominated by every block, the entry block
+    // (answered without a dominator tree) and the others alike.
+    let dead = c.create_block(&[]);
+    c.append_block(r, dead);
+    let in_dead = c.build(InsertPoint::AtEnd(dead), OperationState::new(def, loc));
+    let mut dom = dominance::DominanceInfo::new();
+    assert!(dom.value_dominates_use(&c, c.result(d0, 0), in_dead));
+    assert!(dom.value_dominates_use(&c, c.result(d1, 0), in_dead));
+    assert!(!dom.value_dominates_use(&c, c.result(d1, 0), user));
 }

@@ -514,7 +514,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
     }
 
-    fn build_call(&mut self, c: &Cursor, callee: Symbol, args: Vec<Value>, results: Vec<Type>) -> Op {
+    fn build_call(
+        &mut self,
+        c: &Cursor,
+        callee: Symbol,
+        args: Vec<Value>,
+        results: Vec<Type>,
+    ) -> Op {
         let a = self.ctx().attr(AttrKind::SymbolRef(callee, vec![]));
         self.build(c, "func.call", &args, &results, &[("callee", a)])
     }

@@ -1404,16 +1404,11 @@ impl Context {
                 f
             }
         };
-        // The cache is cleared on every mutation; this re-check only
-        // guards against a mutation path that forgot to clear it.
+        // The cache is cleared on every mutation (renames go through
+        // `set_attr`, which clears it too); this re-check only guards
+        // against a structural path that forgot to.
         match found {
-            Some(o)
-                if !self.ops[o].erased
-                    && self.ops[o].parent == Some(b)
-                    && self.symbol_name(o) == Some(name) =>
-            {
-                Some(o)
-            }
+            Some(o) if !self.ops[o].erased && self.ops[o].parent == Some(b) => Some(o),
             Some(_) => self
                 .block_ops_iter(b)
                 .find(|&o| self.symbol_name(o) == Some(name)),

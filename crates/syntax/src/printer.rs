@@ -4,7 +4,7 @@
 
 use crate::edition::{custom_name, generic_name, Edition};
 use crate::{CustomPrintFn, DialectHooks, ResultNamesFn};
-use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
+use mlir_async_ir::fxhash::FxHashMap;
 use mlir_async_ir::*;
 use std::fmt::Write;
 
@@ -39,6 +39,10 @@ struct Names {
 }
 
 impl Names {
+    fn text_of(&self, i: u32) -> &str {
+        let (s, e) = self.spans[i as usize];
+        &self.text[s as usize..e as usize]
+    }
     fn slot(&self, v: Value) -> u32 {
         self.slots.get(v.index()).copied().unwrap_or(NONE)
     }
@@ -68,7 +72,7 @@ struct Namer<'a> {
     /// name must avoid are exactly the open ones: one set for all of
     /// them, undone through `log` when a scope closes, instead of a set
     /// per region probed up the whole ancestor chain.
-    used: FxHashSet<Box<str>>,
+    used: NameSet,
     /// Span indices (into `names.spans`) of the names in `used`, in order.
     log: Vec<u32>,
     path: Vec<NameScope>,
@@ -88,9 +92,59 @@ struct Namer<'a> {
     namers: Vec<Option<Option<ResultNamesFn>>>,
 }
 
+/// The names in use in the open scopes, as indices of `Names::spans`
+/// found by the hash of their text: names come and go by the tens of
+/// thousands, and a set of strings allocated a copy of each.
+#[derive(Default)]
+struct NameSet {
+    /// Hash -> the first name in use with that hash.
+    first: FxHashMap<u64, u32>,
+    /// Names whose hash another name in use already had (rare).
+    more: Vec<(u64, u32)>,
+}
+
+impl NameSet {
+    fn hash(s: &str) -> u64 {
+        use std::hash::Hasher;
+        let mut h = mlir_async_ir::fxhash::FxHasher::default();
+        h.write(s.as_bytes());
+        h.finish()
+    }
+    fn contains(&self, names: &Names, s: &str, h: u64) -> bool {
+        self.first.get(&h).is_some_and(|&i| names.text_of(i) == s)
+            || self
+                .more
+                .iter()
+                .any(|&(mh, i)| mh == h && names.text_of(i) == s)
+    }
+    fn insert(&mut self, h: u64, i: u32) {
+        if let Some(&j) = self.first.get(&h) {
+            debug_assert_ne!(i, j);
+            self.more.push((h, i));
+        } else {
+            self.first.insert(h, i);
+        }
+    }
+    fn remove(&mut self, h: u64, i: u32) {
+        if self.first.get(&h) == Some(&i) {
+            match self.more.iter().position(|&(mh, _)| mh == h) {
+                Some(k) => {
+                    let (_, j) = self.more.swap_remove(k);
+                    self.first.insert(h, j);
+                }
+                None => {
+                    self.first.remove(&h);
+                }
+            }
+        } else if let Some(k) = self.more.iter().position(|&e| e == (h, i)) {
+            self.more.swap_remove(k);
+        }
+    }
+}
+
 impl<'a> Namer<'a> {
-    fn is_used(&self, n: &str) -> bool {
-        self.used.contains(n)
+    fn is_used(&self, n: &str, h: u64) -> bool {
+        self.used.contains(&self.names, n, h)
     }
     /// Closes scopes until `id` is the innermost open one, forgetting
     /// their names.
@@ -102,8 +156,8 @@ impl<'a> Namer<'a> {
             let start = top.log_start;
             self.path.pop();
             for i in self.log.drain(start..) {
-                let (s, e) = self.names.spans[i as usize];
-                self.used.remove(&self.names.text[s as usize..e as usize]);
+                let h = NameSet::hash(self.names.text_of(i));
+                self.used.remove(h, i);
             }
         }
     }
@@ -117,25 +171,27 @@ impl<'a> Namer<'a> {
         id
     }
     /// Makes `name` unique in the current scope; the result is left in
-    /// `self.buf`.
-    fn unique(&mut self, name: &str) {
+    /// `self.buf`, its hash returned.
+    fn unique(&mut self, name: &str) -> u64 {
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         sanitize_into(name, &mut buf);
-        if self.is_used(&buf) {
+        let mut h = NameSet::hash(&buf);
+        if self.is_used(&buf, h) {
             let base = buf.len();
             loop {
                 buf.truncate(base);
                 buf.push('_');
                 push_u32(&mut buf, self.next_conflict);
                 self.next_conflict += 1;
-                if !self.is_used(&buf) {
+                h = NameSet::hash(&buf);
+                if !self.is_used(&buf, h) {
                     break;
                 }
             }
         }
-        self.used.insert(buf.as_str().into());
         self.buf = buf;
+        h
     }
     fn number_value(&mut self, v: Value) {
         self.names.set_slot(v, self.next_value);
@@ -145,11 +201,12 @@ impl<'a> Namer<'a> {
         if name.is_empty() {
             self.number_value(v);
         } else {
-            self.unique(name);
+            let h = self.unique(name);
             let i = self.names.spans.len() as u32;
             let start = self.names.text.len() as u32;
             self.names.text.push_str(&self.buf);
             self.names.spans.push((start, self.names.text.len() as u32));
+            self.used.insert(h, i);
             self.log.push(i);
             self.names.set_slot(v, NAMED | i);
         }
@@ -237,7 +294,7 @@ impl<'a> Namer<'a> {
             ctx,
             hooks,
             names,
-            used: FxHashSet::default(),
+            used: NameSet::default(),
             log: vec![],
             path: vec![],
             next_scope: 0,

@@ -8,6 +8,7 @@
 // RUN: mlir-opt %s -async-to-async-runtime -print-ir-after-all -o %t 2>&1 | FileCheck %s --check-prefix=DUMP
 // RUN: FileCheck %s --check-prefix=FLAG --input-file=%t
 // RUN: mlir-opt --help | FileCheck %s --check-prefix=HELP
+// RUN: mlir-opt %s -async-to-async-runtime --mlir-disable-threading | FileCheck %s --check-prefix=FLAG
 
 // FLAG-LABEL: func @waits
 // FLAG: async.runtime.await %arg0 : !async.token
@@ -22,6 +23,7 @@
 // BADPASS: Unknown command line argument '-no-such-pass'
 // DUMP: // -----// IR Dump After AsyncToAsyncRuntime //----- //
 // DUMP-NEXT: module {
+// HELP: --mlir-disable-threading
 // HELP: --async-to-async-runtime
 // HELP: --eliminate-blocking-await-ops=<value>
 func @waits(%t: !async.token) {

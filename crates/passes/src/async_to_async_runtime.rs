@@ -99,6 +99,8 @@ struct Lowering<'p, 'a> {
     segments: FxHashMap<(usize, usize), Attribute>,
     /// The coroutine `passthrough` attribute, built on first use.
     passthrough: Option<Option<Attribute>>,
+    /// `"private"`, interned once: every outlined function carries it.
+    private: Option<Attribute>,
 }
 
 /// An insertion cursor that keeps program order for consecutive builds.
@@ -130,6 +132,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             names: FxHashMap::default(),
             segments: FxHashMap::default(),
             passthrough: None,
+            private: None,
         }
     }
 
@@ -356,10 +359,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             (self.sym("function_type"), Attribute::from_index(0)),
             (self.sym("sym_visibility"), Attribute::from_index(0)),
         ];
+        attrs[1].1 = match self.private {
+            Some(a) => a,
+            None => *self.private.insert(self.pc.ctx.string_attr("private")),
+        };
         let ctx = self.ctx();
         let ft = ctx.function_type(ins.to_vec(), outs.to_vec());
         attrs[0].1 = ctx.type_attr(ft);
-        attrs[1].1 = ctx.string_attr("private");
         let body = ctx.create_region();
         let entry = ctx.create_block(ins);
         ctx.append_block(body, entry);

@@ -194,7 +194,8 @@ pub struct OperationData {
 
 #[derive(Clone, Debug, Default)]
 pub struct BlockData {
-    pub args: Vec<Value>,
+    /// Inline up to four (no allocation for most blocks; the size of a `Vec`).
+    pub args: SmallVec<[Value; 4]>,
     pub first: Option<Op>,
     pub last: Option<Op>,
     pub parent: Option<Region>,
@@ -204,7 +205,8 @@ pub struct BlockData {
 
 #[derive(Clone, Debug, Default)]
 pub struct RegionData {
-    pub blocks: Vec<Block>,
+    /// Inline up to four (nearly every region has one block).
+    pub blocks: SmallVec<[Block; 4]>,
     pub parent: Option<Op>,
 }
 
@@ -786,7 +788,13 @@ impl Context {
             self.value_pool.items.push(v);
         }
         for (i, &v) in operands.iter().enumerate() {
-            self.values[v].uses.push(Use {
+            let uses = &mut self.values[v].uses;
+            // Grow four-fold: a value used past its inline two is
+            // usually used many times (function arguments, tokens).
+            if uses.len() == uses.capacity() {
+                uses.reserve(3 * uses.len());
+            }
+            uses.push(Use {
                 op,
                 index: i as u32,
             });
@@ -1140,7 +1148,7 @@ impl Context {
     pub fn detach_block(&mut self, b: Block) {
         self.touch();
         if let Some(r) = self.blocks[b].parent {
-            self.regions[r].blocks.retain(|&x| x != b);
+            self.regions[r].blocks.retain(|x| *x != b);
             self.blocks[b].parent = None;
         }
     }

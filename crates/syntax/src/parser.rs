@@ -140,24 +140,23 @@ fn hash_range(b: &[u8], s: usize, e: usize) -> u64 {
     h ^ (h >> 32)
 }
 
-/// The values a name is bound to: nearly always one, so no `Vec` for it.
+/// The values a name is bound to: nearly always one; several (`%a:2`)
+/// are a range of `Parser::many_values`. `Copy`, so the binding map's
+/// entries need no drop and removing one is a plain erase.
+#[derive(Clone, Copy)]
 enum Bound {
     One(Value),
-    Many(Vec<Value>),
-}
-
-impl Bound {
-    fn as_slice(&self) -> &[Value] {
-        match self {
-            Bound::One(v) => std::slice::from_ref(v),
-            Bound::Many(vs) => vs,
-        }
-    }
+    Many(u32, u32),
 }
 
 struct Scope<'a> {
     /// Where this scope's definitions start in `Parser::defined`.
     log_start: usize,
+    /// Where this scope's multi-value bindings start in
+    /// `Parser::many_values`, and its shadowed bindings in
+    /// `Parser::shadowed`.
+    many_start: usize,
+    shadow_start: usize,
     /// An isolated-from-above region starts a scope that hides outer names.
     isolated: bool,
     /// Forward references (isolated scopes only): name -> (result index,
@@ -165,12 +164,13 @@ struct Scope<'a> {
     forward: NameMap<'a, Vec<(usize, Value, usize)>>,
 }
 
-/// The innermost binding of an SSA name, and the ones it shadows (an
-/// isolated region may reuse a name of its parent; rare).
+/// The innermost binding of an SSA name. The ones it shadows (an
+/// isolated region may reuse a name of its parent; rare) wait in
+/// `Parser::shadowed`.
+#[derive(Clone, Copy)]
 struct Binding {
     scope: u32,
     bound: Bound,
-    shadowed: Vec<(u32, Bound)>,
 }
 
 /// Where the last location was computed: op locations are asked for in
@@ -204,6 +204,11 @@ pub struct Parser<'a, 'c> {
     /// definition allocates nothing; closing a scope removes its names, so
     /// the map holds one function's names at most.
     bindings: NameMap<'a, Binding>,
+    /// The values of `Bound::Many` bindings.
+    many_values: Vec<Value>,
+    /// Bindings hidden by a redefinition in an isolated scope, restored
+    /// when that scope closes (see `Scope::shadow_start`).
+    shadowed: Vec<(Name<'a>, Binding)>,
     /// See `custom_op_name`.
     op_names: NameMap<'a, (Rc<str>, Symbol, Option<Edition>)>,
     /// Result lists (`%a, %b:2 =`) of the ops being parsed, innermost last.
@@ -265,15 +270,38 @@ impl NewlineIndex {
         // Roughly one line per 30 bytes of MLIR text.
         let mut nl = Vec::with_capacity(b.len() / 30 + 16);
         let mut high = 0u64;
-        let mut chunks = b.chunks_exact(8);
+        // Bit 7 of each byte of the mask is set iff that byte of `w` is a
+        // newline (see `advance_cursor`).
+        let mask = |w: u64| {
+            let x = w ^ NL;
+            !(((x & LOW7) + LOW7) | x) & !LOW7
+        };
+        // 32 bytes a round: one loop step and one test for four words,
+        // most of which hold no newline.
+        let mut chunks = b.chunks_exact(32);
         let mut off = 0u32;
+        for c in &mut chunks {
+            let w = |i: usize| u64::from_le_bytes(c[i..i + 8].try_into().expect("eight bytes"));
+            let (w0, w1, w2, w3) = (w(0), w(8), w(16), w(24));
+            high |= w0 | w1 | w2 | w3;
+            let ms = [mask(w0), mask(w1), mask(w2), mask(w3)];
+            if ms[0] | ms[1] | ms[2] | ms[3] != 0 {
+                for (j, &m) in ms.iter().enumerate() {
+                    let mut m = m;
+                    while m != 0 {
+                        nl.push(off + 8 * j as u32 + m.trailing_zeros() / 8);
+                        m &= m - 1;
+                    }
+                }
+            }
+            off += 32;
+        }
+        let rest = chunks.remainder();
+        let mut chunks = rest.chunks_exact(8);
         for c in &mut chunks {
             let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
             high |= w;
-            let x = w ^ NL;
-            // Bit 7 of each byte of `m` is set iff that byte is a newline
-            // (see `advance_cursor`).
-            let mut m = !(((x & LOW7) + LOW7) | x) & !LOW7;
+            let mut m = mask(w);
             while m != 0 {
                 nl.push(off + m.trailing_zeros() / 8);
                 m &= m - 1;
@@ -408,6 +436,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             hooks,
             scopes: vec![],
             bindings: NameMap::default(),
+            many_values: Vec::new(),
+            shadowed: Vec::new(),
             op_names: NameMap::default(),
             result_names: Vec::new(),
             pending_operands: Vec::new(),
@@ -1454,7 +1484,10 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
         match self.bindings.get(key) {
-            Some(b) if b.scope as usize >= self.isolated_at => Some(b.bound.as_slice()),
+            Some(b) if b.scope as usize >= self.isolated_at => Some(match &b.bound {
+                Bound::One(v) => std::slice::from_ref(v),
+                &Bound::Many(s, n) => &self.many_values[s as usize..(s + n) as usize],
+            }),
             _ => None,
         }
     }
@@ -1486,6 +1519,8 @@ impl<'a, 'c> Parser<'a, 'c> {
     fn push_scope(&mut self, isolated: bool) {
         self.scopes.push(Scope {
             log_start: self.defined.len(),
+            many_start: self.many_values.len(),
+            shadow_start: self.shadowed.len(),
             isolated,
             forward: NameMap::default(),
         });
@@ -1496,21 +1531,21 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// Closes the innermost scope, dropping its bindings.
     fn pop_scope(&mut self) -> Scope<'a> {
-        use std::collections::hash_map::Entry;
         let s = self.scopes.pop().expect("scope open");
-        for name in self.defined.drain(s.log_start..) {
-            if let Entry::Occupied(mut o) = self.bindings.entry(name) {
-                let b = o.get_mut();
-                match b.shadowed.pop() {
-                    Some((scope, bound)) => {
-                        b.scope = scope;
-                        b.bound = bound;
-                    }
-                    None => {
-                        o.remove();
-                    }
-                }
+        if s.log_start == 0 {
+            // No name outlives this scope (a function's body): forget
+            // them all at once, keeping the table's capacity.
+            self.bindings.clear();
+            self.defined.clear();
+        } else {
+            for name in self.defined.drain(s.log_start..) {
+                self.bindings.remove(&name);
             }
+        }
+        self.many_values.truncate(s.many_start);
+        while self.shadowed.len() > s.shadow_start {
+            let (name, b) = self.shadowed.pop().expect("non-empty");
+            self.bindings.insert(name, b);
         }
         if s.isolated {
             self.isolated_at = self.scopes.iter().rposition(|s| s.isolated).unwrap_or(0);
@@ -1611,7 +1646,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         let bound = if vals.len() == 1 {
             Bound::One(vals[0])
         } else {
-            Bound::Many(vals.to_vec())
+            let start = self.many_values.len() as u32;
+            self.many_values.extend_from_slice(vals);
+            Bound::Many(start, vals.len() as u32)
         };
         let scope = self.scopes.len() as u32 - 1;
         let isolated_at = self.isolated_at;
@@ -1628,17 +1665,12 @@ impl<'a, 'c> Parser<'a, 'c> {
                         note,
                     );
                 }
-                let b = o.get_mut();
-                let old = std::mem::replace(&mut b.bound, bound);
-                b.shadowed.push((b.scope, old));
-                b.scope = scope;
+                let old = std::mem::replace(o.get_mut(), Binding { scope, bound });
+                let k = *o.key();
+                self.shadowed.push((k, old));
             }
             Entry::Vacant(v) => {
-                v.insert(Binding {
-                    scope,
-                    bound,
-                    shadowed: vec![],
-                });
+                v.insert(Binding { scope, bound });
             }
         }
         self.defined.push(key);

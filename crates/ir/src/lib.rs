@@ -564,15 +564,18 @@ impl Context {
     pub fn op_name(&self, op: Op) -> Symbol {
         self.ops[op].name
     }
+    #[inline]
     pub fn operands(&self, op: Op) -> &[Value] {
         self.value_pool.get(self.ops[op].operands)
     }
     pub fn operand(&self, op: Op, i: usize) -> Value {
         self.operands(op)[i]
     }
+    #[inline]
     pub fn results(&self, op: Op) -> &[Value] {
         self.value_pool.get(self.ops[op].results)
     }
+    #[inline]
     pub fn result(&self, op: Op, i: usize) -> Value {
         self.results(op)[i]
     }
@@ -589,6 +592,7 @@ impl Context {
     pub fn op_loc(&self, op: Op) -> Location {
         self.ops[op].loc
     }
+    #[inline]
     pub fn value_type(&self, v: Value) -> Type {
         self.values[v].ty
     }

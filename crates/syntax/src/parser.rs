@@ -228,7 +228,9 @@ pub struct Parser<'a, 'c> {
     /// See `scalar_type`.
     scalar_types: [Option<Type>; 109],
     /// Cleared op states for reuse, one per nesting level in use.
-    free_states: Vec<OperationState>,
+    /// Boxed: taking one and giving it back moves a pointer, not the
+    /// state's five list headers.
+    free_states: Vec<Box<OperationState>>,
     /// Names defined, in order, so closing a scope can drop its bindings.
     defined: Vec<Name<'a>>,
     /// Index of the innermost isolated scope: bindings of outer scopes
@@ -956,7 +958,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             let mut st = self
                 .free_states
                 .pop()
-                .unwrap_or_else(|| OperationState::new(sym, loc));
+                .unwrap_or_else(|| Box::new(OperationState::new(sym, loc)));
             st.name = sym;
             st.loc = loc;
             let hooks = self.hooks;

@@ -184,6 +184,29 @@ struct LineCursor {
     line_start: usize,
 }
 
+/// A custom op name seen before (see `Parser::custom_op_name`): its
+/// first sixteen bytes as two masked words, the rest as bytes.
+struct OpNameEntry {
+    len: usize,
+    key0: u64,
+    mask0: u64,
+    key1: u64,
+    mask1: u64,
+    tail: Box<[u8]>,
+    canon: Rc<str>,
+    sym: Symbol,
+    ed: Option<Edition>,
+}
+
+const OP_BUCKETS: usize = 64;
+
+/// The bucket of an op name: by its first two bytes (every cached name
+/// has two), so names of any length that start alike share one.
+#[inline]
+fn op_bucket(w0: u64) -> usize {
+    ((w0 & 0xffff).wrapping_mul(HASH_K) >> 58) as usize
+}
+
 struct BlockScope {
     blocks: HashMap<String, (Block, bool, usize)>,
 }
@@ -210,7 +233,9 @@ pub struct Parser<'a, 'c> {
     /// when that scope closes (see `Scope::shadow_start`).
     shadowed: Vec<(Name<'a>, Binding)>,
     /// See `custom_op_name`.
-    op_names: NameMap<'a, (Rc<str>, Symbol, Option<Edition>)>,
+    op_entries: Vec<OpNameEntry>,
+    /// Indices into `op_entries` by `op_bucket` of the name's first word.
+    op_buckets: Vec<Vec<u32>>,
     /// Result lists (`%a, %b:2 =`) of the ops being parsed, innermost last.
     result_names: Vec<(Name<'a>, usize, usize)>,
     /// Operand references read but not yet resolved, of the ops being
@@ -230,6 +255,7 @@ pub struct Parser<'a, 'c> {
     /// Cleared op states for reuse, one per nesting level in use.
     /// Boxed: taking one and giving it back moves a pointer, not the
     /// state's five list headers.
+    #[allow(clippy::vec_box)]
     free_states: Vec<Box<OperationState>>,
     /// Names defined, in order, so closing a scope can drop its bindings.
     defined: Vec<Name<'a>>,
@@ -440,7 +466,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             bindings: NameMap::default(),
             many_values: Vec::new(),
             shadowed: Vec::new(),
-            op_names: NameMap::default(),
+            op_entries: Vec::new(),
+            op_buckets: vec![Vec::new(); OP_BUCKETS],
             result_names: Vec::new(),
             pending_operands: Vec::new(),
             pending_types: Vec::new(),
@@ -943,10 +970,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             let name = self.string_lit()?;
             self.parse_generic_op(&name, loc, name_pos)?
         } else {
-            let Some(name) = self.ident() else {
+            let Some((name, canon, sym, ed)) = self.custom_op_name() else {
                 return self.err_here("expected operation name in quotes");
             };
-            let (canon, sym, ed) = self.custom_op_name(name, name_pos);
             if let Some(e) = ed {
                 self.note_edition(e);
             }
@@ -1016,19 +1042,56 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// The canonical name, its symbol and the edition a custom op name
     /// betrays, remembered per spelling: a module spells the same few
     /// dozen names over and over.
-    fn custom_op_name(&mut self, name: &'a str, pos: usize) -> (Rc<str>, Symbol, Option<Edition>) {
-        let key = Name {
-            hash: hash_range(self.b, pos, pos + name.len()),
-            s: name,
+    ///
+    /// Reads the name at `self.pos` (the op name position). A name seen
+    /// before is recognized by comparing the words at the position with
+    /// its bytes, without scanning the identifier or hashing it.
+    #[allow(clippy::type_complexity)]
+    fn custom_op_name(&mut self) -> Option<(&'a str, Rc<str>, Symbol, Option<Edition>)> {
+        let (b, pos) = (self.b, self.pos);
+        let avail = b.len() - pos;
+        let w0 = word_at(b, pos, avail.min(8));
+        let w1 = if avail > 8 {
+            word_at(b, pos + 8, (avail - 8).min(8))
+        } else {
+            0
         };
-        if let Some(c) = self.op_names.get(&key) {
-            return c.clone();
+        for &i in &self.op_buckets[op_bucket(w0)] {
+            let e = &self.op_entries[i as usize];
+            if w0 & e.mask0 == e.key0
+                && w1 & e.mask1 == e.key1
+                && (e.tail.is_empty() || b.get(pos + 16..pos + e.len) == Some(&e.tail[..]))
+                && !b.get(pos + e.len).is_some_and(|&c| is_id_char(c))
+            {
+                self.pos += e.len;
+                return Some((&self.src[pos..pos + e.len], e.canon.clone(), e.sym, e.ed));
+            }
         }
+        let name = self.ident()?;
         let (canon, ed) = canonical_name_cow(name);
         let sym = self.ctx.sym(&canon);
-        let entry: (Rc<str>, Symbol, Option<Edition>) = (canon.into(), sym, ed);
-        self.op_names.insert(key, entry.clone());
-        entry
+        let canon: Rc<str> = canon.into();
+        let n = name.len();
+        // One-byte names are not kept: the bucket is chosen by two bytes.
+        if n >= 2 {
+            let mask = |k: usize| if k >= 8 { !0u64 } else { (1u64 << (8 * k)) - 1 };
+            let (mask0, mask1) = (mask(n), mask(n.saturating_sub(8)));
+            let entry = OpNameEntry {
+                len: n,
+                key0: w0 & mask0,
+                mask0,
+                key1: w1 & mask1,
+                mask1,
+                tail: name.as_bytes().get(16..).unwrap_or(&[]).into(),
+                canon: canon.clone(),
+                sym,
+                ed,
+            };
+            let i = self.op_entries.len() as u32;
+            self.op_entries.push(entry);
+            self.op_buckets[op_bucket(w0)].push(i);
+        }
+        Some((name, canon, sym, ed))
     }
 
     fn parse_trailing_loc(&mut self, op: Op) -> PResult<()> {

@@ -216,6 +216,9 @@ pub struct Parser<'a, 'c> {
     src: &'a str,
     b: &'a [u8],
     pub pos: usize,
+    /// A position known to start no whitespace or comment (the source
+    /// never changes, so this holds until `pos` moves away from it).
+    ws_at: usize,
     file: Symbol,
     cursor: LineCursor,
     /// See `NewlineIndex`; built at the first location asked for.
@@ -457,6 +460,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             src,
             b: src.as_bytes(),
             pos: 0,
+            ws_at: usize::MAX,
             file,
             cursor: LineCursor::default(),
             newlines: None,
@@ -570,6 +574,11 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     #[inline]
     pub fn skip_ws(&mut self) {
+        // Asked again where nothing was consumed since (a peek, then an
+        // `eat`, then the token): one compare.
+        if self.pos == self.ws_at {
+            return;
+        }
         // Fast path: most tokens are not preceded by whitespace or a
         // comment, and the lexer asks at every token.
         match self.b.get(self.pos) {
@@ -577,6 +586,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             None => {}
             _ => self.skip_ws_slow(),
         }
+        self.ws_at = self.pos;
     }
     fn skip_ws_slow(&mut self) {
         loop {

@@ -150,8 +150,11 @@ enum Bound {
 }
 
 struct Scope<'a> {
-    /// Where this scope's definitions start in `Parser::defined`.
+    /// `Parser::defined` when this scope opened: names defined outside it.
     log_start: usize,
+    /// Unique among the scopes of a parse: a binding made in this scope
+    /// is live while the scope at its depth still has this id.
+    uid: u32,
     /// Where this scope's multi-value bindings start in
     /// `Parser::many_values`, and its shadowed bindings in
     /// `Parser::shadowed`.
@@ -167,9 +170,14 @@ struct Scope<'a> {
 /// The innermost binding of an SSA name. The ones it shadows (an
 /// isolated region may reuse a name of its parent; rare) wait in
 /// `Parser::shadowed`.
+///
+/// Closing a scope does not remove its bindings: they go stale, found
+/// out by `Parser::live` (and overwritten or cleared later), so a name
+/// costs one table operation instead of two.
 #[derive(Clone, Copy)]
 struct Binding {
     scope: u32,
+    uid: u32,
     bound: Bound,
 }
 
@@ -260,8 +268,11 @@ pub struct Parser<'a, 'c> {
     /// state's five list headers.
     #[allow(clippy::vec_box)]
     free_states: Vec<Box<OperationState>>,
-    /// Names defined, in order, so closing a scope can drop its bindings.
-    defined: Vec<Name<'a>>,
+    /// The number of live definitions: with none left when a scope
+    /// closes (a function body), the binding table is cleared.
+    defined: usize,
+    /// The id of the next scope opened.
+    next_uid: u32,
     /// Index of the innermost isolated scope: bindings of outer scopes
     /// are hidden from it.
     isolated_at: usize,
@@ -480,7 +491,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             async_value_types: Vec::new(),
             scalar_types: [None; 109],
             free_states: Vec::new(),
-            defined: vec![],
+            defined: 0,
+            next_uid: 0,
             isolated_at: 0,
             block_scopes: vec![],
             attr_aliases: HashMap::default(),
@@ -1559,12 +1571,22 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
         match self.bindings.get(key) {
-            Some(b) if b.scope as usize >= self.isolated_at => Some(match &b.bound {
-                Bound::One(v) => std::slice::from_ref(v),
-                &Bound::Many(s, n) => &self.many_values[s as usize..(s + n) as usize],
-            }),
+            Some(b) if b.scope as usize >= self.isolated_at && self.live(b) => {
+                Some(match &b.bound {
+                    Bound::One(v) => std::slice::from_ref(v),
+                    &Bound::Many(s, n) => &self.many_values[s as usize..(s + n) as usize],
+                })
+            }
             _ => None,
         }
+    }
+
+    /// Is a binding's scope still open?
+    #[inline]
+    fn live(&self, b: &Binding) -> bool {
+        self.scopes
+            .get(b.scope as usize)
+            .is_some_and(|s| s.uid == b.uid)
     }
 
     /// Where a name was defined, from its key (a slice of the source).
@@ -1592,8 +1614,11 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn push_scope(&mut self, isolated: bool) {
+        let uid = self.next_uid;
+        self.next_uid = uid.wrapping_add(1);
         self.scopes.push(Scope {
-            log_start: self.defined.len(),
+            log_start: self.defined,
+            uid,
             many_start: self.many_values.len(),
             shadow_start: self.shadowed.len(),
             isolated,
@@ -1611,12 +1636,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             // No name outlives this scope (a function's body): forget
             // them all at once, keeping the table's capacity.
             self.bindings.clear();
-            self.defined.clear();
-        } else {
-            for name in self.defined.drain(s.log_start..) {
-                self.bindings.remove(&name);
-            }
         }
+        // Otherwise this scope's bindings stay behind, stale.
+        self.defined = s.log_start;
         self.many_values.truncate(s.many_start);
         while self.shadowed.len() > s.shadow_start {
             let (name, b) = self.shadowed.pop().expect("non-empty");
@@ -1726,8 +1748,21 @@ impl<'a, 'c> Parser<'a, 'c> {
             Bound::Many(start, vals.len() as u32)
         };
         let scope = self.scopes.len() as u32 - 1;
+        let uid = self.scopes[scope as usize].uid;
+        let new = Binding { scope, uid, bound };
         let isolated_at = self.isolated_at;
+        let scopes = &self.scopes;
         match self.bindings.entry(key) {
+            Entry::Occupied(o)
+                if !scopes
+                    .get(o.get().scope as usize)
+                    .is_some_and(|s| s.uid == o.get().uid) =>
+            {
+                // A stale binding: replaced with its key, which tells
+                // where the name is defined (see `def_pos`).
+                o.remove_entry();
+                self.bindings.insert(key, new);
+            }
             Entry::Occupied(mut o) => {
                 if o.get().scope as usize >= isolated_at {
                     let prev = o.key().s;
@@ -1740,15 +1775,15 @@ impl<'a, 'c> Parser<'a, 'c> {
                         note,
                     );
                 }
-                let old = std::mem::replace(o.get_mut(), Binding { scope, bound });
+                let old = std::mem::replace(o.get_mut(), new);
                 let k = *o.key();
                 self.shadowed.push((k, old));
             }
             Entry::Vacant(v) => {
-                v.insert(Binding { scope, bound });
+                v.insert(new);
             }
         }
-        self.defined.push(key);
+        self.defined += 1;
         Ok(())
     }
 

@@ -1754,9 +1754,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         let scopes = &self.scopes;
         match self.bindings.entry(key) {
             Entry::Occupied(o)
-                if !scopes
+                if scopes
                     .get(o.get().scope as usize)
-                    .is_some_and(|s| s.uid == o.get().uid) =>
+                    .is_none_or(|s| s.uid != o.get().uid) =>
             {
                 // A stale binding: replaced with its key, which tells
                 // where the name is defined (see `def_pos`).

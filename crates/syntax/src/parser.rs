@@ -206,13 +206,12 @@ struct OpNameEntry {
     ed: Option<Edition>,
 }
 
-const OP_BUCKETS: usize = 64;
+const OP_BUCKETS: usize = 256;
 
-/// The bucket of an op name: by its first two bytes (every cached name
-/// has two), so names of any length that start alike share one.
 #[inline]
-fn op_bucket(w0: u64) -> usize {
-    ((w0 & 0xffff).wrapping_mul(HASH_K) >> 58) as usize
+fn op_bucket(w: u64) -> usize {
+    let h = w.wrapping_mul(HASH_K);
+    ((h ^ (h >> 29)) >> 56) as usize
 }
 
 struct BlockScope {
@@ -245,7 +244,9 @@ pub struct Parser<'a, 'c> {
     shadowed: Vec<(Name<'a>, Binding)>,
     /// See `custom_op_name`.
     op_entries: Vec<OpNameEntry>,
-    /// Indices into `op_entries` by `op_bucket` of the name's first word.
+    /// Indices into `op_entries` by `op_bucket` of the first word of a
+    /// name of eight bytes or more, then (from `OP_BUCKETS` on) of the
+    /// first two bytes of a shorter one.
     op_buckets: Vec<Vec<u32>>,
     /// Result lists (`%a, %b:2 =`) of the ops being parsed, innermost last.
     result_names: Vec<(Name<'a>, usize, usize)>,
@@ -482,7 +483,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             many_values: Vec::new(),
             shadowed: Vec::new(),
             op_entries: Vec::new(),
-            op_buckets: vec![Vec::new(); OP_BUCKETS],
+            op_buckets: vec![Vec::new(); 2 * OP_BUCKETS],
             result_names: Vec::new(),
             pending_operands: Vec::new(),
             pending_types: Vec::new(),
@@ -593,24 +594,39 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         // Fast path: most tokens are not preceded by whitespace or a
         // comment, and the lexer asks at every token.
+        let clear = |c: &u8| *c > b' ' && *c != b'/';
         match self.b.get(self.pos) {
-            Some(&c) if c > b' ' && c != b'/' => {}
+            Some(c) if clear(c) => {}
             None => {}
+            // One space between tokens, the next most common case.
+            Some(b' ') if self.b.get(self.pos + 1).is_some_and(clear) => self.pos += 1,
             _ => self.skip_ws_slow(),
         }
         self.ws_at = self.pos;
     }
     fn skip_ws_slow(&mut self) {
         loop {
-            while self.pos < self.b.len() && self.b[self.pos].is_ascii_whitespace() {
-                self.pos += 1;
-            }
-            if self.b[self.pos..].starts_with(b"//") {
-                while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
-                    self.pos += 1;
+            match self.b.get(self.pos) {
+                // Runs of spaces (indentation) eight at a time.
+                Some(b' ') => match self.b.get(self.pos..self.pos + 8) {
+                    Some(c) => {
+                        let x = u64::from_le_bytes(c.try_into().expect("eight bytes"))
+                            ^ 0x2020_2020_2020_2020;
+                        self.pos += if x == 0 {
+                            8
+                        } else {
+                            x.trailing_zeros() as usize / 8
+                        };
+                    }
+                    None => self.pos += 1,
+                },
+                Some(c) if c.is_ascii_whitespace() => self.pos += 1,
+                Some(b'/') if self.b.get(self.pos + 1) == Some(&b'/') => {
+                    while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
+                        self.pos += 1;
+                    }
                 }
-            } else {
-                break;
+                _ => break,
             }
         }
     }
@@ -1078,7 +1094,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         } else {
             0
         };
-        for &i in &self.op_buckets[op_bucket(w0)] {
+        let long = if avail >= 8 {
+            &self.op_buckets[op_bucket(w0)]
+        } else {
+            &self.op_buckets[0][..0]
+        };
+        let short = &self.op_buckets[OP_BUCKETS + op_bucket(w0 & 0xffff)];
+        for &i in long.iter().chain(short) {
             let e = &self.op_entries[i as usize];
             if w0 & e.mask0 == e.key0
                 && w1 & e.mask1 == e.key1
@@ -1094,7 +1116,8 @@ impl<'a, 'c> Parser<'a, 'c> {
         let sym = self.ctx.sym(&canon);
         let canon: Rc<str> = canon.into();
         let n = name.len();
-        // One-byte names are not kept: the bucket is chosen by two bytes.
+        // One-byte names are not kept: the bucket of a short name is
+        // chosen by its first two bytes, of a long one by eight.
         if n >= 2 {
             let mask = |k: usize| if k >= 8 { !0u64 } else { (1u64 << (8 * k)) - 1 };
             let (mask0, mask1) = (mask(n), mask(n.saturating_sub(8)));
@@ -1111,7 +1134,12 @@ impl<'a, 'c> Parser<'a, 'c> {
             };
             let i = self.op_entries.len() as u32;
             self.op_entries.push(entry);
-            self.op_buckets[op_bucket(w0)].push(i);
+            let k = if n >= 8 {
+                op_bucket(w0)
+            } else {
+                OP_BUCKETS + op_bucket(w0 & 0xffff)
+            };
+            self.op_buckets[k].push(i);
         }
         Some((name, canon, sym, ed))
     }

@@ -432,8 +432,9 @@ impl Context {
     pub fn attr_kind(&self, a: Attribute) -> &AttrKind {
         &self.attrs[a.index()]
     }
+    #[inline]
     pub fn loc(&mut self, k: LocKind) -> Location {
-        if k == LocKind::Unknown {
+        if matches!(k, LocKind::Unknown) {
             return self.unknown_loc();
         }
         self.locs.push(k)

@@ -2086,6 +2086,10 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     pub fn parse_type(&mut self) -> PResult<Type> {
+        self.skip_ws();
+        if let Some(t) = self.scalar_type_fast() {
+            return Ok(t);
+        }
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
             self.err_here("nesting too deep")
@@ -2197,6 +2201,34 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(Some(self.async_value_type(t)));
         }
         Ok(None)
+    }
+
+    /// `f16`, `f32`, `f64`, `index` and `iN` up to two digits at `pos`,
+    /// read byte by byte without scanning an identifier: `None` for
+    /// anything else (longer identifiers included), which `scalar_type`
+    /// and the general path decide.
+    #[inline]
+    fn scalar_type_fast(&mut self) -> Option<Type> {
+        let (b, p) = (self.b, self.pos);
+        let at = |i: usize| b.get(p + i).copied().unwrap_or(0);
+        let (slot, n) = match (at(0), at(1), at(2)) {
+            (b'f', b'3', b'2') => (103, 3),
+            (b'f', b'6', b'4') => (104, 3),
+            (b'f', b'1', b'6') => (101, 3),
+            (b'i', d @ b'1'..=b'9', e @ b'0'..=b'9') => {
+                (((d - b'0') * 10 + (e - b'0')) as usize, 3)
+            }
+            (b'i', d @ b'0'..=b'9', _) => ((d - b'0') as usize, 2),
+            (b'i', b'n', b'd') if at(3) == b'e' && at(4) == b'x' => (100, 5),
+            _ => return None,
+        };
+        // The identifier must end here (`i32x` is no `i32`).
+        let c = at(n);
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            return None;
+        }
+        self.pos = p + n;
+        Some(self.scalar_type_slot(slot))
     }
 
     /// The common builtin scalar types (`index`, floats, `iN` up to two

@@ -324,18 +324,19 @@ impl NewlineIndex {
         let mut chunks = b.chunks_exact(32);
         let mut off = 0u32;
         for c in &mut chunks {
+            let c: &[u8; 32] = c.try_into().expect("32 bytes");
             let w = |i: usize| u64::from_le_bytes(c[i..i + 8].try_into().expect("eight bytes"));
             let (w0, w1, w2, w3) = (w(0), w(8), w(16), w(24));
             high |= w0 | w1 | w2 | w3;
-            let ms = [mask(w0), mask(w1), mask(w2), mask(w3)];
-            if ms[0] | ms[1] | ms[2] | ms[3] != 0 {
-                for (j, &m) in ms.iter().enumerate() {
-                    let mut m = m;
-                    while m != 0 {
-                        nl.push(off + 8 * j as u32 + m.trailing_zeros() / 8);
-                        m &= m - 1;
-                    }
-                }
+            // Bit 7 of byte k of each mask to bit k of one 32-bit mask.
+            let gather = |m: u64| ((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+            let mut m = gather(mask(w0))
+                | gather(mask(w1)) << 8
+                | gather(mask(w2)) << 16
+                | gather(mask(w3)) << 24;
+            while m != 0 {
+                nl.push(off + m.trailing_zeros());
+                m &= m - 1;
             }
             off += 32;
         }

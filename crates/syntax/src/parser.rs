@@ -2087,9 +2087,13 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     pub fn parse_type(&mut self) -> PResult<Type> {
-        self.skip_ws();
-        if let Some(t) = self.scalar_type_fast() {
-            return Ok(t);
+        // The fast path only where the general one cannot reach the depth
+        // limit (it reports the nesting at the type).
+        if self.depth < MAX_DEPTH {
+            self.skip_ws();
+            if let Some(t) = self.scalar_type_fast() {
+                return Ok(t);
+            }
         }
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {

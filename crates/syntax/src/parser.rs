@@ -149,6 +149,121 @@ enum Bound {
     Many(u32, u32),
 }
 
+/// Live SSA names: open addressing with linear probing, keyed by
+/// [`Name`] (hashed where the name is read). Nothing is ever removed: a
+/// closed scope's bindings go stale (see `Parser::live`), a stale one is
+/// overwritten when its name is defined again, and `clear` (when no name
+/// is live, at the end of a function) bumps a generation instead of
+/// touching the slots.
+struct NameTable<'a> {
+    slots: Vec<Slot<'a>>,
+    /// Slots of this generation are in use; others are empty.
+    gen: u32,
+    len: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    key: Name<'a>,
+    gen: u32,
+    b: Binding,
+}
+
+impl<'a> NameTable<'a> {
+    fn new() -> Self {
+        NameTable {
+            slots: Vec::new(),
+            gen: 1,
+            len: 0,
+        }
+    }
+
+    /// The slot of `key`, or the empty slot where it would go.
+    #[inline]
+    fn probe(&self, key: &Name<'a>) -> (usize, bool) {
+        let mask = self.slots.len() - 1;
+        let mut i = key.hash as usize & mask;
+        loop {
+            let s = &self.slots[i];
+            if s.gen != self.gen {
+                return (i, false);
+            }
+            if s.key == *key {
+                return (i, true);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: &Name<'a>) -> Option<&Slot<'a>> {
+        if self.len == 0 {
+            return None;
+        }
+        match self.probe(key) {
+            (i, true) => Some(&self.slots[i]),
+            _ => None,
+        }
+    }
+
+    /// The slot of `key` and whether it holds `key` already; room is
+    /// made for a new entry first.
+    #[inline]
+    fn entry(&mut self, key: &Name<'a>) -> (usize, bool) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        self.probe(key)
+    }
+
+    /// Fills an empty slot found by `entry`.
+    #[inline]
+    fn fill(&mut self, i: usize, key: Name<'a>, b: Binding) {
+        self.slots[i] = Slot {
+            key,
+            gen: self.gen,
+            b,
+        };
+        self.len += 1;
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let cap = (2 * self.slots.len()).max(64);
+        let empty = Slot {
+            key: Name { hash: 0, s: "" },
+            gen: 0,
+            b: Binding {
+                scope: 0,
+                uid: 0,
+                bound: Bound::Many(0, 0),
+            },
+        };
+        let old = std::mem::replace(&mut self.slots, vec![empty; cap]);
+        let gen = self.gen;
+        self.gen = 1;
+        self.len = 0;
+        for s in old {
+            if s.gen == gen {
+                let (i, _) = self.probe(&s.key);
+                self.fill(i, s.key, s.b);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        if self.gen == u32::MAX {
+            for s in &mut self.slots {
+                s.gen = 0;
+            }
+            self.gen = 1;
+        } else {
+            self.gen += 1;
+        }
+    }
+}
+
 struct Scope<'a> {
     /// `Parser::defined` when this scope opened: names defined outside it.
     log_start: usize,
@@ -236,7 +351,7 @@ pub struct Parser<'a, 'c> {
     /// Live SSA names. Names are borrowed from the source, so a
     /// definition allocates nothing; closing a scope removes its names, so
     /// the map holds one function's names at most.
-    bindings: NameMap<'a, Binding>,
+    bindings: NameTable<'a>,
     /// The values of `Bound::Many` bindings.
     many_values: Vec<Value>,
     /// Bindings hidden by a redefinition in an isolated scope, restored
@@ -480,7 +595,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             line_offset,
             hooks,
             scopes: vec![],
-            bindings: NameMap::default(),
+            bindings: NameTable::new(),
             many_values: Vec::new(),
             shadowed: Vec::new(),
             op_entries: Vec::new(),
@@ -1599,7 +1714,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
-        match self.bindings.get(key) {
+        match self.bindings.get(key).map(|s| &s.b) {
             Some(b) if b.scope as usize >= self.isolated_at && self.live(b) => {
                 Some(match &b.bound {
                     Bound::One(v) => std::slice::from_ref(v),
@@ -1627,7 +1742,7 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// Where `name` was defined.
     fn def_pos(&self, key: &Name<'a>) -> Option<usize> {
-        let (k, _) = self.bindings.get_key_value(key)?;
+        let k = self.bindings.get(key)?.key;
         self.key_def_pos(k.s)
     }
 
@@ -1671,7 +1786,10 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.many_values.truncate(s.many_start);
         while self.shadowed.len() > s.shadow_start {
             let (name, b) = self.shadowed.pop().expect("non-empty");
-            self.bindings.insert(name, b);
+            // The name's slot is there: the shadowing binding holds it.
+            if let (i, true) = self.bindings.entry(&name) {
+                self.bindings.slots[i].b = b;
+            }
         }
         if s.isolated {
             self.isolated_at = self.scopes.iter().rposition(|s| s.isolated).unwrap_or(0);
@@ -1760,7 +1878,6 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn define_name(&mut self, key: Name<'a>, vals: &[Value], pos: usize) -> PResult<()> {
-        use std::collections::hash_map::Entry;
         let name = key.s;
         let scope_idx = self.isolated_at;
         // Most scopes never see a forward reference: skip the lookup.
@@ -1780,36 +1897,28 @@ impl<'a, 'c> Parser<'a, 'c> {
         let uid = self.scopes[scope as usize].uid;
         let new = Binding { scope, uid, bound };
         let isolated_at = self.isolated_at;
-        let scopes = &self.scopes;
-        match self.bindings.entry(key) {
-            Entry::Occupied(o)
-                if scopes
-                    .get(o.get().scope as usize)
-                    .is_none_or(|s| s.uid != o.get().uid) =>
-            {
-                // A stale binding: replaced with its key, which tells
-                // where the name is defined (see `def_pos`).
-                o.remove_entry();
-                self.bindings.insert(key, new);
-            }
-            Entry::Occupied(mut o) => {
-                if o.get().scope as usize >= isolated_at {
-                    let prev = o.key().s;
+        match self.bindings.entry(&key) {
+            (i, false) => self.bindings.fill(i, key, new),
+            (i, true) => {
+                let slot = self.bindings.slots[i];
+                if !self.live(&slot.b) {
+                    // A stale binding: replaced with its key, which tells
+                    // where the name is defined (see `def_pos`).
+                    self.bindings.slots[i].key = key;
+                    self.bindings.slots[i].b = new;
+                } else if slot.b.scope as usize >= isolated_at {
                     let note = self
-                        .key_def_pos(prev)
+                        .key_def_pos(slot.key.s)
                         .map(|p| (p, "previously defined here"));
                     return self.err_noted(
                         pos,
                         format!("redefinition of SSA value '%{name}'"),
                         note,
                     );
+                } else {
+                    self.bindings.slots[i].b = new;
+                    self.shadowed.push((slot.key, slot.b));
                 }
-                let old = std::mem::replace(o.get_mut(), new);
-                let k = *o.key();
-                self.shadowed.push((k, old));
-            }
-            Entry::Vacant(v) => {
-                v.insert(new);
             }
         }
         self.defined += 1;

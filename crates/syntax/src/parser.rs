@@ -1804,31 +1804,48 @@ impl<'a, 'c> Parser<'a, 'c> {
             s: u.name,
         };
         if let Some(vals) = self.lookup_value(&key) {
-            let Some(&v) = vals.get(u.index) else {
-                return self.err(u.pos, "invalid SSA value result number");
-            };
-            let vt = self.ctx.value_type(v);
-            if vt != ty {
-                let (a, b) = (
-                    crate::print_type(self.ctx, ty),
-                    crate::print_type(self.ctx, vt),
-                );
-                let note = self.def_pos(&key).map(|p| (p, "prior use here"));
-                return self.err_noted(
-                    u.pos,
-                    format!(
-                        "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
-                        u.name, a, b
-                    ),
-                    note,
-                );
+            if let Some(&v) = vals.get(u.index) {
+                if self.ctx.value_type(v) == ty {
+                    return Ok(v);
+                }
             }
-            return Ok(v);
+            return self.resolve_error(u, key, ty);
         }
         self.resolve_forward(u, key, ty)
     }
 
+    /// The errors of `resolve_operand` for a defined name, out of line:
+    /// the hot path saves no registers for them.
+    #[cold]
+    #[inline(never)]
+    fn resolve_error(
+        &mut self,
+        u: &UnresolvedOperand<'a>,
+        key: Name<'a>,
+        ty: Type,
+    ) -> PResult<Value> {
+        let vals = self.lookup_value(&key).expect("defined");
+        let Some(&v) = vals.get(u.index) else {
+            return self.err(u.pos, "invalid SSA value result number");
+        };
+        let vt = self.ctx.value_type(v);
+        let (a, b) = (
+            crate::print_type(self.ctx, ty),
+            crate::print_type(self.ctx, vt),
+        );
+        let note = self.def_pos(&key).map(|p| (p, "prior use here"));
+        self.err_noted(
+            u.pos,
+            format!(
+                "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
+                u.name, a, b
+            ),
+            note,
+        )
+    }
+
     /// A use of a name not (yet) defined: a placeholder replaced once it is.
+    #[inline(never)]
     fn resolve_forward(
         &mut self,
         u: &UnresolvedOperand<'a>,
@@ -1907,14 +1924,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     self.bindings.slots[i].key = key;
                     self.bindings.slots[i].b = new;
                 } else if slot.b.scope as usize >= isolated_at {
-                    let note = self
-                        .key_def_pos(slot.key.s)
-                        .map(|p| (p, "previously defined here"));
-                    return self.err_noted(
-                        pos,
-                        format!("redefinition of SSA value '%{name}'"),
-                        note,
-                    );
+                    return self.redefinition(name, slot.key.s, pos);
                 } else {
                     self.bindings.slots[i].b = new;
                     self.shadowed.push((slot.key, slot.b));
@@ -1923,6 +1933,15 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         self.defined += 1;
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn redefinition(&self, name: &str, prev: &str, pos: usize) -> PResult<()> {
+        let note = self
+            .key_def_pos(prev)
+            .map(|p| (p, "previously defined here"));
+        self.err_noted(pos, format!("redefinition of SSA value '%{name}'"), note)
     }
 
     /// Replaces the placeholders of forward uses of a name being defined.

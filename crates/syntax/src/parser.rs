@@ -2214,6 +2214,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(vec![self.parse_type()?])
     }
 
+    #[inline]
     pub fn parse_type(&mut self) -> PResult<Type> {
         // The fast path only where the general one cannot reach the depth
         // limit (it reports the nesting at the type).
@@ -2223,6 +2224,13 @@ impl<'a, 'c> Parser<'a, 'c> {
                 return Ok(t);
             }
         }
+        self.parse_type_general()
+    }
+
+    /// [`Parser::parse_type`] past its fast path, out of line: the common
+    /// scalar types do not pay for this frame.
+    #[inline(never)]
+    fn parse_type_general(&mut self) -> PResult<Type> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
             self.err_here("nesting too deep")

@@ -419,6 +419,8 @@ struct NewlineIndex {
 
 impl NewlineIndex {
     /// `None` for sources whose offsets do not fit `u32`.
+    #[cold]
+    #[inline(never)]
     fn new(b: &[u8]) -> Option<Self> {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
@@ -676,6 +678,12 @@ impl<'a, 'c> Parser<'a, 'c> {
             let f = self.file;
             return self.ctx.loc(LocKind::FileLineCol(f, l, col));
         }
+        self.loc_by_cursor(pos)
+    }
+
+    /// [`Parser::loc_at`] for sources too large for a newline index.
+    #[inline(never)]
+    fn loc_by_cursor(&mut self, pos: usize) -> Location {
         let cur = if pos >= self.cursor.pos {
             advance_cursor(self.b, self.cursor, pos)
         } else {

@@ -371,15 +371,30 @@ fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     let r = p.ctx.sym(&root);
     let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
     let callee = p.ctx.attr(AttrKind::SymbolRef(r, n));
-    let s = p.ctx.sym("callee");
+    let s = p.static_sym("callee");
     st.attrs.push((s, callee));
     p.expect("(")?;
-    let ops = p.parse_operand_list()?;
+    let ops = p.parse_operand_list_pending()?;
     p.expect(")")?;
     attr_dict(p, st)?;
-    let (_, ins, outs) = colon_function_type(p)?;
-    st.operands = resolve(p, &ops, &ins)?;
-    st.result_types = outs;
+    p.expect(":")?;
+    let tpos = p.pos;
+    let t = p.parse_type()?;
+    let TypeKind::Function(ins, outs) = p.ctx.kind(t) else {
+        return p.err(tpos, "expected function type");
+    };
+    // The inputs go ahead of the results in `st.result_types` while the
+    // operands resolve against them: no copies of the lists.
+    let nins = ins.len();
+    st.result_types.extend_from_slice(ins);
+    st.result_types.extend_from_slice(outs);
+    let nops = p.pending(ops).len();
+    if nops != nins {
+        let pos = p.pending(ops).first().map(|o| o.pos).unwrap_or(p.pos);
+        return p.err(pos, format!("{nops} operands present, but expected {nins}"));
+    }
+    p.resolve_pending(ops, &st.result_types[..nins], &mut st.operands)?;
+    st.result_types.drain(..nins);
     Ok(())
 }
 

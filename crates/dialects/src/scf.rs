@@ -76,19 +76,36 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     p.expect_keyword("step")?;
     let step = p.parse_operand_ref()?;
     let index = p.index_type();
-    let mut operands = resolve_same(p, &[lb, ub, step], index)?;
+    // Operands and result types go straight into the state.
+    for u in [lb, ub, step] {
+        let v = p.resolve_operand(&u, index)?;
+        st.operands.push(v);
+    }
     let mut args = vec![RegionArg {
         name: iv.name,
         ty: index,
         pos: ivpos,
     }];
-    let mut result_types = vec![];
     if p.eat_keyword("iter_args") {
         let (names, inits) = parse_init_list(p)?;
         p.expect("->")?;
-        result_types = p.parse_function_result_types()?;
-        operands.extend(resolve(p, &inits, &result_types)?);
-        for ((n, pos), &t) in names.into_iter().zip(&result_types) {
+        p.parse_function_result_types_into(&mut st.result_types)?;
+        if inits.len() != st.result_types.len() {
+            let pos = inits.first().map(|o| o.pos).unwrap_or(p.pos);
+            return p.err(
+                pos,
+                format!(
+                    "{} operands present, but expected {}",
+                    inits.len(),
+                    st.result_types.len()
+                ),
+            );
+        }
+        for (o, &t) in inits.iter().zip(&st.result_types) {
+            let v = p.resolve_operand(o, t)?;
+            st.operands.push(v);
+        }
+        for ((n, pos), &t) in names.into_iter().zip(&st.result_types) {
             args.push(RegionArg {
                 name: n,
                 ty: t,
@@ -96,14 +113,12 @@ fn parse_for(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
             });
         }
     }
-    let r = if result_types.is_empty() {
+    let r = if st.result_types.is_empty() {
         region_with_implicit_terminator(p, &args, "scf.yield")?
     } else {
         p.parse_region(&args, false)?
     };
     attr_dict(p, st)?;
-    st.operands = operands;
-    st.result_types = result_types;
     st.regions.push(r);
     Ok(())
 }

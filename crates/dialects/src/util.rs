@@ -38,8 +38,13 @@ pub fn colon_type(p: &mut Parser) -> PResult<Type> {
 }
 
 /// Optional attr dict (merged into the state).
+#[inline]
 pub fn attr_dict(p: &mut Parser, st: &mut OperationState) -> PResult<()> {
-    let a = p.parse_optional_attr_dict()?;
+    // Nearly every op has none: a byte compare, no call, no `Vec`.
+    if p.peek() != b'{' {
+        return Ok(());
+    }
+    let a = p.parse_attr_dict()?;
     st.attrs.extend(a);
     Ok(())
 }

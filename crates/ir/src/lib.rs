@@ -194,7 +194,8 @@ pub struct OperationData {
 
 #[derive(Clone, Debug, Default)]
 pub struct BlockData {
-    pub args: Vec<Value>,
+    /// Inline up to four (no allocation for most blocks; the size of a `Vec`).
+    pub args: SmallVec<[Value; 4]>,
     pub first: Option<Op>,
     pub last: Option<Op>,
     pub parent: Option<Region>,
@@ -204,7 +205,8 @@ pub struct BlockData {
 
 #[derive(Clone, Debug, Default)]
 pub struct RegionData {
-    pub blocks: Vec<Block>,
+    /// Inline up to four (nearly every region has one block).
+    pub blocks: SmallVec<[Block; 4]>,
     pub parent: Option<Op>,
 }
 
@@ -439,8 +441,9 @@ impl Context {
     pub fn attr_kind(&self, a: Attribute) -> &AttrKind {
         &self.attrs[a.index()]
     }
+    #[inline]
     pub fn loc(&mut self, k: LocKind) -> Location {
-        if k == LocKind::Unknown {
+        if matches!(k, LocKind::Unknown) {
             return self.unknown_loc();
         }
         self.locs.push(k)
@@ -571,15 +574,18 @@ impl Context {
     pub fn op_name(&self, op: Op) -> Symbol {
         self.ops[op].name
     }
+    #[inline]
     pub fn operands(&self, op: Op) -> &[Value] {
         self.value_pool.get(self.ops[op].operands)
     }
     pub fn operand(&self, op: Op, i: usize) -> Value {
         self.operands(op)[i]
     }
+    #[inline]
     pub fn results(&self, op: Op) -> &[Value] {
         self.value_pool.get(self.ops[op].results)
     }
+    #[inline]
     pub fn result(&self, op: Op, i: usize) -> Value {
         self.results(op)[i]
     }
@@ -596,6 +602,7 @@ impl Context {
     pub fn op_loc(&self, op: Op) -> Location {
         self.ops[op].loc
     }
+    #[inline]
     pub fn value_type(&self, v: Value) -> Type {
         self.values[v].ty
     }
@@ -795,7 +802,13 @@ impl Context {
             self.value_pool.items.push(v);
         }
         for (i, &v) in operands.iter().enumerate() {
-            self.values[v].uses.push(Use {
+            let uses = &mut self.values[v].uses;
+            // Grow four-fold: a value used past its inline two is
+            // usually used many times (function arguments, tokens).
+            if uses.len() == uses.capacity() {
+                uses.reserve(3 * uses.len());
+            }
+            uses.push(Use {
                 op,
                 index: i as u32,
             });
@@ -1149,7 +1162,7 @@ impl Context {
     pub fn detach_block(&mut self, b: Block) {
         self.touch();
         if let Some(r) = self.blocks[b].parent {
-            self.regions[r].blocks.retain(|&x| x != b);
+            self.regions[r].blocks.retain(|x| *x != b);
             self.blocks[b].parent = None;
         }
     }

@@ -140,24 +140,141 @@ fn hash_range(b: &[u8], s: usize, e: usize) -> u64 {
     h ^ (h >> 32)
 }
 
-/// The values a name is bound to: nearly always one, so no `Vec` for it.
+/// The values a name is bound to: nearly always one; several (`%a:2`)
+/// are a range of `Parser::many_values`. `Copy`, so the binding map's
+/// entries need no drop and removing one is a plain erase.
+#[derive(Clone, Copy)]
 enum Bound {
     One(Value),
-    Many(Vec<Value>),
+    Many(u32, u32),
 }
 
-impl Bound {
-    fn as_slice(&self) -> &[Value] {
-        match self {
-            Bound::One(v) => std::slice::from_ref(v),
-            Bound::Many(vs) => vs,
+/// Live SSA names: open addressing with linear probing, keyed by
+/// [`Name`] (hashed where the name is read). Nothing is ever removed: a
+/// closed scope's bindings go stale (see `Parser::live`), a stale one is
+/// overwritten when its name is defined again, and `clear` (when no name
+/// is live, at the end of a function) bumps a generation instead of
+/// touching the slots.
+struct NameTable<'a> {
+    slots: Vec<Slot<'a>>,
+    /// Slots of this generation are in use; others are empty.
+    gen: u32,
+    len: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    key: Name<'a>,
+    gen: u32,
+    b: Binding,
+}
+
+impl<'a> NameTable<'a> {
+    fn new() -> Self {
+        NameTable {
+            slots: Vec::new(),
+            gen: 1,
+            len: 0,
+        }
+    }
+
+    /// The slot of `key`, or the empty slot where it would go.
+    #[inline]
+    fn probe(&self, key: &Name<'a>) -> (usize, bool) {
+        let mask = self.slots.len() - 1;
+        let mut i = key.hash as usize & mask;
+        loop {
+            let s = &self.slots[i];
+            if s.gen != self.gen {
+                return (i, false);
+            }
+            if s.key == *key {
+                return (i, true);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: &Name<'a>) -> Option<&Slot<'a>> {
+        if self.len == 0 {
+            return None;
+        }
+        match self.probe(key) {
+            (i, true) => Some(&self.slots[i]),
+            _ => None,
+        }
+    }
+
+    /// The slot of `key` and whether it holds `key` already; room is
+    /// made for a new entry first.
+    #[inline]
+    fn entry(&mut self, key: &Name<'a>) -> (usize, bool) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        self.probe(key)
+    }
+
+    /// Fills an empty slot found by `entry`.
+    #[inline]
+    fn fill(&mut self, i: usize, key: Name<'a>, b: Binding) {
+        self.slots[i] = Slot {
+            key,
+            gen: self.gen,
+            b,
+        };
+        self.len += 1;
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let cap = (2 * self.slots.len()).max(64);
+        let empty = Slot {
+            key: Name { hash: 0, s: "" },
+            gen: 0,
+            b: Binding {
+                scope: 0,
+                uid: 0,
+                bound: Bound::Many(0, 0),
+            },
+        };
+        let old = std::mem::replace(&mut self.slots, vec![empty; cap]);
+        let gen = self.gen;
+        self.gen = 1;
+        self.len = 0;
+        for s in old {
+            if s.gen == gen {
+                let (i, _) = self.probe(&s.key);
+                self.fill(i, s.key, s.b);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        if self.gen == u32::MAX {
+            for s in &mut self.slots {
+                s.gen = 0;
+            }
+            self.gen = 1;
+        } else {
+            self.gen += 1;
         }
     }
 }
 
 struct Scope<'a> {
-    /// Where this scope's definitions start in `Parser::defined`.
+    /// `Parser::defined` when this scope opened: names defined outside it.
     log_start: usize,
+    /// Unique among the scopes of a parse: a binding made in this scope
+    /// is live while the scope at its depth still has this id.
+    uid: u32,
+    /// Where this scope's multi-value bindings start in
+    /// `Parser::many_values`, and its shadowed bindings in
+    /// `Parser::shadowed`.
+    many_start: usize,
+    shadow_start: usize,
     /// An isolated-from-above region starts a scope that hides outer names.
     isolated: bool,
     /// Forward references (isolated scopes only): name -> (result index,
@@ -165,12 +282,18 @@ struct Scope<'a> {
     forward: NameMap<'a, Vec<(usize, Value, usize)>>,
 }
 
-/// The innermost binding of an SSA name, and the ones it shadows (an
-/// isolated region may reuse a name of its parent; rare).
+/// The innermost binding of an SSA name. The ones it shadows (an
+/// isolated region may reuse a name of its parent; rare) wait in
+/// `Parser::shadowed`.
+///
+/// Closing a scope does not remove its bindings: they go stale, found
+/// out by `Parser::live` (and overwritten or cleared later), so a name
+/// costs one table operation instead of two.
+#[derive(Clone, Copy)]
 struct Binding {
     scope: u32,
+    uid: u32,
     bound: Bound,
-    shadowed: Vec<(u32, Bound)>,
 }
 
 /// Where the last location was computed: op locations are asked for in
@@ -184,6 +307,28 @@ struct LineCursor {
     line_start: usize,
 }
 
+/// A custom op name seen before (see `Parser::custom_op_name`): its
+/// first sixteen bytes as two masked words, the rest as bytes.
+struct OpNameEntry {
+    len: usize,
+    key0: u64,
+    mask0: u64,
+    key1: u64,
+    mask1: u64,
+    tail: Box<[u8]>,
+    canon: Rc<str>,
+    sym: Symbol,
+    ed: Option<Edition>,
+}
+
+const OP_BUCKETS: usize = 256;
+
+#[inline]
+fn op_bucket(w: u64) -> usize {
+    let h = w.wrapping_mul(HASH_K);
+    ((h ^ (h >> 29)) >> 56) as usize
+}
+
 struct BlockScope {
     blocks: HashMap<String, (Block, bool, usize)>,
 }
@@ -193,6 +338,9 @@ pub struct Parser<'a, 'c> {
     src: &'a str,
     b: &'a [u8],
     pub pos: usize,
+    /// A position known to start no whitespace or comment (the source
+    /// never changes, so this holds until `pos` moves away from it).
+    ws_at: usize,
     file: Symbol,
     cursor: LineCursor,
     /// See `NewlineIndex`; built at the first location asked for.
@@ -203,9 +351,18 @@ pub struct Parser<'a, 'c> {
     /// Live SSA names. Names are borrowed from the source, so a
     /// definition allocates nothing; closing a scope removes its names, so
     /// the map holds one function's names at most.
-    bindings: NameMap<'a, Binding>,
+    bindings: NameTable<'a>,
+    /// The values of `Bound::Many` bindings.
+    many_values: Vec<Value>,
+    /// Bindings hidden by a redefinition in an isolated scope, restored
+    /// when that scope closes (see `Scope::shadow_start`).
+    shadowed: Vec<(Name<'a>, Binding)>,
     /// See `custom_op_name`.
-    op_names: NameMap<'a, (Rc<str>, Symbol, Option<Edition>)>,
+    op_entries: Vec<OpNameEntry>,
+    /// Indices into `op_entries` by `op_bucket` of the first word of a
+    /// name of eight bytes or more, then (from `OP_BUCKETS` on) of the
+    /// first two bytes of a shorter one.
+    op_buckets: Vec<Vec<u32>>,
     /// Result lists (`%a, %b:2 =`) of the ops being parsed, innermost last.
     result_names: Vec<(Name<'a>, usize, usize)>,
     /// Operand references read but not yet resolved, of the ops being
@@ -223,9 +380,15 @@ pub struct Parser<'a, 'c> {
     /// See `scalar_type`.
     scalar_types: [Option<Type>; 109],
     /// Cleared op states for reuse, one per nesting level in use.
-    free_states: Vec<OperationState>,
-    /// Names defined, in order, so closing a scope can drop its bindings.
-    defined: Vec<Name<'a>>,
+    /// Boxed: taking one and giving it back moves a pointer, not the
+    /// state's five list headers.
+    #[allow(clippy::vec_box)]
+    free_states: Vec<Box<OperationState>>,
+    /// The number of live definitions: with none left when a scope
+    /// closes (a function body), the binding table is cleared.
+    defined: usize,
+    /// The id of the next scope opened.
+    next_uid: u32,
     /// Index of the innermost isolated scope: bindings of outer scopes
     /// are hidden from it.
     isolated_at: usize,
@@ -256,6 +419,8 @@ struct NewlineIndex {
 
 impl NewlineIndex {
     /// `None` for sources whose offsets do not fit `u32`.
+    #[cold]
+    #[inline(never)]
     fn new(b: &[u8]) -> Option<Self> {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
@@ -265,15 +430,39 @@ impl NewlineIndex {
         // Roughly one line per 30 bytes of MLIR text.
         let mut nl = Vec::with_capacity(b.len() / 30 + 16);
         let mut high = 0u64;
-        let mut chunks = b.chunks_exact(8);
+        // Bit 7 of each byte of the mask is set iff that byte of `w` is a
+        // newline (see `advance_cursor`).
+        let mask = |w: u64| {
+            let x = w ^ NL;
+            !(((x & LOW7) + LOW7) | x) & !LOW7
+        };
+        // 32 bytes a round: one loop step and one test for four words,
+        // most of which hold no newline.
+        let mut chunks = b.chunks_exact(32);
         let mut off = 0u32;
+        for c in &mut chunks {
+            let c: &[u8; 32] = c.try_into().expect("32 bytes");
+            let w = |i: usize| u64::from_le_bytes(c[i..i + 8].try_into().expect("eight bytes"));
+            let (w0, w1, w2, w3) = (w(0), w(8), w(16), w(24));
+            high |= w0 | w1 | w2 | w3;
+            // Bit 7 of byte k of each mask to bit k of one 32-bit mask.
+            let gather = |m: u64| ((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+            let mut m = gather(mask(w0))
+                | gather(mask(w1)) << 8
+                | gather(mask(w2)) << 16
+                | gather(mask(w3)) << 24;
+            while m != 0 {
+                nl.push(off + m.trailing_zeros());
+                m &= m - 1;
+            }
+            off += 32;
+        }
+        let rest = chunks.remainder();
+        let mut chunks = rest.chunks_exact(8);
         for c in &mut chunks {
             let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
             high |= w;
-            let x = w ^ NL;
-            // Bit 7 of each byte of `m` is set iff that byte is a newline
-            // (see `advance_cursor`).
-            let mut m = !(((x & LOW7) + LOW7) | x) & !LOW7;
+            let mut m = mask(w);
             while m != 0 {
                 nl.push(off + m.trailing_zeros() / 8);
                 m &= m - 1;
@@ -401,14 +590,18 @@ impl<'a, 'c> Parser<'a, 'c> {
             src,
             b: src.as_bytes(),
             pos: 0,
+            ws_at: usize::MAX,
             file,
             cursor: LineCursor::default(),
             newlines: None,
             line_offset,
             hooks,
             scopes: vec![],
-            bindings: NameMap::default(),
-            op_names: NameMap::default(),
+            bindings: NameTable::new(),
+            many_values: Vec::new(),
+            shadowed: Vec::new(),
+            op_entries: Vec::new(),
+            op_buckets: vec![Vec::new(); 2 * OP_BUCKETS],
             result_names: Vec::new(),
             pending_operands: Vec::new(),
             pending_types: Vec::new(),
@@ -417,7 +610,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             async_value_types: Vec::new(),
             scalar_types: [None; 109],
             free_states: Vec::new(),
-            defined: vec![],
+            defined: 0,
+            next_uid: 0,
             isolated_at: 0,
             block_scopes: vec![],
             attr_aliases: HashMap::default(),
@@ -484,6 +678,12 @@ impl<'a, 'c> Parser<'a, 'c> {
             let f = self.file;
             return self.ctx.loc(LocKind::FileLineCol(f, l, col));
         }
+        self.loc_by_cursor(pos)
+    }
+
+    /// [`Parser::loc_at`] for sources too large for a newline index.
+    #[inline(never)]
+    fn loc_by_cursor(&mut self, pos: usize) -> Location {
         let cur = if pos >= self.cursor.pos {
             advance_cursor(self.b, self.cursor, pos)
         } else {
@@ -511,25 +711,46 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     #[inline]
     pub fn skip_ws(&mut self) {
+        // Asked again where nothing was consumed since (a peek, then an
+        // `eat`, then the token): one compare.
+        if self.pos == self.ws_at {
+            return;
+        }
         // Fast path: most tokens are not preceded by whitespace or a
         // comment, and the lexer asks at every token.
+        let clear = |c: &u8| *c > b' ' && *c != b'/';
         match self.b.get(self.pos) {
-            Some(&c) if c > b' ' && c != b'/' => {}
+            Some(c) if clear(c) => {}
             None => {}
+            // One space between tokens, the next most common case.
+            Some(b' ') if self.b.get(self.pos + 1).is_some_and(clear) => self.pos += 1,
             _ => self.skip_ws_slow(),
         }
+        self.ws_at = self.pos;
     }
     fn skip_ws_slow(&mut self) {
         loop {
-            while self.pos < self.b.len() && self.b[self.pos].is_ascii_whitespace() {
-                self.pos += 1;
-            }
-            if self.b[self.pos..].starts_with(b"//") {
-                while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
-                    self.pos += 1;
+            match self.b.get(self.pos) {
+                // Runs of spaces (indentation) eight at a time.
+                Some(b' ') => match self.b.get(self.pos..self.pos + 8) {
+                    Some(c) => {
+                        let x = u64::from_le_bytes(c.try_into().expect("eight bytes"))
+                            ^ 0x2020_2020_2020_2020;
+                        self.pos += if x == 0 {
+                            8
+                        } else {
+                            x.trailing_zeros() as usize / 8
+                        };
+                    }
+                    None => self.pos += 1,
+                },
+                Some(c) if c.is_ascii_whitespace() => self.pos += 1,
+                Some(b'/') if self.b.get(self.pos + 1) == Some(&b'/') => {
+                    while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
+                        self.pos += 1;
+                    }
                 }
-            } else {
-                break;
+                _ => break,
             }
         }
     }
@@ -911,10 +1132,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             let name = self.string_lit()?;
             self.parse_generic_op(&name, loc, name_pos)?
         } else {
-            let Some(name) = self.ident() else {
+            let Some((name, canon, sym, ed)) = self.custom_op_name() else {
                 return self.err_here("expected operation name in quotes");
             };
-            let (canon, sym, ed) = self.custom_op_name(name, name_pos);
             if let Some(e) = ed {
                 self.note_edition(e);
             }
@@ -926,7 +1146,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             let mut st = self
                 .free_states
                 .pop()
-                .unwrap_or_else(|| OperationState::new(sym, loc));
+                .unwrap_or_else(|| Box::new(OperationState::new(sym, loc)));
             st.name = sym;
             st.loc = loc;
             let hooks = self.hooks;
@@ -984,19 +1204,68 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// The canonical name, its symbol and the edition a custom op name
     /// betrays, remembered per spelling: a module spells the same few
     /// dozen names over and over.
-    fn custom_op_name(&mut self, name: &'a str, pos: usize) -> (Rc<str>, Symbol, Option<Edition>) {
-        let key = Name {
-            hash: hash_range(self.b, pos, pos + name.len()),
-            s: name,
+    ///
+    /// Reads the name at `self.pos` (the op name position). A name seen
+    /// before is recognized by comparing the words at the position with
+    /// its bytes, without scanning the identifier or hashing it.
+    #[allow(clippy::type_complexity)]
+    fn custom_op_name(&mut self) -> Option<(&'a str, Rc<str>, Symbol, Option<Edition>)> {
+        let (b, pos) = (self.b, self.pos);
+        let avail = b.len() - pos;
+        let w0 = word_at(b, pos, avail.min(8));
+        let w1 = if avail > 8 {
+            word_at(b, pos + 8, (avail - 8).min(8))
+        } else {
+            0
         };
-        if let Some(c) = self.op_names.get(&key) {
-            return c.clone();
+        let long = if avail >= 8 {
+            &self.op_buckets[op_bucket(w0)]
+        } else {
+            &self.op_buckets[0][..0]
+        };
+        let short = &self.op_buckets[OP_BUCKETS + op_bucket(w0 & 0xffff)];
+        for &i in long.iter().chain(short) {
+            let e = &self.op_entries[i as usize];
+            if w0 & e.mask0 == e.key0
+                && w1 & e.mask1 == e.key1
+                && (e.tail.is_empty() || b.get(pos + 16..pos + e.len) == Some(&e.tail[..]))
+                && !b.get(pos + e.len).is_some_and(|&c| is_id_char(c))
+            {
+                self.pos += e.len;
+                return Some((&self.src[pos..pos + e.len], e.canon.clone(), e.sym, e.ed));
+            }
         }
+        let name = self.ident()?;
         let (canon, ed) = canonical_name_cow(name);
         let sym = self.ctx.sym(&canon);
-        let entry: (Rc<str>, Symbol, Option<Edition>) = (canon.into(), sym, ed);
-        self.op_names.insert(key, entry.clone());
-        entry
+        let canon: Rc<str> = canon.into();
+        let n = name.len();
+        // One-byte names are not kept: the bucket of a short name is
+        // chosen by its first two bytes, of a long one by eight.
+        if n >= 2 {
+            let mask = |k: usize| if k >= 8 { !0u64 } else { (1u64 << (8 * k)) - 1 };
+            let (mask0, mask1) = (mask(n), mask(n.saturating_sub(8)));
+            let entry = OpNameEntry {
+                len: n,
+                key0: w0 & mask0,
+                mask0,
+                key1: w1 & mask1,
+                mask1,
+                tail: name.as_bytes().get(16..).unwrap_or(&[]).into(),
+                canon: canon.clone(),
+                sym,
+                ed,
+            };
+            let i = self.op_entries.len() as u32;
+            self.op_entries.push(entry);
+            let k = if n >= 8 {
+                op_bucket(w0)
+            } else {
+                OP_BUCKETS + op_bucket(w0 & 0xffff)
+            };
+            self.op_buckets[k].push(i);
+        }
+        Some((name, canon, sym, ed))
     }
 
     fn parse_trailing_loc(&mut self, op: Op) -> PResult<()> {
@@ -1453,10 +1722,23 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
-        match self.bindings.get(key) {
-            Some(b) if b.scope as usize >= self.isolated_at => Some(b.bound.as_slice()),
+        match self.bindings.get(key).map(|s| &s.b) {
+            Some(b) if b.scope as usize >= self.isolated_at && self.live(b) => {
+                Some(match &b.bound {
+                    Bound::One(v) => std::slice::from_ref(v),
+                    &Bound::Many(s, n) => &self.many_values[s as usize..(s + n) as usize],
+                })
+            }
             _ => None,
         }
+    }
+
+    /// Is a binding's scope still open?
+    #[inline]
+    fn live(&self, b: &Binding) -> bool {
+        self.scopes
+            .get(b.scope as usize)
+            .is_some_and(|s| s.uid == b.uid)
     }
 
     /// Where a name was defined, from its key (a slice of the source).
@@ -1468,7 +1750,7 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// Where `name` was defined.
     fn def_pos(&self, key: &Name<'a>) -> Option<usize> {
-        let (k, _) = self.bindings.get_key_value(key)?;
+        let k = self.bindings.get(key)?.key;
         self.key_def_pos(k.s)
     }
 
@@ -1484,8 +1766,13 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn push_scope(&mut self, isolated: bool) {
+        let uid = self.next_uid;
+        self.next_uid = uid.wrapping_add(1);
         self.scopes.push(Scope {
-            log_start: self.defined.len(),
+            log_start: self.defined,
+            uid,
+            many_start: self.many_values.len(),
+            shadow_start: self.shadowed.len(),
             isolated,
             forward: NameMap::default(),
         });
@@ -1496,20 +1783,20 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// Closes the innermost scope, dropping its bindings.
     fn pop_scope(&mut self) -> Scope<'a> {
-        use std::collections::hash_map::Entry;
         let s = self.scopes.pop().expect("scope open");
-        for name in self.defined.drain(s.log_start..) {
-            if let Entry::Occupied(mut o) = self.bindings.entry(name) {
-                let b = o.get_mut();
-                match b.shadowed.pop() {
-                    Some((scope, bound)) => {
-                        b.scope = scope;
-                        b.bound = bound;
-                    }
-                    None => {
-                        o.remove();
-                    }
-                }
+        if s.log_start == 0 {
+            // No name outlives this scope (a function's body): forget
+            // them all at once, keeping the table's capacity.
+            self.bindings.clear();
+        }
+        // Otherwise this scope's bindings stay behind, stale.
+        self.defined = s.log_start;
+        self.many_values.truncate(s.many_start);
+        while self.shadowed.len() > s.shadow_start {
+            let (name, b) = self.shadowed.pop().expect("non-empty");
+            // The name's slot is there: the shadowing binding holds it.
+            if let (i, true) = self.bindings.entry(&name) {
+                self.bindings.slots[i].b = b;
             }
         }
         if s.isolated {
@@ -1525,31 +1812,48 @@ impl<'a, 'c> Parser<'a, 'c> {
             s: u.name,
         };
         if let Some(vals) = self.lookup_value(&key) {
-            let Some(&v) = vals.get(u.index) else {
-                return self.err(u.pos, "invalid SSA value result number");
-            };
-            let vt = self.ctx.value_type(v);
-            if vt != ty {
-                let (a, b) = (
-                    crate::print_type(self.ctx, ty),
-                    crate::print_type(self.ctx, vt),
-                );
-                let note = self.def_pos(&key).map(|p| (p, "prior use here"));
-                return self.err_noted(
-                    u.pos,
-                    format!(
-                        "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
-                        u.name, a, b
-                    ),
-                    note,
-                );
+            if let Some(&v) = vals.get(u.index) {
+                if self.ctx.value_type(v) == ty {
+                    return Ok(v);
+                }
             }
-            return Ok(v);
+            return self.resolve_error(u, key, ty);
         }
         self.resolve_forward(u, key, ty)
     }
 
+    /// The errors of `resolve_operand` for a defined name, out of line:
+    /// the hot path saves no registers for them.
+    #[cold]
+    #[inline(never)]
+    fn resolve_error(
+        &mut self,
+        u: &UnresolvedOperand<'a>,
+        key: Name<'a>,
+        ty: Type,
+    ) -> PResult<Value> {
+        let vals = self.lookup_value(&key).expect("defined");
+        let Some(&v) = vals.get(u.index) else {
+            return self.err(u.pos, "invalid SSA value result number");
+        };
+        let vt = self.ctx.value_type(v);
+        let (a, b) = (
+            crate::print_type(self.ctx, ty),
+            crate::print_type(self.ctx, vt),
+        );
+        let note = self.def_pos(&key).map(|p| (p, "prior use here"));
+        self.err_noted(
+            u.pos,
+            format!(
+                "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
+                u.name, a, b
+            ),
+            note,
+        )
+    }
+
     /// A use of a name not (yet) defined: a placeholder replaced once it is.
+    #[inline(never)]
     fn resolve_forward(
         &mut self,
         u: &UnresolvedOperand<'a>,
@@ -1599,7 +1903,6 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn define_name(&mut self, key: Name<'a>, vals: &[Value], pos: usize) -> PResult<()> {
-        use std::collections::hash_map::Entry;
         let name = key.s;
         let scope_idx = self.isolated_at;
         // Most scopes never see a forward reference: skip the lookup.
@@ -1611,38 +1914,42 @@ impl<'a, 'c> Parser<'a, 'c> {
         let bound = if vals.len() == 1 {
             Bound::One(vals[0])
         } else {
-            Bound::Many(vals.to_vec())
+            let start = self.many_values.len() as u32;
+            self.many_values.extend_from_slice(vals);
+            Bound::Many(start, vals.len() as u32)
         };
         let scope = self.scopes.len() as u32 - 1;
+        let uid = self.scopes[scope as usize].uid;
+        let new = Binding { scope, uid, bound };
         let isolated_at = self.isolated_at;
-        match self.bindings.entry(key) {
-            Entry::Occupied(mut o) => {
-                if o.get().scope as usize >= isolated_at {
-                    let prev = o.key().s;
-                    let note = self
-                        .key_def_pos(prev)
-                        .map(|p| (p, "previously defined here"));
-                    return self.err_noted(
-                        pos,
-                        format!("redefinition of SSA value '%{name}'"),
-                        note,
-                    );
+        match self.bindings.entry(&key) {
+            (i, false) => self.bindings.fill(i, key, new),
+            (i, true) => {
+                let slot = self.bindings.slots[i];
+                if !self.live(&slot.b) {
+                    // A stale binding: replaced with its key, which tells
+                    // where the name is defined (see `def_pos`).
+                    self.bindings.slots[i].key = key;
+                    self.bindings.slots[i].b = new;
+                } else if slot.b.scope as usize >= isolated_at {
+                    return self.redefinition(name, slot.key.s, pos);
+                } else {
+                    self.bindings.slots[i].b = new;
+                    self.shadowed.push((slot.key, slot.b));
                 }
-                let b = o.get_mut();
-                let old = std::mem::replace(&mut b.bound, bound);
-                b.shadowed.push((b.scope, old));
-                b.scope = scope;
-            }
-            Entry::Vacant(v) => {
-                v.insert(Binding {
-                    scope,
-                    bound,
-                    shadowed: vec![],
-                });
             }
         }
-        self.defined.push(key);
+        self.defined += 1;
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn redefinition(&self, name: &str, prev: &str, pos: usize) -> PResult<()> {
+        let note = self
+            .key_def_pos(prev)
+            .map(|p| (p, "previously defined here"));
+        self.err_noted(pos, format!("redefinition of SSA value '%{name}'"), note)
     }
 
     /// Replaces the placeholders of forward uses of a name being defined.
@@ -1915,7 +2222,23 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(vec![self.parse_type()?])
     }
 
+    #[inline]
     pub fn parse_type(&mut self) -> PResult<Type> {
+        // The fast path only where the general one cannot reach the depth
+        // limit (it reports the nesting at the type).
+        if self.depth < MAX_DEPTH {
+            self.skip_ws();
+            if let Some(t) = self.scalar_type_fast() {
+                return Ok(t);
+            }
+        }
+        self.parse_type_general()
+    }
+
+    /// [`Parser::parse_type`] past its fast path, out of line: the common
+    /// scalar types do not pay for this frame.
+    #[inline(never)]
+    fn parse_type_general(&mut self) -> PResult<Type> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
             self.err_here("nesting too deep")
@@ -2027,6 +2350,34 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(Some(self.async_value_type(t)));
         }
         Ok(None)
+    }
+
+    /// `f16`, `f32`, `f64`, `index` and `iN` up to two digits at `pos`,
+    /// read byte by byte without scanning an identifier: `None` for
+    /// anything else (longer identifiers included), which `scalar_type`
+    /// and the general path decide.
+    #[inline]
+    fn scalar_type_fast(&mut self) -> Option<Type> {
+        let (b, p) = (self.b, self.pos);
+        let at = |i: usize| b.get(p + i).copied().unwrap_or(0);
+        let (slot, n) = match (at(0), at(1), at(2)) {
+            (b'f', b'3', b'2') => (103, 3),
+            (b'f', b'6', b'4') => (104, 3),
+            (b'f', b'1', b'6') => (101, 3),
+            (b'i', d @ b'1'..=b'9', e @ b'0'..=b'9') => {
+                (((d - b'0') * 10 + (e - b'0')) as usize, 3)
+            }
+            (b'i', d @ b'0'..=b'9', _) => ((d - b'0') as usize, 2),
+            (b'i', b'n', b'd') if at(3) == b'e' && at(4) == b'x' => (100, 5),
+            _ => return None,
+        };
+        // The identifier must end here (`i32x` is no `i32`).
+        let c = at(n);
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            return None;
+        }
+        self.pos = p + n;
+        Some(self.scalar_type_slot(slot))
     }
 
     /// The common builtin scalar types (`index`, floats, `iN` up to two

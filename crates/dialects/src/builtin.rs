@@ -427,7 +427,7 @@ fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
     let Some(table) = ctx.nearest_symbol_table(op) else {
         return Ok(());
     };
-    let Some(f) = ctx.lookup_symbol(table, name) else {
+    let Some(f) = ctx.lookup_symbol_id(table, *root) else {
         return Err(format!("'{name}' does not reference a valid function"));
     };
     if ctx.name(f) != "func.func" {

@@ -320,8 +320,8 @@ const _: fn() = || {
     shareable::<Context>();
 };
 
-/// Symbol table op -> name -> the first symbol op of that name.
-type SymbolCache = FxHashMap<Op, FxHashMap<Box<str>, Op>>;
+/// Symbol table op -> interned name -> the first symbol op of that name.
+type SymbolCache = FxHashMap<Op, FxHashMap<Symbol, Op>>;
 
 /// Owns all IR entities and interned data of a compilation.
 #[derive(Default)]
@@ -391,6 +391,9 @@ impl Context {
         let id = Symbol::from_index(self.strings.len());
         self.strings.push(s.into());
         self.string_ids.insert(s.into(), id);
+        // Symbol tables are cached by interned name: one that skipped this
+        // name (not interned then) would not find it now.
+        self.touch();
         id
     }
     /// Makes room for `n` more interned strings and attributes: a pass
@@ -1394,37 +1397,57 @@ impl Context {
     }
     /// Looks a symbol up among the direct children of a symbol table op.
     pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
+        match self.lookup_sym(name) {
+            Some(s) => self.lookup_symbol_id(table, s),
+            // A name never interned is named by no symbol reference: the
+            // rare caller asking by text alone pays a scan.
+            None => {
+                let r = *self.regions_of(table).first()?;
+                let b = *self.regions[r].blocks.first()?;
+                self.block_ops_iter(b)
+                    .find(|&o| self.symbol_name(o) == Some(name))
+            }
+        }
+    }
+    /// [`Context::lookup_symbol`] by interned name, as symbol references
+    /// hold it: at every call the verifier asks, and a table keyed by
+    /// `u32` stays in cache where one keyed by strings did not.
+    pub fn lookup_symbol_id(&self, table: Op, name: Symbol) -> Option<Op> {
         let r = *self.regions_of(table).first()?;
         let b = *self.regions[r].blocks.first()?;
         let found = {
             let cache = self.symbol_cache.read().unwrap_or_else(|e| e.into_inner());
-            cache.get(&table).map(|m| m.get(name).copied())
+            cache.get(&table).map(|m| m.get(&name).copied())
         };
         let found = match found {
             Some(f) => f,
             None => {
-                let mut m = FxHashMap::default();
-                for o in self.block_ops_iter(b) {
-                    if let Some(n) = self.symbol_name(o) {
-                        m.entry(n.into()).or_insert(o);
+                // Built under the lock: threads verifying in parallel all
+                // start with a lookup, and one table is enough.
+                let mut cache = self.symbol_cache.write().unwrap_or_else(|e| e.into_inner());
+                let m = cache.entry(table).or_insert_with(|| {
+                    let mut m = FxHashMap::default();
+                    for o in self.block_ops_iter(b) {
+                        // Names never interned cannot be asked for by id.
+                        if let Some(s) = self.symbol_name(o).and_then(|n| self.lookup_sym(n)) {
+                            m.entry(s).or_insert(o);
+                        }
                     }
-                }
-                let f = m.get(name).copied();
-                self.symbol_cache
-                    .write()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(table, m);
-                f
+                    m
+                });
+                m.get(&name).copied()
             }
         };
-        // The cache is cleared on every mutation (renames go through
-        // `set_attr`, which clears it too); this re-check only guards
-        // against a structural path that forgot to.
+        // The cache is cleared on every mutation and every newly interned
+        // string (renames go through `set_attr`, which clears it too);
+        // this re-check only guards against a structural path that forgot.
         match found {
             Some(o) if !self.ops[o].erased && self.ops[o].parent == Some(b) => Some(o),
-            Some(_) => self
-                .block_ops_iter(b)
-                .find(|&o| self.symbol_name(o) == Some(name)),
+            Some(_) => {
+                let name = self.str(name);
+                self.block_ops_iter(b)
+                    .find(|&o| self.symbol_name(o) == Some(name))
+            }
             None => None,
         }
     }

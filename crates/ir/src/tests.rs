@@ -169,3 +169,46 @@ fn dominance_across_blocks() {
     assert!(dom.value_dominates_use(&c, c.result(d1, 0), in_dead));
     assert!(!dom.value_dominates_use(&c, c.result(d1, 0), user));
 }
+
+#[test]
+fn symbol_lookup_by_text_and_by_interned_name() {
+    let mut c = Context::new();
+    let table = c.register_op(
+        "t.table",
+        OpTraits {
+            symbol_table: true,
+            no_terminator: true,
+            ..Default::default()
+        },
+    );
+    let func = c.register_op("t.func", OpTraits::default());
+    let loc = c.unknown_loc();
+    let r = c.create_region();
+    let body = c.create_block(&[]);
+    c.append_block(r, body);
+    let mut st = OperationState::new(table, loc);
+    st.regions = vec![r];
+    let module = c.create_op(st);
+    let mut symbol = |c: &mut Context, name: &str| {
+        let op = c.build(InsertPoint::AtEnd(body), OperationState::new(func, loc));
+        let a = c.string_attr(name);
+        c.set_attr(op, "sym_name", a);
+        op
+    };
+    let f = symbol(&mut c, "f");
+    // "g" is only a string attribute: never interned as a name.
+    let g = symbol(&mut c, "never_referenced_g");
+    assert_eq!(c.lookup_symbol(module, "f"), Some(f));
+    assert_eq!(c.lookup_symbol(module, "never_referenced_g"), Some(g));
+    assert_eq!(c.lookup_symbol(module, "missing"), None);
+    // Interning the name later (a new reference to it) must not leave the
+    // cached table, built without it, answering "absent".
+    let gs = c.sym("never_referenced_g");
+    assert_eq!(c.lookup_symbol_id(module, gs), Some(g));
+    // Renames are seen.
+    let a = c.string_attr("h");
+    c.set_attr(f, "sym_name", a);
+    let hs = c.sym("h");
+    assert_eq!(c.lookup_symbol_id(module, hs), Some(f));
+    assert_eq!(c.lookup_symbol(module, "f"), None);
+}

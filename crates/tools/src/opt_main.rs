@@ -320,9 +320,11 @@ fn process_chunk(
             return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
         }
         timing.push((e.pass.name().to_string(), t0.elapsed().as_secs_f64()));
+        let t0 = Instant::now();
         if let Err(err) = verify(&ctx, &reg, module, edition) {
             return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
         }
+        timing.push(("Verifier".into(), t0.elapsed().as_secs_f64()));
         if o.print_ir_after_all {
             after_all.push_str(&format!(
                 "// -----// IR Dump After {} //----- //\n",

@@ -189,7 +189,7 @@ fn symbol_lookup_by_text_and_by_interned_name() {
     let mut st = OperationState::new(table, loc);
     st.regions = vec![r];
     let module = c.create_op(st);
-    let mut symbol = |c: &mut Context, name: &str| {
+    let symbol = |c: &mut Context, name: &str| {
         let op = c.build(InsertPoint::AtEnd(body), OperationState::new(func, loc));
         let a = c.string_attr(name);
         c.set_attr(op, "sym_name", a);

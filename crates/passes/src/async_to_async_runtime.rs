@@ -346,39 +346,50 @@ impl<'p, 'a> Lowering<'p, 'a> {
         clones
     }
 
-    /// A detached private `func.func` with an entry block taking `ins`.
+    /// A private `func.func` named `name` (uniqued as MLIR's
+    /// `SymbolTable::insert` does), at the end of the module, with an
+    /// entry block taking `ins`; built whole, attributes included, since
+    /// setting them one by one looked each name up again.
     fn private_func(
         &mut self,
         loc: Location,
+        name: &str,
         ins: &[Type],
         outs: &[Type],
-        extra: &[(&str, Attribute)],
-    ) -> (Op, Block) {
-        let name = self.sym("func.func");
-        let mut attrs = vec![
-            (self.sym("function_type"), Attribute::from_index(0)),
-            (self.sym("sym_visibility"), Attribute::from_index(0)),
-        ];
-        attrs[1].1 = match self.private {
+        extra: &[(&'static str, Attribute)],
+    ) -> (Op, Block, Symbol) {
+        let (sym, text) = self.unique_symbol(name);
+        let op_name = self.sym("func.func");
+        let private = match self.private {
             Some(a) => a,
             None => *self.private.insert(self.pc.ctx.string_attr("private")),
         };
+        let mut attrs = vec![
+            (self.sym("function_type"), private),
+            (self.sym("sym_name"), private),
+            (self.sym("sym_visibility"), private),
+        ];
+        for &(k, a) in extra {
+            attrs.push((self.sym(k), a));
+        }
+        let module = self.module;
         let ctx = self.ctx();
         let ft = ctx.function_type(ins.to_vec(), outs.to_vec());
         attrs[0].1 = ctx.type_attr(ft);
+        attrs[1].1 = ctx.string_attr(&text);
         let body = ctx.create_region();
         let entry = ctx.create_block(ins);
         ctx.append_block(body, entry);
-        for &(k, a) in extra {
-            attrs.push((ctx.sym(k), a));
-        }
-        let op = ctx.create_op_from(name, loc, &[], &[], &attrs, &[body], &[]);
-        (op, entry)
+        let op = ctx.create_op_from(op_name, loc, &[], &[], &attrs, &[body], &[]);
+        let r = ctx.regions_of(module)[0];
+        let b = ctx.entry_block(r).expect("module has a body");
+        ctx.insert_op(InsertPoint::AtEnd(b), op);
+        (op, entry, sym)
     }
 
-    /// Inserts a symbol op at the end of the module, uniquing its name as
-    /// MLIR's `SymbolTable::insert` does.
-    fn insert_symbol(&mut self, op: Op, name: &str) -> Symbol {
+    /// `name`, or `name_N` with the next free N, as MLIR's
+    /// `SymbolTable::insert` uniques; recorded as taken.
+    fn unique_symbol(&mut self, name: &str) -> (Symbol, String) {
         let mut n = name.to_string();
         let mut sym = self.pc.ctx.sym(&n);
         if self.symbols.contains(&sym) {
@@ -394,12 +405,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         }
         self.symbols.insert(sym);
-        let a = self.ctx().string_attr(&n);
-        self.ctx().set_attr(op, "sym_name", a);
-        let r = self.pc.ctx.regions_of(self.module)[0];
-        let b = self.pc.ctx.entry_block(r).expect("module has a body");
-        self.ctx().insert_op(InsertPoint::AtEnd(b), op);
-        sym
+        (sym, n)
     }
 
     fn outline_execute(&mut self, exec: Op) -> Result<(Op, CoroMachinery), IrError> {
@@ -434,8 +440,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .iter()
             .map(|&v| ctx.value_type(v))
             .collect();
-        let (func, entry) = self.private_func(loc, &input_types, &output_types, &[]);
-        let fname = self.insert_symbol(func, ASYNC_FN_PREFIX);
+        let (func, entry, fname) =
+            self.private_func(loc, ASYNC_FN_PREFIX, &input_types, &output_types, &[]);
 
         // Await dependencies and unwrap value operands, then clone the body.
         let args = self.pc.ctx.block_args(entry).to_vec();
@@ -810,9 +816,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .map(|&t| value_inner(self.pc.ctx, t).expect("coroutine results are async values"))
             .collect();
         let unit = self.ctx().unit_attr();
-        let (wrapper, entry) =
-            self.private_func(loc, &ins, &orig_outs, &[(ALLOWED_TO_BLOCK, unit)]);
-        let wsym = self.insert_symbol(wrapper, &format!("{fname}_blocking"));
+        let (_, entry, wsym) = self.private_func(
+            loc,
+            &format!("{fname}_blocking"),
+            &ins,
+            &orig_outs,
+            &[(ALLOWED_TO_BLOCK, unit)],
+        );
         let wname = self.pc.ctx.str(wsym).to_string();
         let args = self.pc.ctx.block_args(entry).to_vec();
         let cur = Cursor {

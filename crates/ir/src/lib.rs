@@ -674,8 +674,14 @@ impl Context {
             .map(|&(_, a)| a)
     }
     pub fn set_attr(&mut self, op: Op, name: &str, a: Attribute) {
-        self.touch();
         let s = self.sym(name);
+        self.set_attr_sym(op, s, a);
+    }
+    /// [`Context::set_attr`] with the name already interned (passes set
+    /// the same few names on thousands of ops).
+    pub fn set_attr_sym(&mut self, op: Op, s: Symbol, a: Attribute) {
+        self.touch();
+        let name = &self.strings[s.index()];
         let pos = self
             .attrs(op)
             .binary_search_by(|(k, _)| self.strings[k.index()].as_ref().cmp(name));

@@ -616,7 +616,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         };
         if let Some(pt) = pt {
-            self.ctx().set_attr(func, "passthrough", pt);
+            let key = self.sym("passthrough");
+            self.ctx().set_attr_sym(func, key, pt);
         }
         CoroMachinery {
             func,

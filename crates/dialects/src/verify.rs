@@ -108,12 +108,10 @@ impl<'a> Verifier<'a> {
         };
         if self.parallel_block(b) {
             // The same first error as the loop below: a successor error
-            // at op i comes before op i's own errors.
+            // at op i comes before op i's own errors (checked by the
+            // threads too: a scan of every op first was a serial pass of
+            // cache misses over the whole module).
             let ops: Vec<Op> = ctx.block_ops_iter(b).collect();
-            let succ = ops[..ops.len() - 1]
-                .iter()
-                .position(|&o| !ctx.successors(o).is_empty())
-                .unwrap_or(ops.len());
             let (reg, edition) = (self.reg, self.edition);
             // Each op (a function) is verified whole, its rules then its
             // dominance, as mlir-opt verifies isolated ops: the first
@@ -126,9 +124,8 @@ impl<'a> Verifier<'a> {
                 self.isolation_scope(top)
             };
             let code = inner.map_or(0, |o| o.index() as u32 + 1);
-            // Ops from `succ` on are never reached by the sequential loop.
             if let Some((_, e)) = parallel::first_in_order(
-                succ,
+                ops.len(),
                 || {
                     let mut w = DomWalk::new(ctx, top);
                     w.block_scope[b.index()] = code;
@@ -136,6 +133,12 @@ impl<'a> Verifier<'a> {
                 },
                 |(v, w), i| {
                     let o = ops[i];
+                    if i + 1 < ops.len() && !ctx.successors(o).is_empty() {
+                        return Some(IrError::new(
+                            ctx.op_loc(o),
+                            "operation with block successors must terminate its parent block",
+                        ));
+                    }
                     v.verify_op(o)
                         .and_then(|()| v.check_operands(o, b, traits.graph_region, inner, w))
                         .and_then(|()| match ctx.regions_of(o).is_empty() {
@@ -146,12 +149,6 @@ impl<'a> Verifier<'a> {
                 },
             ) {
                 return Err(e);
-            }
-            if succ < ops.len() {
-                return Err(IrError::new(
-                    ctx.op_loc(ops[succ]),
-                    "operation with block successors must terminate its parent block",
-                ));
             }
         } else {
             for o in ctx.block_ops_iter(b) {

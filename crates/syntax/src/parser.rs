@@ -1015,7 +1015,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 b'!' => self.parse_type_alias_def()?,
                 _ => {
                     let op = self.parse_operation()?;
-                    self.ctx.insert_op(InsertPoint::AtEnd(block), op);
+                    self.ctx.append_op(block, op);
                 }
             }
         }
@@ -2117,7 +2117,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     continue;
                 }
                 let op = self.parse_operation()?;
-                self.ctx.insert_op(InsertPoint::AtEnd(cur), op);
+                self.ctx.append_op(cur, op);
             }
         }
         let bs = self.block_scopes.pop().expect("block scope open");

@@ -1049,7 +1049,7 @@ impl Context {
     }
     /// Appends a detached op to the end of block `b`: `insert_op` at
     /// `InsertPoint::AtEnd(b)`, inlined where parsers build blocks op by op.
-    #[inline]
+    #[inline(always)]
     pub fn append_op(&mut self, b: Block, op: Op) {
         self.touch();
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");

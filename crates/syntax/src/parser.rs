@@ -197,7 +197,7 @@ impl<'a> NameTable<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: &Name<'a>) -> Option<&Slot<'a>> {
         if self.len == 0 {
             return None;

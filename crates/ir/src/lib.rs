@@ -1053,6 +1053,23 @@ impl Context {
             }
         }
     }
+    /// Appends a detached op to the end of block `b`: `insert_op` at
+    /// `InsertPoint::AtEnd(b)`, inlined where parsers build blocks op by op.
+    #[inline(always)]
+    pub fn append_op(&mut self, b: Block, op: Op) {
+        self.touch();
+        debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
+        let last = self.blocks[b].last;
+        let d = &mut self.ops[op];
+        d.prev = last;
+        d.next = None;
+        d.parent = Some(b);
+        match last {
+            Some(l) => self.ops[l].next = Some(op),
+            None => self.blocks[b].first = Some(op),
+        }
+        self.blocks[b].last = Some(op);
+    }
     /// The insertion point right after `op`.
     pub fn after(&self, op: Op) -> InsertPoint {
         match self.ops[op].next {

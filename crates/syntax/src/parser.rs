@@ -17,7 +17,9 @@ pub struct ParseError {
     pub notes: Vec<(usize, String)>,
 }
 
-pub type PResult<T> = Result<T, ParseError>;
+/// Boxed: a parse function's result is then a word or two wide, returned
+/// in registers, and errors are rare.
+pub type PResult<T> = Result<T, Box<ParseError>>;
 
 /// An operand reference seen before its type is known: `%name#index`.
 /// The name is a slice of the source: reading an operand allocates nothing.
@@ -195,7 +197,7 @@ impl<'a> NameTable<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: &Name<'a>) -> Option<&Slot<'a>> {
         if self.len == 0 {
             return None;
@@ -696,11 +698,11 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     pub fn err<T>(&self, pos: usize, msg: impl Into<String>) -> PResult<T> {
-        Err(ParseError {
+        Err(Box::new(ParseError {
             notes: vec![],
             pos,
             message: msg.into(),
-        })
+        }))
     }
     pub fn err_here<T>(&mut self, msg: impl Into<String>) -> PResult<T> {
         self.skip_ws();
@@ -1015,7 +1017,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 b'!' => self.parse_type_alias_def()?,
                 _ => {
                     let op = self.parse_operation()?;
-                    self.ctx.insert_op(InsertPoint::AtEnd(block), op);
+                    self.ctx.append_op(block, op);
                 }
             }
         }
@@ -1756,13 +1758,13 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// An error with a note at another position (when known).
     fn err_noted<T>(&self, pos: usize, msg: String, note: Option<(usize, &str)>) -> PResult<T> {
-        Err(ParseError {
+        Err(Box::new(ParseError {
             pos,
             message: msg,
             notes: note
                 .map(|(p, m)| vec![(p, m.to_string())])
                 .unwrap_or_default(),
-        })
+        }))
     }
 
     fn push_scope(&mut self, isolated: bool) {
@@ -2117,7 +2119,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     continue;
                 }
                 let op = self.parse_operation()?;
-                self.ctx.insert_op(InsertPoint::AtEnd(cur), op);
+                self.ctx.append_op(cur, op);
             }
         }
         let bs = self.block_scopes.pop().expect("block scope open");

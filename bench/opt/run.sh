@@ -7,8 +7,8 @@
 #   UPSTREAM=mlir-opt-14          (the reference tool)
 #   WORK=dir                      (where modules and outputs go; default: a temp dir)
 # Prints a markdown table; every size fails the run if the outputs differ.
-# Times are wall seconds (microsecond clock), memory is peak RSS, both the
-# best of --runs runs.
+# Times are the best wall seconds of --runs runs, the two tools run
+# alternately (microsecond clock); memory is the peak RSS of one more run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ours=${OURS:-$root/target/release/mlir-async-opt}
@@ -27,7 +27,14 @@ for tool in "$ours" "$upstream" /usr/bin/time python3; do
   command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 2; }
 done
 [ -f "$gen" ] || { echo "missing generator: $gen" >&2; exit 2; }
-work=${WORK:-$(mktemp -d)}
+# Outputs go to a RAM disk when there is one: the disk's write speed is
+# not what is measured.
+if [ -z "${WORK:-}" ]; then
+  work=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+else
+  work=$WORK
+fi
 mkdir -p "$work"
 
 . "$root/bench/lib.sh"
@@ -39,8 +46,7 @@ for funcs in $sizes; do
   f=$work/m$funcs.mlir
   [ -f "$f" ] || python3 "$gen" --syntax 14 --seed 7 --funcs "$funcs" -o "$f" >/dev/null 2>&1
   ops=$(head -1 "$f" | sed -n 's/.*ops=\([0-9]*\).*/\1/p')
-  read -r ut um < <(best_of "$runs" "$work/up.txt" "$upstream" "$f")
-  read -r ot om < <(best_of "$runs" "$work/ours.txt" "$ours" "$f")
+  read -r ut um ot om < <(side_by_side "$runs" "$work/up.txt" "$work/ours.txt" "$upstream" "$f" -- "$ours" "$f")
   if ! cmp -s "$work/up.txt" "$work/ours.txt"; then
     echo "outputs differ at $ops ops ($f)" >&2
     status=1

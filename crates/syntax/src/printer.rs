@@ -497,7 +497,7 @@ impl<'a> Printer<'a> {
         opts: PrintOptions,
     ) -> Option<Vec<String>> {
         /// Below this many nested ops, threads cost more than they save.
-        const MIN_OPS: usize = 20_000;
+        const MIN_OPS: usize = 2_000;
         let &[r] = ctx.regions_of(top) else {
             return None;
         };

@@ -754,14 +754,14 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
         // Symbol users, computed once: new calls of a function only appear
         // when that function itself is processed.
-        let mut users: FxHashMap<String, Vec<Op>> = FxHashMap::default();
+        // Keyed by the referenced name as interned: one per outlined
+        // function, so no string per reference.
+        let mut users: FxHashMap<Symbol, Vec<Op>> = FxHashMap::default();
         {
             let ctx = &*self.pc.ctx;
             ctx.walk_nested(self.module, &mut |o| {
                 for &(_, a) in ctx.attrs(o) {
-                    collect_symbol_refs(ctx, a, &mut |s| {
-                        users.entry(s.to_string()).or_default().push(o)
-                    });
+                    collect_symbol_refs(ctx, a, &mut |s| users.entry(s).or_default().push(o));
                 }
             });
         }
@@ -773,7 +773,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let coro = self.rewrite_func_as_coroutine(func);
             self.coros.insert(func, coro);
             let fname = self.pc.ctx.symbol_name(func).unwrap_or("").to_string();
-            let mut us = users.get(&fname).cloned().unwrap_or_default();
+            let mut us = match self.pc.ctx.lookup_sym(&fname) {
+                Some(s) => users.get(&s).cloned().unwrap_or_default(),
+                // Never interned: nothing refers to it.
+                None => vec![],
+            };
             // Later calls first, as upstream (the order does not change the
             // result: each call is rewritten in place).
             us.reverse();
@@ -1359,9 +1363,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 }
 
-fn collect_symbol_refs(ctx: &Context, a: Attribute, f: &mut dyn FnMut(&str)) {
+fn collect_symbol_refs(ctx: &Context, a: Attribute, f: &mut dyn FnMut(Symbol)) {
     match ctx.attr_kind(a) {
-        AttrKind::SymbolRef(r, _) => f(ctx.str(*r)),
+        AttrKind::SymbolRef(r, _) => f(*r),
         AttrKind::Array(xs) => {
             for &x in xs {
                 collect_symbol_refs(ctx, x, f)

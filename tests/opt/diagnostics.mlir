@@ -84,3 +84,9 @@ func @mixed_types(%a: index) {
   %0 = "arith.addi"(%a, %a) : (index, index) -> i32
   return
 }
+
+// -----
+
+// A successor at the top level is checked as in any region.
+// expected-error @+1 {{reference to an undefined block}}
+"std.br"()[^missing] : () -> ()

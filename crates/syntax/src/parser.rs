@@ -1021,8 +1021,18 @@ impl<'a, 'c> Parser<'a, 'c> {
                 }
             }
         }
+        // Top-level ops may name successors too (generic form): the
+        // implicit module body checks its block references as any region.
+        let bs = self.block_scopes.pop().expect("block scope open");
+        if let Some((_, (_, _, pos))) = bs
+            .blocks
+            .iter()
+            .filter(|(_, (_, defined, _))| !defined)
+            .min_by_key(|(_, (_, _, p))| *p)
+        {
+            return self.err(*pos, "reference to an undefined block");
+        }
         self.finish_isolated_scope()?;
-        self.block_scopes.pop();
         self.resolve_loc_aliases()?;
         let ops = self.ctx.block_ops(block);
         if ops.len() == 1 && self.ctx.op(ops[0]).name == module_name {

@@ -997,6 +997,21 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     // ----- top level -----
 
+    /// Closes the innermost block scope; a block referenced in it but
+    /// never defined is an error at its first reference.
+    fn pop_block_scope(&mut self) -> PResult<()> {
+        let bs = self.block_scopes.pop().expect("block scope open");
+        if let Some((_, (_, _, pos))) = bs
+            .blocks
+            .iter()
+            .filter(|(_, (_, defined, _))| !defined)
+            .min_by_key(|(_, (_, _, p))| *p)
+        {
+            return self.err(*pos, "reference to an undefined block");
+        }
+        Ok(())
+    }
+
     /// Parses a whole buffer into a `builtin.module` op (the one written,
     /// or an implicit one around the top-level ops).
     pub fn parse_module(&mut self) -> PResult<Op> {
@@ -1023,15 +1038,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         // Top-level ops may name successors too (generic form): the
         // implicit module body checks its block references as any region.
-        let bs = self.block_scopes.pop().expect("block scope open");
-        if let Some((_, (_, _, pos))) = bs
-            .blocks
-            .iter()
-            .filter(|(_, (_, defined, _))| !defined)
-            .min_by_key(|(_, (_, _, p))| *p)
-        {
-            return self.err(*pos, "reference to an undefined block");
-        }
+        self.pop_block_scope()?;
         self.finish_isolated_scope()?;
         self.resolve_loc_aliases()?;
         let ops = self.ctx.block_ops(block);
@@ -2132,15 +2139,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 self.ctx.append_op(cur, op);
             }
         }
-        let bs = self.block_scopes.pop().expect("block scope open");
-        if let Some((_, (_, _, pos))) = bs
-            .blocks
-            .iter()
-            .filter(|(_, (_, defined, _))| !defined)
-            .min_by_key(|(_, (_, _, p))| *p)
-        {
-            return self.err(*pos, "reference to an undefined block");
-        }
+        self.pop_block_scope()?;
         if isolated {
             self.finish_isolated_scope()?;
         } else {

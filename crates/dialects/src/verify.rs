@@ -134,17 +134,10 @@ impl<'a> Verifier<'a> {
                 |(v, w), i| {
                     let o = ops[i];
                     if i + 1 < ops.len() && !ctx.successors(o).is_empty() {
-                        return Some(IrError::new(
-                            ctx.op_loc(o),
-                            "operation with block successors must terminate its parent block",
-                        ));
+                        return Some(misplaced_successors(ctx, o));
                     }
                     v.verify_op(o)
-                        .and_then(|()| v.check_operands(o, b, traits.graph_region, inner, w))
-                        .and_then(|()| match ctx.regions_of(o).is_empty() {
-                            true => Ok(()),
-                            false => v.dominance_in(o, inner, w),
-                        })
+                        .and_then(|()| v.dominance_of(o, b, traits.graph_region, inner, w))
                         .err()
                 },
             ) {
@@ -156,10 +149,7 @@ impl<'a> Verifier<'a> {
                     break;
                 }
                 if !ctx.successors(o).is_empty() {
-                    return Err(IrError::new(
-                        ctx.op_loc(o),
-                        "operation with block successors must terminate its parent block",
-                    ));
+                    return Err(misplaced_successors(ctx, o));
                 }
                 self.verify_op(o)?;
             }
@@ -220,15 +210,28 @@ impl<'a> Verifier<'a> {
                     continue;
                 }
                 for o in ctx.block_ops_iter(b) {
-                    self.check_operands(o, b, graph, inner, w)?;
-                    w.visited[o.index()] = true;
-                    if !ctx.regions_of(o).is_empty() {
-                        self.dominance_in(o, inner, w)?;
-                    }
+                    self.dominance_of(o, b, graph, inner, w)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Dominance for `op` (in block `b`) and everything nested in it.
+    fn dominance_of(
+        &self,
+        op: Op,
+        b: Block,
+        graph: bool,
+        scope: Option<Op>,
+        w: &mut DomWalk,
+    ) -> Result<(), IrError> {
+        self.check_operands(op, b, graph, scope, w)?;
+        w.visited[op.index()] = true;
+        if self.ctx.regions_of(op).is_empty() {
+            return Ok(());
+        }
+        self.dominance_in(op, scope, w)
     }
 
     fn check_operands(
@@ -297,6 +300,13 @@ impl<'a> Verifier<'a> {
         }
         Ok(())
     }
+}
+
+fn misplaced_successors(ctx: &Context, op: Op) -> IrError {
+    IrError::new(
+        ctx.op_loc(op),
+        "operation with block successors must terminate its parent block",
+    )
 }
 
 /// A block the dominance walk has not entered yet (its scope is unknown).

@@ -75,9 +75,9 @@ pub fn first_in_order<S, T: Send>(
     })
 }
 
-/// Maps `f` over contiguous parts of `0..n` on several threads: part `k`
-/// of `parts(n)` is given its index range and each thread's own state,
-/// and the results come back in part order.
+/// Maps `f` over the contiguous parts `bounds[k]..bounds[k + 1]` on
+/// several threads, each with its own `init()` state; the results come
+/// back in part order.
 pub fn map_parts<S, T: Send>(
     bounds: &[usize],
     init: impl Fn() -> S + Sync,
@@ -116,24 +116,6 @@ pub fn map_parts<S, T: Send>(
     all.into_iter().map(|(_, t)| t).collect()
 }
 
-/// Splits `weights` into at most `parts` contiguous ranges of about equal
-/// total weight; returns the boundaries (`0, ..., weights.len()`).
-pub fn balanced_bounds(weights: &[usize], parts: usize) -> Vec<usize> {
-    let total: usize = weights.iter().sum();
-    let parts = parts.clamp(1, weights.len().max(1));
-    let mut bounds = vec![0];
-    let mut acc = 0;
-    for (i, w) in weights.iter().enumerate() {
-        acc += w;
-        let k = bounds.len();
-        if k < parts && acc * parts >= total * k && i + 1 < weights.len() {
-            bounds.push(i + 1);
-        }
-    }
-    bounds.push(weights.len());
-    bounds
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,23 +139,11 @@ mod tests {
 
     #[test]
     fn map_parts_keeps_part_order_and_covers_every_item() {
-        let weights: Vec<usize> = (0..57).map(|i| i % 5 + 1).collect();
-        let bounds = balanced_bounds(&weights, 4);
-        assert_eq!(bounds.first(), Some(&0));
-        assert_eq!(bounds.last(), Some(&57));
-        assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
-        assert_eq!(bounds.len(), 5, "{bounds:?}");
+        let bounds = [0, 5, 6, 20, 31, 57];
         let parts = map_parts(&bounds, Vec::<usize>::new, |_, r| r.collect::<Vec<_>>());
+        assert_eq!(parts.len(), 5);
+        assert_eq!(parts[1], vec![5]);
         let flat: Vec<usize> = parts.into_iter().flatten().collect();
         assert_eq!(flat, (0..57).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn balanced_bounds_split_by_weight_not_count() {
-        // One heavy item first: it gets a part of its own.
-        assert_eq!(balanced_bounds(&[100, 1, 1, 1, 1], 2), vec![0, 1, 5]);
-        assert_eq!(balanced_bounds(&[1, 1, 1, 1], 2), vec![0, 2, 4]);
-        assert_eq!(balanced_bounds(&[5], 4), vec![0, 1]);
-        assert_eq!(balanced_bounds(&[], 3), vec![0, 0]);
     }
 }

@@ -200,7 +200,9 @@ pub struct BlockData {
     pub last: Option<Op>,
     pub parent: Option<Region>,
     /// Ops that name this block as a successor (one entry per edge).
-    pub pred_uses: Vec<Op>,
+    /// Inline up to two: most blocks have one or two predecessors, and the
+    /// async lowering creates a block with a predecessor at every await.
+    pub pred_uses: SmallVec<[Op; 2]>,
 }
 
 #[derive(Clone, Debug, Default)]

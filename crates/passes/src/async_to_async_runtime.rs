@@ -72,13 +72,80 @@ struct CoroMachinery {
     /// Completion token returned to the caller of the ramp function.
     token: Value,
     /// Async values returned to the caller.
-    return_values: Vec<Value>,
+    /// Shared: every await and yield lowered in the function looks the
+    /// machinery up, and a copy of a `Vec` was an allocation each time.
+    return_values: std::rc::Rc<[Value]>,
     handle: Value,
     entry: Block,
     /// Sets the token and values to error; created on first need.
     set_error: Option<Block>,
     cleanup: Block,
     suspend: Block,
+}
+
+/// Declares [`Names`]: the op and attribute names the pass builds and
+/// matches, interned once when it starts. Builds then name their op and
+/// attributes without a lookup, and matches compare two integers.
+macro_rules! names {
+    ($($field:ident = $text:literal),* $(,)?) => {
+        struct Names {
+            $($field: Symbol,)*
+        }
+        impl Names {
+            fn new(ctx: &mut Context) -> Self {
+                Names { $($field: ctx.sym($text),)* }
+            }
+        }
+    };
+}
+
+names! {
+    arith_addi = "arith.addi",
+    arith_cmpi = "arith.cmpi",
+    arith_constant = "arith.constant",
+    arith_xori = "arith.xori",
+    async_add_to_group = "async.add_to_group",
+    async_allowed_to_block = "async.allowed_to_block",
+    async_await = "async.await",
+    async_await_all = "async.await_all",
+    async_coro_begin = "async.coro.begin",
+    async_coro_end = "async.coro.end",
+    async_coro_free = "async.coro.free",
+    async_coro_id = "async.coro.id",
+    async_coro_save = "async.coro.save",
+    async_coro_suspend = "async.coro.suspend",
+    async_create_group = "async.create_group",
+    async_execute = "async.execute",
+    async_runtime_add_to_group = "async.runtime.add_to_group",
+    async_runtime_await = "async.runtime.await",
+    async_runtime_await_and_resume = "async.runtime.await_and_resume",
+    async_runtime_create = "async.runtime.create",
+    async_runtime_create_group = "async.runtime.create_group",
+    async_runtime_is_error = "async.runtime.is_error",
+    async_runtime_load = "async.runtime.load",
+    async_runtime_resume = "async.runtime.resume",
+    async_runtime_set_available = "async.runtime.set_available",
+    async_runtime_set_error = "async.runtime.set_error",
+    async_runtime_store = "async.runtime.store",
+    async_yield = "async.yield",
+    cf_assert = "cf.assert",
+    cf_br = "cf.br",
+    cf_cond_br = "cf.cond_br",
+    func_call = "func.call",
+    func_constant = "func.constant",
+    func_func = "func.func",
+    func_return = "func.return",
+    scf_condition = "scf.condition",
+    scf_yield = "scf.yield",
+    callee = "callee",
+    function_type = "function_type",
+    msg = "msg",
+    operand_segment_sizes = "operand_segment_sizes",
+    passthrough = "passthrough",
+    predicate = "predicate",
+    sym_name = "sym_name",
+    sym_visibility = "sym_visibility",
+    value = "value",
 }
 
 struct Lowering<'p, 'a> {
@@ -93,8 +160,7 @@ struct Lowering<'p, 'a> {
     /// so that each execute does not grow a fresh table.
     seen_values: FxHashSet<Value>,
     uniquing_counter: u32,
-    /// See [`Lowering::sym`].
-    names: FxHashMap<(usize, usize), Symbol>,
+    n: Names,
     /// `operand_segment_sizes` of built `cf.cond_br`s, by argument counts.
     segments: FxHashMap<(usize, usize), Attribute>,
     /// The coroutine `passthrough` attribute, built on first use.
@@ -122,6 +188,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         }
         let symbols = names.iter().map(|n| pc.ctx.sym(n)).collect();
+        let n = Names::new(pc.ctx);
         Lowering {
             pc,
             module,
@@ -129,7 +196,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             symbols,
             seen_values: FxHashSet::default(),
             uniquing_counter: 0,
-            names: FxHashMap::default(),
+            n,
             segments: FxHashMap::default(),
             passthrough: None,
             private: None,
@@ -142,42 +209,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     // ----- building -----
 
-    /// Interns a name the pass spells as a literal. Builds name their op
-    /// and attributes by literal tens of thousands of times; the cache is
-    /// keyed by the literal's address and length (equal keys are equal
-    /// strings), which hashes two words instead of the string.
-    fn sym(&mut self, s: &'static str) -> Symbol {
-        let key = (s.as_ptr() as usize, s.len());
-        if let Some(&y) = self.names.get(&key) {
-            return y;
-        }
-        let y = self.pc.ctx.sym(s);
-        self.names.insert(key, y);
-        y
-    }
-
     fn build(
-        &mut self,
-        c: &Cursor,
-        name: &'static str,
-        operands: &[Value],
-        results: &[Type],
-        attrs: &[(&'static str, Attribute)],
-    ) -> Op {
-        let name = self.sym(name);
-        // Builds carry a few attributes at most: key them on the stack.
-        let mut keyed = [(name, Attribute::from_index(0)); 4];
-        if attrs.len() > keyed.len() {
-            let keyed: Vec<_> = attrs.iter().map(|&(k, v)| (self.sym(k), v)).collect();
-            return self.build_keyed(c, name, operands, results, &keyed);
-        }
-        for (slot, &(k, v)) in keyed.iter_mut().zip(attrs) {
-            *slot = (self.sym(k), v);
-        }
-        self.build_keyed(c, name, operands, results, &keyed[..attrs.len()])
-    }
-
-    fn build_keyed(
         &mut self,
         c: &Cursor,
         name: Symbol,
@@ -193,7 +225,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     /// `cf.br`, without the `Vec`s and name lookups of `cf::build_br`.
     fn br(&mut self, ip: InsertPoint, loc: Location, dest: Block, args: &[Value]) -> Op {
-        let name = self.sym("cf.br");
+        let name = self.n.cf_br;
         let ctx = self.ctx();
         let op = ctx.create_op_from(name, loc, args, &[], &[], &[], &[dest]);
         ctx.insert_op(ip, op);
@@ -213,8 +245,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         f: Block,
         fargs: &[Value],
     ) -> Op {
-        let name = self.sym("cf.cond_br");
-        let key = self.sym("operand_segment_sizes");
+        let (name, key) = (self.n.cf_cond_br, self.n.operand_segment_sizes);
         let shape = (targs.len(), fargs.len());
         let seg = match self.segments.get(&shape) {
             Some(&a) => a,
@@ -234,19 +265,19 @@ impl<'p, 'a> Lowering<'p, 'a> {
         op
     }
 
-    fn build1(
-        &mut self,
-        c: &Cursor,
-        name: &'static str,
-        operands: &[Value],
-        result: Type,
-    ) -> Value {
+    fn build1(&mut self, c: &Cursor, name: Symbol, operands: &[Value], result: Type) -> Value {
         let op = self.build(c, name, operands, &[result], &[]);
         self.pc.ctx.result(op, 0)
     }
 
+    /// Is `o` an op named `name` (one of [`Names`])?
+    fn is(&self, o: Op, name: Symbol) -> bool {
+        self.pc.ctx.op(o).name == name
+    }
+
     fn func_of(&self, op: Op) -> Option<Op> {
-        self.pc.ctx.ancestor(op, |c, o| c.name(o) == "func.func")
+        let f = self.n.func_func;
+        self.pc.ctx.ancestor(op, |c, o| c.op(o).name == f)
     }
 
     fn is_allowed_to_block(&self, func: Op) -> bool {
@@ -259,8 +290,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // Outline innermost executes first (post-order), as upstream's walk.
         let mut executes = vec![];
         let ctx = &*self.pc.ctx;
+        let exec = self.n.async_execute;
         ctx.walk_post(self.module, &mut |o| {
-            if ctx.name(o) == "async.execute" {
+            if ctx.op(o).name == exec {
                 executes.push(o)
             }
         });
@@ -333,8 +365,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let Some(def) = self.pc.ctx.defining_op(v) else {
                 continue;
             };
-            let name = self.pc.ctx.name(def);
-            if name != "arith.constant" && name != "func.constant" {
+            if !self.is(def, self.n.arith_constant) && !self.is(def, self.n.func_constant) {
                 continue;
             }
             let mut map = HashMap::new();
@@ -356,22 +387,20 @@ impl<'p, 'a> Lowering<'p, 'a> {
         name: &str,
         ins: &[Type],
         outs: &[Type],
-        extra: &[(&'static str, Attribute)],
+        extra: &[(Symbol, Attribute)],
     ) -> (Op, Block, Symbol) {
         let (sym, text) = self.unique_symbol(name);
-        let op_name = self.sym("func.func");
+        let op_name = self.n.func_func;
         let private = match self.private {
             Some(a) => a,
             None => *self.private.insert(self.pc.ctx.string_attr("private")),
         };
         let mut attrs = vec![
-            (self.sym("function_type"), private),
-            (self.sym("sym_name"), private),
-            (self.sym("sym_visibility"), private),
+            (self.n.function_type, private),
+            (self.n.sym_name, private),
+            (self.n.sym_visibility, private),
         ];
-        for &(k, a) in extra {
-            attrs.push((self.sym(k), a));
-        }
+        attrs.extend_from_slice(extra);
         let module = self.module;
         let ctx = self.ctx();
         let ft = ctx.function_type(ins.to_vec(), outs.to_vec());
@@ -417,8 +446,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         } else {
             FxHashMap::default()
         };
-        let segs = segments(self.pc.ctx, exec, 2);
-        let (deps, vals) = (segs[0].clone(), segs[1].clone());
+        let mut segs = segments(self.pc.ctx, exec, 2).into_iter();
+        let (deps, vals) = (
+            segs.next().unwrap_or_default(),
+            segs.next().unwrap_or_default(),
+        );
         let mut inputs: Vec<Value> = vec![];
         let mut seen = std::mem::take(&mut self.seen_values);
         seen.clear();
@@ -450,13 +482,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         for &a in &args[..deps.len()] {
-            self.build(&cur, "async.await", &[a], &[], &[]);
+            self.build(&cur, self.n.async_await, &[a], &[], &[]);
         }
         let mut unwrapped = vec![];
         for &a in &args[deps.len()..deps.len() + vals.len()] {
             let t = self.pc.ctx.value_type(a);
             let inner = value_inner(self.pc.ctx, t).expect("verified execute operand");
-            unwrapped.push(self.build1(&cur, "async.await", &[a], inner));
+            unwrapped.push(self.build1(&cur, self.n.async_await, &[a], inner));
         }
         // Move (rather than clone) the body: the result is the same IR,
         // with captured values, constants and block arguments remapped.
@@ -473,9 +505,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             for o in self.pc.ctx.block_ops(b) {
                 self.ctx().detach_op(o);
                 self.ctx().insert_op(InsertPoint::AtEnd(entry), o);
-                self.remap_operands(o, &map);
             }
         }
+        self.remap_operands(func, &map);
 
         let coro = self.setup_coro_machinery(func);
 
@@ -493,8 +525,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let state_t = self.ctx().ty(TypeKind::CoroState);
-        let state = self.build1(&cur, "async.coro.save", &[coro.handle], state_t);
-        self.build(&cur, "async.runtime.resume", &[coro.handle], &[], &[]);
+        let state = self.build1(&cur, self.n.async_coro_save, &[coro.handle], state_t);
+        self.build(&cur, self.n.async_runtime_resume, &[coro.handle], &[], &[]);
         self.build_suspend(&cur, state, &coro, dest);
 
         // Replace the execute by a call of the outlined function.
@@ -513,9 +545,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
         Ok((func, coro))
     }
 
-    /// Replaces operands found in `map`, in `op` and everything nested.
+    /// Replaces operands found in `map` in everything nested in `op`.
     fn remap_operands(&mut self, op: Op, map: &FxHashMap<Value, Value>) {
-        let mut ops = vec![op];
+        let mut ops = vec![];
         self.pc.ctx.walk_nested(op, &mut |o| ops.push(o));
         for o in ops {
             for i in 0..self.pc.ctx.operands(o).len() {
@@ -534,11 +566,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         results: Vec<Type>,
     ) -> Op {
         let a = self.ctx().attr(AttrKind::SymbolRef(callee, vec![]));
-        self.build(c, "func.call", &args, &results, &[("callee", a)])
+        self.build(c, self.n.func_call, &args, &results, &[(self.n.callee, a)])
     }
 
     fn build_suspend(&mut self, c: &Cursor, state: Value, coro: &CoroMachinery, resume: Block) {
-        let name = self.sym("async.coro.suspend");
+        let name = self.n.async_coro_suspend;
         let succ = [coro.suspend, resume, coro.cleanup];
         let ctx = self.ctx();
         let op = ctx.create_op_from(name, c.loc, &[state], &[], &[], &[], &succ);
@@ -563,15 +595,15 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(entry),
             loc,
         };
-        let token = self.build1(&cur, "async.runtime.create", &[], outs[0]);
+        let token = self.build1(&cur, self.n.async_runtime_create, &[], outs[0]);
         let mut return_values = vec![];
         for &t in &outs[1..] {
-            return_values.push(self.build1(&cur, "async.runtime.create", &[], t));
+            return_values.push(self.build1(&cur, self.n.async_runtime_create, &[], t));
         }
         let id_t = self.ctx().ty(TypeKind::CoroId);
         let hdl_t = self.ctx().ty(TypeKind::CoroHandle);
-        let id = self.build1(&cur, "async.coro.id", &[], id_t);
-        let handle = self.build1(&cur, "async.coro.begin", &[id], hdl_t);
+        let id = self.build1(&cur, self.n.async_coro_id, &[], id_t);
+        let handle = self.build1(&cur, self.n.async_coro_begin, &[id], hdl_t);
         self.br(cur.ip, loc, original_entry, &[]);
 
         let cleanup = self.ctx().create_block(&[]);
@@ -582,16 +614,16 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(cleanup),
             loc,
         };
-        self.build(&cur, "async.coro.free", &[id, handle], &[], &[]);
+        self.build(&cur, self.n.async_coro_free, &[id, handle], &[], &[]);
         self.br(cur.ip, loc, suspend, &[]);
         let cur = Cursor {
             ip: InsertPoint::AtEnd(suspend),
             loc,
         };
-        self.build(&cur, "async.coro.end", &[handle], &[], &[]);
+        self.build(&cur, self.n.async_coro_end, &[handle], &[], &[]);
         let mut ret = vec![token];
         ret.extend(&return_values);
-        self.build(&cur, "func.return", &ret, &[], &[]);
+        self.build(&cur, self.n.func_return, &ret, &[], &[]);
 
         for b in self.pc.ctx.region_blocks(body).to_vec() {
             if b == entry || b == cleanup || b == suspend {
@@ -601,7 +633,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 .pc
                 .ctx
                 .last_op(b)
-                .is_some_and(|t| self.pc.ctx.name(t) == "async.yield")
+                .is_some_and(|t| self.is(t, self.n.async_yield))
             {
                 self.br(InsertPoint::AtEnd(b), loc, cleanup, &[]);
             }
@@ -616,13 +648,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         };
         if let Some(pt) = pt {
-            let key = self.sym("passthrough");
+            let key = self.n.passthrough;
             self.ctx().set_attr_sym(func, key, pt);
         }
         CoroMachinery {
             func,
             token,
-            return_values,
+            return_values: return_values.into(),
             handle,
             entry,
             set_error: None,
@@ -643,9 +675,15 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(b),
             loc,
         };
-        self.build(&cur, "async.runtime.set_error", &[coro.token], &[], &[]);
-        for &v in &coro.return_values {
-            self.build(&cur, "async.runtime.set_error", &[v], &[], &[]);
+        self.build(
+            &cur,
+            self.n.async_runtime_set_error,
+            &[coro.token],
+            &[],
+            &[],
+        );
+        for &v in coro.return_values.iter() {
+            self.build(&cur, self.n.async_runtime_set_error, &[v], &[], &[]);
         }
         self.br(cur.ip, loc, coro.cleanup, &[]);
         self.coros.get_mut(&func).expect("a coroutine").set_error = Some(b);
@@ -657,9 +695,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
     /// Does the function hold an await (at any depth)?
     fn has_await(&self, func: Op) -> bool {
         let ctx = &*self.pc.ctx;
+        let (a, all) = (self.n.async_await, self.n.async_await_all);
         let mut found = false;
         ctx.walk_nested(func, &mut |o| {
-            found |= matches!(ctx.name(o), "async.await" | "async.await_all");
+            let n = ctx.op(o).name;
+            found |= n == a || n == all;
         });
         found
     }
@@ -669,7 +709,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let r = ctx.regions_of(self.module)[0];
         let b = ctx.entry_block(r).expect("module has a body");
         ctx.block_ops_iter(b)
-            .filter(|&o| ctx.name(o) == "func.func")
+            .filter(|&o| self.is(o, self.n.func_func))
             .collect()
     }
 
@@ -694,13 +734,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let Some(t) = self.pc.ctx.last_op(b) else {
                 continue;
             };
-            if self.pc.ctx.name(t) == "func.return" {
+            if self.is(t, self.n.func_return) {
                 let operands = self.pc.ctx.operands(t).to_vec();
                 let cur = Cursor {
                     ip: InsertPoint::Before(t),
                     loc,
                 };
-                self.build(&cur, "async.yield", &operands, &[], &[]);
+                self.build(&cur, self.n.async_yield, &operands, &[], &[]);
                 let _ = self.ctx().erase_op(t);
             }
         }
@@ -720,12 +760,12 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let callee = self.ctx().sym(fname);
         let new_call = self.build_call(&cur, callee, args, outs.clone());
         let results = self.pc.ctx.results(new_call).to_vec();
-        self.build(&cur, "async.await", &[results[0]], &[], &[]);
+        self.build(&cur, self.n.async_await, &[results[0]], &[], &[]);
         let mut unwrapped = vec![];
         for &r in &results[1..] {
             let t = self.pc.ctx.value_type(r);
             let inner = value_inner(self.pc.ctx, t).expect("coroutine results are async values");
-            unwrapped.push(self.build1(&cur, "async.await", &[r], inner));
+            unwrapped.push(self.build1(&cur, self.n.async_await, &[r], inner));
         }
         for (old, new) in self
             .pc
@@ -786,7 +826,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 if self.pc.ctx.is_erased(u) {
                     continue;
                 }
-                if self.pc.ctx.name(u) == "func.call" {
+                if self.is(u, self.n.func_call) {
                     let caller = self.func_of(u);
                     self.rewrite_callsite(u, func, &fname)?;
                     // The caller now awaits: it becomes a coroutine too.
@@ -826,7 +866,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             &format!("{fname}_blocking"),
             &ins,
             &orig_outs,
-            &[(ALLOWED_TO_BLOCK, unit)],
+            &[(self.n.async_allowed_to_block, unit)],
         );
         let wname = self.pc.ctx.str(wsym).to_string();
         let args = self.pc.ctx.block_args(entry).to_vec();
@@ -837,12 +877,12 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let callee = self.ctx().sym(fname);
         let call = self.build_call(&cur, callee, args, outs);
         let results = self.pc.ctx.results(call).to_vec();
-        self.build(&cur, "async.await", &[results[0]], &[], &[]);
+        self.build(&cur, self.n.async_await, &[results[0]], &[], &[]);
         let mut vals = vec![];
         for (&r, &t) in results[1..].iter().zip(&orig_outs) {
-            vals.push(self.build1(&cur, "async.await", &[r], t));
+            vals.push(self.build1(&cur, self.n.async_await, &[r], t));
         }
-        self.build(&cur, "func.return", &vals, &[], &[]);
+        self.build(&cur, self.n.func_return, &vals, &[], &[]);
         Ok(wname)
     }
 
@@ -872,63 +912,31 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .collect();
         let ctx = &*self.pc.ctx;
         let mut targets = vec![];
-        // One set for all functions: most are small, and a set per
-        // function was an allocation and a few rehashes each.
-        let mut holds_async: FxHashSet<Op> = FxHashSet::default();
         // What each op name is, decided once per name (by symbol) instead
         // of comparing strings at every op.
-        const OTHER: u8 = 1;
-        const ASYNC: u8 = 2;
-        const SCF: u8 = 3;
-        let mut kinds: Vec<u8> = vec![];
+        let mut kinds: Vec<OpKind> = vec![];
         let mut kind = |o: Op| {
             let s = ctx.op(o).name.index();
             if kinds.len() <= s {
-                kinds.resize(s + 1, 0);
+                kinds.resize(s + 1, OpKind::Unknown);
             }
-            if kinds[s] == 0 {
+            if kinds[s] == OpKind::Unknown {
                 let n = ctx.name(o);
                 kinds[s] = if n.starts_with("async.") {
-                    ASYNC
+                    OpKind::Async
                 } else if matches!(
                     n,
                     "scf.if" | "scf.for" | "scf.while" | "scf.execute_region" | "scf.parallel"
                 ) {
-                    SCF
+                    OpKind::Scf
                 } else {
-                    OTHER
+                    OpKind::Other
                 };
             }
             kinds[s]
         };
         for func in funcs {
-            // Mark, bottom-up, every op that holds an async op. (Clearing
-            // costs the table's capacity: start over after a big one.)
-            if holds_async.capacity() > 1024 {
-                holds_async = FxHashSet::default();
-            }
-            holds_async.clear();
-            // Post-order: an op's mark is final when it is visited.
-            let mut any = false;
-            ctx.walk_post(func, &mut |o| {
-                let k = kind(o);
-                let holds = holds_async.contains(&o);
-                any |= holds && k == SCF;
-                if k == ASYNC || holds {
-                    if let Some(p) = ctx.parent_op(o) {
-                        holds_async.insert(p);
-                    }
-                }
-            });
-            if !any {
-                continue;
-            }
-            // Pre-order, the order the conversion driver lowers them in.
-            ctx.walk_nested(func, &mut |o| {
-                if holds_async.contains(&o) && kind(o) == SCF {
-                    targets.push(o);
-                }
-            });
+            scf_holding_async(ctx, func, &mut kind, &mut targets);
         }
         for op in targets {
             match self.pc.ctx.name(op) {
@@ -1023,7 +1031,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 .pc
                 .ctx
                 .last_op(b)
-                .is_some_and(|t| self.pc.ctx.name(t) == "scf.yield");
+                .is_some_and(|t| self.is(t, self.n.scf_yield));
             if is_yield {
                 self.terminator_to_branch(b, cont)?;
             }
@@ -1060,7 +1068,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(last_body),
             loc,
         };
-        let stepped = self.build1(&cur, "arith.addi", &[iv, step], index);
+        let stepped = self.build1(&cur, self.n.arith_addi, &[iv, step], index);
         let mut carried = vec![stepped];
         carried.extend(self.pc.ctx.operands(term).to_vec());
         self.br(InsertPoint::AtEnd(last_body), loc, cond_block, &carried);
@@ -1079,7 +1087,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let i1 = self.ctx().int_type(1);
         let i64t = self.ctx().int_type(64);
         let slt = self.ctx().int_attr(2, i64t);
-        let cmp = self.build(&cur, "arith.cmpi", &[iv, ub], &[i1], &[("predicate", slt)]);
+        let cmp = self.build(
+            &cur,
+            self.n.arith_cmpi,
+            &[iv, ub],
+            &[i1],
+            &[(self.n.predicate, slt)],
+        );
         let c = self.pc.ctx.result(cmp, 0);
         self.cond_br(cur.ip, loc, c, first_body, &[], end_block, &[]);
         let args = self.pc.ctx.block_args(cond_block)[1..].to_vec();
@@ -1103,7 +1117,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 .pc
                 .ctx
                 .last_op(b)
-                .is_some_and(|t| self.pc.ctx.name(t) == "scf.yield")
+                .is_some_and(|t| self.is(t, self.n.scf_yield))
             {
                 self.terminator_to_branch(b, before_first)?;
             }
@@ -1113,7 +1127,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let Some(t) = self.pc.ctx.last_op(b) else {
                 continue;
             };
-            if self.pc.ctx.name(t) != "scf.condition" {
+            if !self.is(t, self.n.scf_condition) {
                 continue;
             }
             let ops = self.pc.ctx.operands(t).to_vec();
@@ -1156,25 +1170,27 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     fn lower_async_ops(&mut self, eliminate: bool) -> Result<(), IrError> {
         let ctx = &*self.pc.ctx;
+        let n = &self.n;
+        let wanted = [
+            n.async_await,
+            n.async_await_all,
+            n.async_yield,
+            n.cf_assert,
+            n.async_create_group,
+            n.async_add_to_group,
+        ];
         let mut todo = vec![];
         ctx.walk_nested(self.module, &mut |o| {
-            if matches!(
-                ctx.name(o),
-                "async.await"
-                    | "async.await_all"
-                    | "async.yield"
-                    | "cf.assert"
-                    | "async.create_group"
-                    | "async.add_to_group"
-            ) {
+            if wanted.contains(&ctx.op(o).name) {
                 todo.push(o);
             }
         });
         for op in todo {
             let func = self.func_of(op);
             let in_coro = func.is_some_and(|f| self.coros.contains_key(&f));
-            match self.pc.ctx.name(op) {
-                "async.await" | "async.await_all" => {
+            let name = self.pc.ctx.op(op).name;
+            match name {
+                _ if name == self.n.async_await || name == self.n.async_await_all => {
                     if in_coro {
                         self.lower_await_in_coroutine(op, func.expect("in a function"))?;
                     } else {
@@ -1190,7 +1206,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                         self.lower_blocking_await(op)?;
                     }
                 }
-                "async.yield" => {
+                _ if name == self.n.async_yield => {
                     if !in_coro {
                         return Err(IrError::new(
                             self.pc.ctx.op_loc(op),
@@ -1199,19 +1215,19 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     }
                     self.lower_yield(op, func.expect("in a function"))?;
                 }
-                "cf.assert" => {
+                _ if name == self.n.cf_assert => {
                     if in_coro {
                         self.lower_assert(op, func.expect("in a function"))?;
                     }
                 }
-                "async.create_group" => {
+                _ if name == self.n.async_create_group => {
                     let size = self.pc.ctx.operand(op, 0);
                     let g = self.ctx().ty(TypeKind::AsyncGroup);
                     let cur = Cursor {
                         ip: InsertPoint::Before(op),
                         loc: self.pc.ctx.op_loc(op),
                     };
-                    let n = self.build1(&cur, "async.runtime.create_group", &[size], g);
+                    let n = self.build1(&cur, self.n.async_runtime_create_group, &[size], g);
                     self.replace_results(op, &[n])?;
                 }
                 _ => {
@@ -1221,7 +1237,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                         ip: InsertPoint::Before(op),
                         loc: self.pc.ctx.op_loc(op),
                     };
-                    let n = self.build1(&cur, "async.runtime.add_to_group", &operands, index);
+                    let n = self.build1(&cur, self.n.async_runtime_add_to_group, &operands, index);
                     self.replace_results(op, &[n])?;
                 }
             }
@@ -1230,10 +1246,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // allowed to block.
         if eliminate {
             let ctx = &*self.pc.ctx;
+            let (blocking, func) = (self.n.async_runtime_await, self.n.func_func);
             let mut bad = None;
             ctx.walk_nested(self.module, &mut |o| {
-                if bad.is_none() && ctx.name(o) == "async.runtime.await" {
-                    let f = ctx.ancestor(o, |c, x| c.name(x) == "func.func");
+                if bad.is_none() && ctx.op(o).name == blocking {
+                    let f = ctx.ancestor(o, |c, x| c.op(x).name == func);
                     if f.is_none_or(|f| ctx.get_attr(f, ALLOWED_TO_BLOCK).is_none()) {
                         bad = Some(o);
                     }
@@ -1257,20 +1274,32 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let i1 = self.ctx().int_type(1);
-        self.build(&cur, "async.runtime.await", &[operand], &[], &[]);
+        self.build(&cur, self.n.async_runtime_await, &[operand], &[], &[]);
         // LLVM 13 did not check the error state after a blocking await.
         if self.pc.edition == mlir_async_syntax::Edition::V13 {
             return self.replace_await(op, operand, &cur);
         }
-        let is_error = self.build1(&cur, "async.runtime.is_error", &[operand], i1);
+        let is_error = self.build1(&cur, self.n.async_runtime_is_error, &[operand], i1);
         let t = self.ctx().attr(AttrKind::Bool(true));
-        let c = self.build(&cur, "arith.constant", &[], &[i1], &[("value", t)]);
+        let c = self.build(
+            &cur,
+            self.n.arith_constant,
+            &[],
+            &[i1],
+            &[(self.n.value, t)],
+        );
         let true_v = self.pc.ctx.result(c, 0);
-        let not_error = self.build1(&cur, "arith.xori", &[is_error, true_v], i1);
+        let not_error = self.build1(&cur, self.n.arith_xori, &[is_error, true_v], i1);
         let msg = self
             .ctx()
             .string_attr("Awaited async operand is in error state");
-        self.build(&cur, "cf.assert", &[not_error], &[], &[("msg", msg)]);
+        self.build(
+            &cur,
+            self.n.cf_assert,
+            &[not_error],
+            &[],
+            &[(self.n.msg, msg)],
+        );
         self.replace_await(op, operand, &cur)
     }
 
@@ -1280,7 +1309,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             value_inner(self.pc.ctx, t),
             !self.pc.ctx.results(op).is_empty(),
         ) {
-            let v = self.build1(cur, "async.runtime.load", &[operand], inner);
+            let v = self.build1(cur, self.n.async_runtime_load, &[operand], inner);
             self.replace_results(op, &[v])
         } else {
             let loc = self.pc.ctx.op_loc(op);
@@ -1298,10 +1327,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let state_t = self.ctx().ty(TypeKind::CoroState);
-        let state = self.build1(&cur, "async.coro.save", &[coro.handle], state_t);
+        let state = self.build1(&cur, self.n.async_coro_save, &[coro.handle], state_t);
         self.build(
             &cur,
-            "async.runtime.await_and_resume",
+            self.n.async_runtime_await_and_resume,
             &[operand, coro.handle],
             &[],
             &[],
@@ -1318,7 +1347,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(resume),
             loc,
         };
-        let is_error = self.build1(&cur, "async.runtime.is_error", &[operand], i1);
+        let is_error = self.build1(&cur, self.n.async_runtime_is_error, &[operand], i1);
         let set_error = self.set_error_block(func);
         self.cond_br(cur.ip, loc, is_error, set_error, &[], continuation, &[]);
         let cur = Cursor {
@@ -1336,11 +1365,17 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loc,
         };
         let operands = self.pc.ctx.operands(op).to_vec();
-        for (&v, &rv) in operands.iter().zip(&coro.return_values) {
-            self.build(&cur, "async.runtime.store", &[v, rv], &[], &[]);
-            self.build(&cur, "async.runtime.set_available", &[rv], &[], &[]);
+        for (&v, &rv) in operands.iter().zip(coro.return_values.iter()) {
+            self.build(&cur, self.n.async_runtime_store, &[v, rv], &[], &[]);
+            self.build(&cur, self.n.async_runtime_set_available, &[rv], &[], &[]);
         }
-        self.build(&cur, "async.runtime.set_available", &[coro.token], &[], &[]);
+        self.build(
+            &cur,
+            self.n.async_runtime_set_available,
+            &[coro.token],
+            &[],
+            &[],
+        );
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
 
@@ -1361,6 +1396,47 @@ impl<'p, 'a> Lowering<'p, 'a> {
         );
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
+}
+
+/// What the structured control flow lowering needs to know of an op name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OpKind {
+    Unknown,
+    Async,
+    Scf,
+    Other,
+}
+
+/// Pushes, in pre-order (the order the conversion driver lowers them in),
+/// the structured control flow ops nested in `op` that hold an async op
+/// at any depth; returns whether anything nested in `op` is or holds one.
+/// One walk, no set: an op is known to hold one when its regions are done.
+fn scf_holding_async(
+    ctx: &Context,
+    op: Op,
+    kind: &mut impl FnMut(Op) -> OpKind,
+    targets: &mut Vec<Op>,
+) -> bool {
+    let mut any = false;
+    for &r in ctx.regions_of(op) {
+        for &b in ctx.region_blocks(r) {
+            for o in ctx.block_ops_iter(b) {
+                let k = kind(o);
+                let at = targets.len();
+                if k == OpKind::Scf {
+                    targets.push(o);
+                }
+                let inner =
+                    !ctx.regions_of(o).is_empty() && scf_holding_async(ctx, o, kind, targets);
+                // Nothing nested was pushed either: it would hold one.
+                if k == OpKind::Scf && !inner {
+                    targets.truncate(at);
+                }
+                any |= k == OpKind::Async || inner;
+            }
+        }
+    }
+    any
 }
 
 fn collect_symbol_refs(ctx: &Context, a: Attribute, f: &mut dyn FnMut(Symbol)) {

@@ -3,7 +3,7 @@
 
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{parallel, Context};
-use mlir_async_syntax::{parse_source, print_op, PrintOptions};
+use mlir_async_syntax::{parse_source, print_op, write_op, PrintOptions};
 use std::fmt::Write;
 
 /// A module of `funcs` functions large enough for the parallel paths
@@ -49,7 +49,13 @@ fn check(text: &str) -> Result<String, String> {
         generic: false,
         debug_info: false,
     };
-    Ok(print_op(&ctx, &reg, parsed.module, opts))
+    let whole = print_op(&ctx, &reg, parsed.module, opts);
+    // The text written while it is printed (parts in the order the
+    // threads finish them) is the same.
+    let mut written = vec![];
+    write_op(&ctx, &reg, parsed.module, opts, &mut written).map_err(|e| e.to_string())?;
+    assert!(written == whole.as_bytes(), "written output differs");
+    Ok(whole)
 }
 
 /// Both ways, threading first; the switch is global, so this is the only

@@ -443,6 +443,18 @@ impl Context {
         self.attr_ids.insert(k, id);
         id
     }
+    /// Could printed text hold `affine_map<`/`affine_set<` outside a
+    /// string? Only affine attributes and verbatim (opaque) attributes
+    /// and types print it; the printer's aliases need the whole text then.
+    pub fn may_print_affine(&self) -> bool {
+        self.attrs
+            .iter()
+            .any(|a| matches!(a, AttrKind::Affine(_) | AttrKind::Opaque(_)))
+            || self
+                .types
+                .iter()
+                .any(|t| matches!(t, TypeKind::Opaque { .. }))
+    }
     pub fn attr_kind(&self, a: Attribute) -> &AttrKind {
         &self.attrs[a.index()]
     }

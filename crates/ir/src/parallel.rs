@@ -116,6 +116,66 @@ pub fn map_parts<S, T: Send>(
     all.into_iter().map(|(_, t)| t).collect()
 }
 
+/// Runs `f` over the contiguous parts `bounds[k]..bounds[k + 1]` on
+/// worker threads (each with its own `init()` state) and hands each result
+/// to `consume` on the calling thread, in part order, as soon as it and
+/// every part before it are done: a printer's output is written while
+/// the rest is still being printed, and need not be held whole. Stops
+/// taking parts at the first error of `consume`, and returns it.
+pub fn for_each_part_in_order<S, T: Send, E>(
+    bounds: &[usize],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, std::ops::Range<usize>) -> T + Sync,
+    mut consume: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
+    let parts = bounds.len().saturating_sub(1);
+    let threads = threads_for(parts);
+    if threads <= 1 {
+        let mut s = init();
+        for k in 0..parts {
+            consume(f(&mut s, bounds[k]..bounds[k + 1]))?;
+        }
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, T)>();
+    std::thread::scope(|sc| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop, init, f) = (&next, &stop, &init, &f);
+            sc.spawn(move || {
+                let mut s = init();
+                while !stop.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= parts || tx.send((k, f(&mut s, bounds[k]..bounds[k + 1]))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Parts finished ahead of their turn wait here.
+        let mut early: Vec<Option<T>> = (0..parts).map(|_| None).collect();
+        let mut turn = 0;
+        let mut result = Ok(());
+        // Ends when every worker has hung up.
+        for (k, t) in rx {
+            early[k] = Some(t);
+            while let Some(t) = early.get_mut(turn).and_then(Option::take) {
+                turn += 1;
+                if result.is_ok() {
+                    result = consume(t);
+                    if result.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        result
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +195,45 @@ mod tests {
             let want = (n > 21).then(|| (21, "item 21".to_string()));
             assert_eq!(r, want, "n = {n}");
         }
+    }
+
+    #[test]
+    fn parts_are_consumed_in_order_and_a_consumer_error_stops_the_loop() {
+        let bounds: Vec<usize> = (0..=40).map(|k| k * 3).collect();
+        let mut seen = vec![];
+        let r: Result<(), String> = for_each_part_in_order(
+            &bounds,
+            || (),
+            |_, r| {
+                // Later parts finish first as often as not.
+                if r.start % 2 == 0 {
+                    std::thread::yield_now();
+                }
+                r.start
+            },
+            |start| {
+                seen.push(start);
+                Ok(())
+            },
+        );
+        assert_eq!(r, Ok(()));
+        assert_eq!(seen, (0..40).map(|k| k * 3).collect::<Vec<_>>());
+        let mut taken = 0;
+        let r = for_each_part_in_order(
+            &bounds,
+            || (),
+            |_, r| r.start,
+            |start| {
+                taken += 1;
+                if start == 9 {
+                    Err(format!("full at {start}"))
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(r, Err("full at 9".to_string()));
+        assert_eq!(taken, 4, "nothing is consumed after the error");
     }
 
     #[test]

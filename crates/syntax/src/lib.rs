@@ -111,17 +111,52 @@ pub fn print_op_pieces(
     op: Op,
     opts: PrintOptions,
 ) -> Vec<String> {
-    let pieces = Printer::print_parallel(ctx, hooks, op, opts).unwrap_or_else(|| {
-        let mut p = Printer::new(ctx, hooks, op, opts);
-        p.op(op);
-        p.out.push('\n');
-        vec![p.out]
+    let mut pieces = vec![];
+    let parallel = Printer::print_parallel_with(ctx, hooks, op, opts, &mut |piece| {
+        pieces.push(piece);
+        Ok::<_, std::convert::Infallible>(None)
     });
+    if parallel.is_none() {
+        pieces = vec![print_sequential(ctx, hooks, op, opts)];
+    }
     // One scan of the (large) output in the common case of no maps.
     if pieces.iter().any(|p| p.contains("affine_")) {
         vec![alias::apply(pieces.concat())]
     } else {
         pieces
+    }
+}
+
+fn print_sequential(ctx: &Context, hooks: &dyn DialectHooks, op: Op, opts: PrintOptions) -> String {
+    let mut p = Printer::new(ctx, hooks, op, opts);
+    p.op(op);
+    p.out.push('\n');
+    p.out
+}
+
+/// [`print_op`] written to `out` while it is printed: the first parts of
+/// a large module are written while the threads print the rest, and the
+/// whole text is never held. Text that may need attribute aliases (see
+/// [`alias`]), which are only known at the end, is printed first.
+pub fn write_op(
+    ctx: &Context,
+    hooks: &dyn DialectHooks,
+    op: Op,
+    opts: PrintOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    if ctx.may_print_affine() {
+        for p in print_op_pieces(ctx, hooks, op, opts) {
+            out.write_all(p.as_bytes())?;
+        }
+        return Ok(());
+    }
+    let parallel = Printer::print_parallel_with(ctx, hooks, op, opts, &mut |piece| {
+        out.write_all(piece.as_bytes()).map(|()| Some(piece))
+    });
+    match parallel {
+        Some(r) => r,
+        None => out.write_all(print_sequential(ctx, hooks, op, opts).as_bytes()),
     }
 }
 

@@ -442,6 +442,8 @@ pub struct Printer<'a> {
 struct Prerendered {
     runs: Vec<(Op, Op, String)>,
     next: usize,
+    /// Where in `pieces` each run's text went.
+    slots: Vec<usize>,
 }
 
 impl<'a> Printer<'a> {
@@ -489,13 +491,18 @@ impl<'a> Printer<'a> {
     /// body defines no values, so each op's regions are numbered from the
     /// same state whoever numbers them. Returns `None` (print as usual)
     /// when that does not hold or the body is too small to be worth it.
-    /// The text comes in pieces, to be written one after the other.
-    pub fn print_parallel(
+    ///
+    /// The text goes to `consume` in pieces, in order, while later
+    /// functions are still being printed. A piece `consume` hands back is
+    /// reused for a later one: its pages are already mapped, where a
+    /// fresh buffer per piece faulted in as much memory as the output.
+    pub fn print_parallel_with<E>(
         ctx: &'a Context,
         hooks: &'a dyn DialectHooks,
         top: Op,
         opts: PrintOptions,
-    ) -> Option<Vec<String>> {
+        consume: &mut dyn FnMut(String) -> Result<Option<String>, E>,
+    ) -> Option<Result<(), E>> {
         /// Below this many nested ops, threads cost more than they save.
         const MIN_OPS: usize = 2_000;
         let &[r] = ctx.regions_of(top) else {
@@ -519,37 +526,77 @@ impl<'a> Printer<'a> {
         if threads < 2 || ctx.num_ops() < MIN_OPS {
             return None;
         }
-        // Many more parts than threads: functions differ in size, and a
-        // thread that finishes early takes the next part.
+        // Many more parts than threads: functions differ in size, a
+        // thread that finishes early takes the next part, and the first
+        // parts are written while the others are printed.
         let parts = (16 * threads).min(ops.len());
         let bounds: Vec<usize> = (0..=parts).map(|k| k * ops.len() / parts).collect();
-        let texts = mlir_async_ir::parallel::map_parts(
-            &bounds,
-            || Printer::with_names(ctx, hooks, opts, Names::default()),
-            |p, range| {
-                let part = &ops[range];
-                p.name_part(top, part);
-                p.indent = 2;
-                for &o in part {
-                    p.op(o);
-                    p.newline();
-                }
-                std::mem::take(&mut p.out)
-            },
-        );
+        // The text around the parts first: `top` with empty runs, whose
+        // places among the pieces are the slots the parts go to.
         let mut p = Printer::with_names(ctx, hooks, opts, Names::default());
         p.name_part(top, &[]);
         let runs = bounds
             .windows(2)
-            .zip(texts)
-            .map(|(w, t)| (ops[w[0]], ops[w[1] - 1], t))
+            .map(|w| (ops[w[0]], ops[w[1] - 1], String::new()))
             .collect();
-        p.prerendered = Some(Prerendered { runs, next: 0 });
+        p.prerendered = Some(Prerendered {
+            runs,
+            next: 0,
+            slots: vec![],
+        });
         p.op(top);
         p.out.push('\n');
-        let mut pieces = std::mem::take(&mut p.pieces);
-        pieces.push(p.out);
-        Some(pieces)
+        let slots = std::mem::take(&mut p.prerendered.as_mut()?.slots);
+        if slots.len() != parts {
+            return None;
+        }
+        let mut frame = std::mem::take(&mut p.pieces);
+        frame.push(std::mem::take(&mut p.out));
+        let mut frame = frame.into_iter().enumerate().peekable();
+        let mut emit_frame_until =
+            |end: usize, consume: &mut dyn FnMut(String) -> Result<Option<String>, E>| {
+                while let Some((_, piece)) = frame.next_if(|&(i, _)| i < end) {
+                    if !piece.is_empty() {
+                        consume(piece)?;
+                    }
+                }
+                // The slot itself (an empty placeholder).
+                frame.next_if(|&(i, _)| i == end);
+                Ok(())
+            };
+        let spare: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(vec![]);
+        let r = (|| {
+            emit_frame_until(slots[0], consume)?;
+            let mut k = 0;
+            mlir_async_ir::parallel::for_each_part_in_order(
+                &bounds,
+                || Printer::with_names(ctx, hooks, opts, Names::default()),
+                |p, range| {
+                    let part = &ops[range];
+                    p.name_part(top, part);
+                    p.indent = 2;
+                    p.out = spare
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .pop()
+                        .unwrap_or_default();
+                    for &o in part {
+                        p.op(o);
+                        p.newline();
+                    }
+                    std::mem::take(&mut p.out)
+                },
+                |text| {
+                    if let Some(mut back) = consume(text)? {
+                        back.clear();
+                        spare.lock().unwrap_or_else(|e| e.into_inner()).push(back);
+                    }
+                    k += 1;
+                    emit_frame_until(slots.get(k).copied().unwrap_or(usize::MAX), consume)
+                },
+            )
+        })();
+        Some(r)
     }
 
     /// `hooks.custom_printer`, asked once per op name rather than per op.
@@ -1033,6 +1080,7 @@ impl<'a> Printer<'a> {
                         // Handed over whole: copying hundreds of MB
                         // costs more in page faults than printing it.
                         self.pieces.push(std::mem::take(&mut self.out));
+                        pre.slots.push(self.pieces.len());
                         self.pieces.push(std::mem::take(text));
                         pre.next += 1;
                         if *end != o {

@@ -8,7 +8,7 @@ use mlir_async_passes::{
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
-    parse_source, print_op, print_op_pieces, Diagnostic, Edition, PrintOptions, Severity,
+    parse_source, print_op, print_op_pieces, write_op, Diagnostic, Edition, PrintOptions, Severity,
 };
 use std::io::{Read, Write};
 use std::time::Instant;
@@ -248,12 +248,41 @@ fn split_chunks(text: &str, split: bool) -> Vec<Chunk<'_>> {
 enum ChunkResult {
     /// The printed module, in pieces to write one after the other.
     Output(Vec<String>),
+    /// The printed module went straight to the output.
+    Written,
+    /// It could not: the message says why.
+    WriteFailed(String),
     Failed(Vec<Diagnostic>),
 }
 
+/// Creates the output (`-`: stdout) and writes to it with `write`. Called
+/// only once the IR is verified: a failure leaves an existing file as it
+/// was. Errors writing to stdout (a closed pipe) are not reported, as
+/// before streaming.
+fn write_output(
+    dest: &str,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    if dest == "-" {
+        let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+        let _ = write(&mut w).and_then(|()| w.flush());
+        return Ok(());
+    }
+    std::fs::File::create(dest)
+        .and_then(|f| {
+            let mut w = std::io::BufWriter::new(f);
+            write(&mut w)?;
+            w.flush()
+        })
+        .map_err(|e| format!("mlir-async-opt: cannot write '{dest}': {e}"))
+}
+
+/// `stream`: where to write the output as it is printed (`-`: stdout),
+/// when this chunk is the whole input; otherwise its text is returned.
 fn process_chunk(
     o: &Options,
     file: &str,
+    stream: Option<&str>,
     chunk: &Chunk,
     timing: &mut Vec<(String, f64)>,
     after_all: &mut String,
@@ -335,14 +364,29 @@ fn process_chunk(
         }
     }
     let t0 = Instant::now();
-    let out = print_op_pieces(&ctx, &reg, module, popts);
+    let out = match stream {
+        Some(dest) => {
+            // IR dumps come before the output, as mlir-opt prints them.
+            eprint!("{after_all}");
+            after_all.clear();
+            match write_output(dest, |w| {
+                write_op(&ctx, &reg, module, popts, w)?;
+                // mlir-opt ends its output with an empty line.
+                w.write_all(b"\n")
+            }) {
+                Ok(()) => ChunkResult::Written,
+                Err(m) => ChunkResult::WriteFailed(m),
+            }
+        }
+        None => ChunkResult::Output(print_op_pieces(&ctx, &reg, module, popts)),
+    };
     timing.push(("Output".into(), t0.elapsed().as_secs_f64()));
     if !o.split_input_file {
         // The process ends right after: freeing a large IR piece by piece
         // would only cost time (mlir-opt skips it the same way).
         std::mem::forget(ctx);
     }
-    ChunkResult::Output(out)
+    out
 }
 
 /// Runs the tool; returns the exit code.
@@ -407,10 +451,15 @@ pub fn main_with_args(args: &[String]) -> i32 {
     let mut timing = vec![];
     let mut after_all = String::new();
     let mut stderr = String::new();
+    // A single module is written while it is printed; split inputs and
+    // diagnostic checks decide what to write only at the end.
+    let dest = o.output.clone().unwrap_or_else(|| "-".into());
+    let stream = (!o.split_input_file && !o.verify_diagnostics).then_some(dest.as_str());
     for chunk in split_chunks(&text, o.split_input_file) {
         let result = process_chunk(
             &o,
             &file,
+            stream,
             &chunk,
             &mut timing,
             &mut after_all,
@@ -430,6 +479,8 @@ pub fn main_with_args(args: &[String]) -> i32 {
                     outputs.push(Some(out));
                     vec![]
                 }
+                // Not streamed when checking diagnostics.
+                ChunkResult::Written | ChunkResult::WriteFailed(_) => vec![],
                 ChunkResult::Failed(d) => {
                     outputs.push(None);
                     d
@@ -478,6 +529,12 @@ pub fn main_with_args(args: &[String]) -> i32 {
         } else {
             match result {
                 ChunkResult::Output(out) => outputs.push(Some(out)),
+                ChunkResult::Written => {}
+                ChunkResult::WriteFailed(m) => {
+                    stderr.push_str(&m);
+                    stderr.push('\n');
+                    failed = true;
+                }
                 ChunkResult::Failed(diags) => {
                     outputs.push(None);
                     failed = true;
@@ -512,6 +569,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
             );
         }
         eprintln!("    {total:.4} (100.0%)  Total");
+    }
+    if stream.is_some() {
+        return i32::from(failed);
     }
     let pieces: Vec<String> = if o.split_input_file {
         let chunks: Vec<Option<String>> =

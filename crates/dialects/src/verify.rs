@@ -123,7 +123,7 @@ impl<'a> Verifier<'a> {
             } else {
                 self.isolation_scope(top)
             };
-            let code = inner.map_or(0, |o| o.index() as u32 + 1);
+            let code = inner.map_or(1, |o| o.index() as u32 + 2);
             if let Some((_, e)) = parallel::first_in_order(
                 ops.len(),
                 || {
@@ -201,7 +201,7 @@ impl<'a> Verifier<'a> {
             scope
         };
         let graph = traits.graph_region;
-        let code = inner.map_or(0, |o| o.index() as u32 + 1);
+        let code = inner.map_or(1, |o| o.index() as u32 + 2);
         for &r in ctx.regions_of(op) {
             for &b in ctx.region_blocks(r) {
                 w.block_scope[b.index()] = code;
@@ -265,7 +265,7 @@ impl<'a> Verifier<'a> {
             }
             let cached = def_block.map_or(UNVISITED, |b| w.block_scope[b.index()]);
             let def_scope = if cached != UNVISITED {
-                (cached != 0).then(|| Op::from_index(cached as usize - 1))
+                (cached != 1).then(|| Op::from_index(cached as usize - 2))
             } else {
                 match ctx.value_def(v) {
                     ValueDef::Result(d, _) => self.isolation_scope(d),
@@ -310,12 +310,14 @@ fn misplaced_successors(ctx: &Context, op: Op) -> IrError {
 }
 
 /// A block the dominance walk has not entered yet (its scope is unknown).
-const UNVISITED: u32 = u32::MAX;
+/// Zero, so that a thread's table (sized for the whole IR) is allocated
+/// zeroed and only mapped where the thread's functions are.
+const UNVISITED: u32 = 0;
 
 struct DomWalk {
     dom: DominanceInfo,
-    /// Isolation scope of each entered block, by block: 0 for none, else
-    /// the scope op's index + 1.
+    /// Isolation scope of each entered block, by block: `UNVISITED`, 1
+    /// for none, else the scope op's index + 2.
     block_scope: Vec<u32>,
     /// Ops whose operands were checked, by op: the walk goes through each
     /// block in order, so a visited op of the user's block precedes it.

@@ -3,7 +3,7 @@
 //! Kennedy's iterative algorithm: simple and fast on the small CFGs of MLIR
 //! regions).
 
-use crate::{Block, Context, Op, Region, Value, ValueDef};
+use crate::{grow_zeroed, Block, Context, Op, Region, Value, ValueDef};
 
 /// Marks a block the entry cannot reach: dominated by everything.
 const UNREACHABLE: (u32, u32) = (u32::MAX, 0);
@@ -52,16 +52,16 @@ impl DominanceInfo {
 
     fn number_region(&mut self, ctx: &Context, r: Region) {
         if self.done.len() <= r.index() {
-            self.done
-                .resize(ctx.num_regions().max(r.index() + 1), false);
+            grow_zeroed(&mut self.done, ctx.num_regions().max(r.index() + 1), false);
         }
         if self.done[r.index()] {
             return;
         }
         self.done[r.index()] = true;
+        // Entries are set for a region's blocks before they are read.
         if self.interval.len() < ctx.num_blocks() {
-            self.interval.resize(ctx.num_blocks(), UNREACHABLE);
-            self.local.resize(ctx.num_blocks(), u32::MAX);
+            grow_zeroed(&mut self.interval, ctx.num_blocks(), (0, 0));
+            grow_zeroed(&mut self.local, ctx.num_blocks(), 0);
         }
         let blocks = ctx.region_blocks(r);
         let Some(&entry) = blocks.first() else {
@@ -115,11 +115,11 @@ impl DominanceInfo {
     fn position(&mut self, ctx: &Context, op: Op) -> u32 {
         let b = ctx.parent_block(op).expect("op in a block");
         if self.numbered.len() <= b.index() {
-            self.numbered.resize(ctx.num_blocks(), false);
+            grow_zeroed(&mut self.numbered, ctx.num_blocks(), false);
         }
         if !self.numbered[b.index()] {
             if self.order.len() < ctx.num_ops() {
-                self.order.resize(ctx.num_ops(), 0);
+                grow_zeroed(&mut self.order, ctx.num_ops(), 0);
             }
             for (i, o) in ctx.block_ops_iter(b).enumerate() {
                 self.order[o.index()] = i as u32;

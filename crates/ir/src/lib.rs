@@ -54,6 +54,19 @@ entity!(
 );
 entity_ref!(Op, Block, Region, Value, Symbol, Location);
 
+/// Grows a dense table (indexed by handle, sized for the whole IR) to
+/// `n` entries of `zero`, a value whose bytes are all zero. An empty
+/// table is allocated zeroed instead of filled, so its pages are only
+/// mapped where it is written: verifying and printing threads each have
+/// such tables and write them only for their own functions.
+pub fn grow_zeroed<T: Clone>(t: &mut Vec<T>, n: usize, zero: T) {
+    if t.is_empty() {
+        *t = vec![zero; n];
+    } else if t.len() < n {
+        t.resize(n, zero);
+    }
+}
+
 /// Where a location points.
 #[derive(Clone, PartialEq, Debug)]
 pub enum LocKind {

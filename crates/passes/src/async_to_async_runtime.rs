@@ -692,18 +692,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     // ----- eliminate-blocking-await-ops -----
 
-    /// Does the function hold an await (at any depth)?
-    fn has_await(&self, func: Op) -> bool {
-        let ctx = &*self.pc.ctx;
-        let (a, all) = (self.n.async_await, self.n.async_await_all);
-        let mut found = false;
-        ctx.walk_nested(func, &mut |o| {
-            let n = ctx.op(o).name;
-            found |= n == a || n == all;
-        });
-        found
-    }
-
     fn module_funcs(&self) -> Vec<Op> {
         let ctx = &*self.pc.ctx;
         let r = ctx.regions_of(self.module)[0];
@@ -784,26 +772,38 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     fn funcs_to_coroutines(&mut self) -> Result<(), IrError> {
         let mut worklist: Vec<Op> = vec![];
-        let add = |me: &Self, f: Op, wl: &mut Vec<Op>| {
-            if !me.is_allowed_to_block(f) && !me.coros.contains_key(&f) && me.has_await(f) {
-                wl.push(f);
-            }
-        };
-        for f in self.module_funcs() {
-            add(self, f, &mut worklist);
-        }
         // Symbol users, computed once: new calls of a function only appear
-        // when that function itself is processed.
-        // Keyed by the referenced name as interned: one per outlined
-        // function, so no string per reference.
+        // when that function itself is processed. Keyed by the referenced
+        // name as interned: one per outlined function, so no string per
+        // reference. The same walk finds the functions that await.
         let mut users: FxHashMap<Symbol, Vec<Op>> = FxHashMap::default();
         {
             let ctx = &*self.pc.ctx;
-            ctx.walk_nested(self.module, &mut |o| {
+            let (a, all) = (self.n.async_await, self.n.async_await_all);
+            let module = self.module;
+            let mut note_users = |o: Op| {
                 for &(_, a) in ctx.attrs(o) {
                     collect_symbol_refs(ctx, a, &mut |s| users.entry(s).or_default().push(o));
                 }
-            });
+            };
+            let body = ctx.regions_of(module)[0];
+            let body = ctx.entry_block(body).expect("module has a body");
+            for top in ctx.block_ops_iter(body) {
+                note_users(top);
+                let mut awaits = false;
+                ctx.walk_nested(top, &mut |o| {
+                    let n = ctx.op(o).name;
+                    awaits |= n == a || n == all;
+                    note_users(o);
+                });
+                if awaits
+                    && self.is(top, self.n.func_func)
+                    && !self.is_allowed_to_block(top)
+                    && !self.coros.contains_key(&top)
+                {
+                    worklist.push(top);
+                }
+            }
         }
         let mut done: FxHashSet<Op> = FxHashSet::default();
         while let Some(func) = worklist.pop() {

@@ -27,14 +27,17 @@ const NAMED: u32 = 1 << 31;
 #[derive(Default)]
 struct Names {
     /// Per value: `%N` (a number below `NAMED`), `%name` (`NAMED | i`,
-    /// the name at `spans[i]` of `text`) or `NONE`.
+    /// the name at `spans[i]` of `text`) or `NONE`, stored inverted so
+    /// that `NONE` is 0: a table of zeros comes from fresh pages, which
+    /// each printing thread then touches only where its values are (one
+    /// table per thread, sized for the whole IR).
     slots: Vec<u32>,
     /// All names, back to back: one buffer instead of a string each.
     text: String,
     spans: Vec<(u32, u32)>,
     /// Result group starts of ops with several groups (rare).
     groups: FxHashMap<Op, Vec<u32>>,
-    /// Per block: its number in its region, or `NONE`.
+    /// Per block: its number in its region, or `NONE`; inverted too.
     blocks: Vec<u32>,
 }
 
@@ -44,16 +47,16 @@ impl Names {
         &self.text[s as usize..e as usize]
     }
     fn slot(&self, v: Value) -> u32 {
-        self.slots.get(v.index()).copied().unwrap_or(NONE)
+        !self.slots.get(v.index()).copied().unwrap_or(0)
     }
     fn has(&self, v: Value) -> bool {
         self.slot(v) != NONE
     }
     fn set_slot(&mut self, v: Value, s: u32) {
         if self.slots.len() <= v.index() {
-            self.slots.resize(v.index() + 1, NONE);
+            self.slots.resize(v.index() + 1, 0);
         }
-        self.slots[v.index()] = s;
+        self.slots[v.index()] = !s;
     }
 }
 
@@ -267,9 +270,9 @@ impl<'a> Namer<'a> {
             if self.names.blocks.len() <= b.index() {
                 self.names
                     .blocks
-                    .resize(self.ctx.num_blocks().max(b.index() + 1), NONE);
+                    .resize(self.ctx.num_blocks().max(b.index() + 1), 0);
             }
-            self.names.blocks[b.index()] = i as u32;
+            self.names.blocks[b.index()] = !(i as u32);
             let entry = i == 0;
             for &a in self.ctx.block_args(b) {
                 if entry {
@@ -311,12 +314,8 @@ impl<'a> Namer<'a> {
     }
 
     fn size_tables(&mut self) {
-        if self.names.slots.len() < self.ctx.num_values() {
-            self.names.slots.resize(self.ctx.num_values(), NONE);
-        }
-        if self.names.blocks.len() < self.ctx.num_blocks() {
-            self.names.blocks.resize(self.ctx.num_blocks(), NONE);
-        }
+        mlir_async_ir::grow_zeroed(&mut self.names.slots, self.ctx.num_values(), 0);
+        mlir_async_ir::grow_zeroed(&mut self.names.blocks, self.ctx.num_blocks(), 0);
     }
 
     /// Numbers everything under `top`.
@@ -700,8 +699,8 @@ impl<'a> Printer<'a> {
         }
     }
     pub fn block_name(&mut self, b: Block) {
-        match self.names.blocks.get(b.index()) {
-            Some(&id) if id != NONE => {
+        match self.names.blocks.get(b.index()).map(|&id| !id) {
+            Some(id) if id != NONE => {
                 self.out.push_str("^bb");
                 push_u32(&mut self.out, id);
             }

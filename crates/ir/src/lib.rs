@@ -10,6 +10,7 @@ pub mod attrs;
 pub mod dominance;
 pub mod entity;
 pub mod fxhash;
+mod interner;
 pub mod parallel;
 pub mod types;
 
@@ -18,6 +19,7 @@ pub use types::{Dim, Signedness, Type, TypeKind};
 
 use entity::Arena;
 use fxhash::FxHashMap;
+use interner::Interner;
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::RwLock;
@@ -351,17 +353,14 @@ pub struct Context {
     attr_pool: Pool<(Symbol, Attribute)>,
     region_pool: Pool<Region>,
     succ_pool: Pool<Block>,
-    strings: Vec<Box<str>>,
-    string_ids: FxHashMap<Box<str>, Symbol>,
-    types: Vec<TypeKind>,
-    type_ids: FxHashMap<TypeKind, Type>,
+    strings: Interner<Box<str>>,
+    types: Interner<TypeKind>,
     /// Handles of the payload-free types, by `simple_type_slot`: the
     /// parser and the passes ask for `index`, `i1`, `!async.token` and
     /// the like at nearly every op, and hashing the kind each time showed
     /// up in profiles.
     simple_types: [Option<Type>; SIMPLE_TYPES],
-    attrs: Vec<AttrKind>,
-    attr_ids: FxHashMap<AttrKind, Attribute>,
+    attrs: Interner<AttrKind>,
     /// Indexed by the op name's symbol: asked for every op by the verifier
     /// and the printer, so a lookup must not hash.
     traits: Vec<Option<OpTraits>>,
@@ -400,28 +399,23 @@ impl Context {
     // ----- interning -----
 
     pub fn sym(&mut self, s: &str) -> Symbol {
-        if let Some(&id) = self.string_ids.get(s) {
-            return id;
+        let (i, new) = self.strings.intern::<str, _>(s, Box::from);
+        if new {
+            // Symbol tables are cached by interned name: one that skipped
+            // this name (not interned then) would not find it now.
+            self.touch();
         }
-        let id = Symbol::from_index(self.strings.len());
-        self.strings.push(s.into());
-        self.string_ids.insert(s.into(), id);
-        // Symbol tables are cached by interned name: one that skipped this
-        // name (not interned then) would not find it now.
-        self.touch();
-        id
+        Symbol::from_index(i)
     }
     /// Makes room for `n` more interned strings and attributes: a pass
     /// that is about to name thousands of new symbols grows the tables
     /// once instead of rehashing every string at each doubling.
     pub fn reserve_interned(&mut self, n: usize) {
         self.strings.reserve(n);
-        self.string_ids.reserve(n);
         self.attrs.reserve(n);
-        self.attr_ids.reserve(n);
     }
     pub fn lookup_sym(&self, s: &str) -> Option<Symbol> {
-        self.string_ids.get(s).copied()
+        self.strings.get(s).map(Symbol::from_index)
     }
     pub fn str(&self, s: Symbol) -> &str {
         &self.strings[s.index()]
@@ -431,14 +425,7 @@ impl Context {
         if let Some(Some(id)) = slot.map(|i| self.simple_types[i]) {
             return id;
         }
-        let id = if let Some(&id) = self.type_ids.get(&k) {
-            id
-        } else {
-            let id = Type::from_index(self.types.len());
-            self.types.push(k.clone());
-            self.type_ids.insert(k, id);
-            id
-        };
+        let id = Type::from_index(self.types.intern::<TypeKind, _>(k, |k| k).0);
         if let Some(i) = slot {
             self.simple_types[i] = Some(id);
         }
@@ -448,23 +435,19 @@ impl Context {
         &self.types[t.index()]
     }
     pub fn attr(&mut self, k: AttrKind) -> Attribute {
-        if let Some(&id) = self.attr_ids.get(&k) {
-            return id;
-        }
-        let id = Attribute::from_index(self.attrs.len());
-        self.attrs.push(k.clone());
-        self.attr_ids.insert(k, id);
-        id
+        Attribute::from_index(self.attrs.intern::<AttrKind, _>(k, |k| k).0)
     }
     /// Could printed text hold `affine_map<`/`affine_set<` outside a
     /// string? Only affine attributes and verbatim (opaque) attributes
     /// and types print it; the printer's aliases need the whole text then.
     pub fn may_print_affine(&self) -> bool {
         self.attrs
+            .items()
             .iter()
             .any(|a| matches!(a, AttrKind::Affine(_) | AttrKind::Opaque(_)))
             || self
                 .types
+                .items()
                 .iter()
                 .any(|t| matches!(t, TypeKind::Opaque { .. }))
     }

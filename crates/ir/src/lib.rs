@@ -102,8 +102,6 @@ pub struct ValueData {
     pub ty: Type,
     pub def: ValueDef,
     pub uses: UseList,
-    /// Location of a block argument (results use their op's).
-    pub loc: Option<Location>,
 }
 
 /// A slice of one of the context's pools: the op's lists live there, not
@@ -365,6 +363,10 @@ pub struct Context {
     /// and the printer, so a lookup must not hash.
     traits: Vec<Option<OpTraits>>,
     unknown_loc: Option<Location>,
+    /// Locations of the block arguments that have one (results use their
+    /// op's): few values are block arguments with a location, and a slot
+    /// in every value was 8 of its 48 bytes.
+    arg_locs: FxHashMap<Value, Location>,
     /// Symbol table op -> name -> first symbol of that name, built on the
     /// first lookup in a table. Call verification looks a callee up per
     /// call; scanning the table each time is quadratic in module size.
@@ -657,11 +659,11 @@ impl Context {
     pub fn value_loc(&self, v: Value) -> Location {
         match self.values[v].def {
             ValueDef::Result(op, _) => self.ops[op].loc,
-            ValueDef::BlockArg(..) => self.values[v].loc.unwrap_or(self.unknown_loc()),
+            ValueDef::BlockArg(..) => self.arg_locs.get(&v).copied().unwrap_or(self.unknown_loc()),
         }
     }
     pub fn set_value_loc(&mut self, v: Value, l: Location) {
-        self.values[v].loc = Some(l);
+        self.arg_locs.insert(v, l);
     }
 
     // ----- attributes on ops -----
@@ -736,7 +738,6 @@ impl Context {
             ty: t,
             def: ValueDef::BlockArg(b, i),
             uses: UseList::new(),
-            loc: None,
         });
         self.blocks[b].args.push(v);
         v
@@ -747,7 +748,6 @@ impl Context {
             ty: t,
             def: ValueDef::BlockArg(b, index as u32),
             uses: UseList::new(),
-            loc: None,
         });
         self.blocks[b].args.insert(index, v);
         self.renumber_args(b);
@@ -816,7 +816,6 @@ impl Context {
                 ty: t,
                 def: ValueDef::Result(op, i as u32),
                 uses: UseList::new(),
-                loc: None,
             });
             self.value_pool.items.push(v);
         }
@@ -1336,7 +1335,9 @@ impl Context {
             for a in self.blocks[b].args.clone() {
                 let t = self.values[a].ty;
                 let na = self.add_block_arg(nb, t);
-                self.values[na].loc = self.values[a].loc;
+                if let Some(&l) = self.arg_locs.get(&a) {
+                    self.arg_locs.insert(na, l);
+                }
                 map.insert(a, na);
             }
             self.append_block(dst, nb);

@@ -159,6 +159,8 @@ struct Lowering<'p, 'a> {
     /// Scratch set for the value walks of outlining, kept between calls
     /// so that each execute does not grow a fresh table.
     seen_values: FxHashSet<Value>,
+    /// Scratch list of the ops of an outlined function, for remapping.
+    scratch_ops: Vec<Op>,
     uniquing_counter: u32,
     n: Names,
     /// `operand_segment_sizes` of built `cf.cond_br`s, by argument counts.
@@ -195,6 +197,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             coros: FxHashMap::default(),
             symbols,
             seen_values: FxHashSet::default(),
+            scratch_ops: vec![],
             uniquing_counter: 0,
             n,
             segments: FxHashMap::default(),
@@ -422,10 +425,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let mut n = name.to_string();
         let mut sym = self.pc.ctx.sym(&n);
         if self.symbols.contains(&sym) {
-            use std::fmt::Write;
             loop {
                 n.truncate(name.len());
-                let _ = write!(n, "_{}", self.uniquing_counter);
+                n.push('_');
+                push_decimal(&mut n, self.uniquing_counter);
                 self.uniquing_counter += 1;
                 sym = self.pc.ctx.sym(&n);
                 if !self.symbols.contains(&sym) {
@@ -496,15 +499,25 @@ impl<'p, 'a> Lowering<'p, 'a> {
             inputs.iter().copied().zip(args.iter().copied()).collect();
         map.extend(constants);
         let exec_body = self.pc.ctx.regions_of(exec)[0];
-        for b in self.pc.ctx.region_blocks(exec_body).to_vec() {
-            for (i, &a) in self.pc.ctx.block_args(b).to_vec().iter().enumerate() {
-                if let Some(&u) = unwrapped.get(i) {
-                    map.insert(a, u);
-                }
+        match *self.pc.ctx.region_blocks(exec_body) {
+            // The usual body: its ops move in one splice, its arguments
+            // replaced by the unwrapped values.
+            [b] if self.pc.ctx.block_args(b).len() == unwrapped.len() => {
+                self.ctx()
+                    .inline_block(b, InsertPoint::AtEnd(entry), &unwrapped);
             }
-            for o in self.pc.ctx.block_ops(b) {
-                self.ctx().detach_op(o);
-                self.ctx().insert_op(InsertPoint::AtEnd(entry), o);
+            _ => {
+                for b in self.pc.ctx.region_blocks(exec_body).to_vec() {
+                    for (i, &a) in self.pc.ctx.block_args(b).to_vec().iter().enumerate() {
+                        if let Some(&u) = unwrapped.get(i) {
+                            map.insert(a, u);
+                        }
+                    }
+                    for o in self.pc.ctx.block_ops(b) {
+                        self.ctx().detach_op(o);
+                        self.ctx().insert_op(InsertPoint::AtEnd(entry), o);
+                    }
+                }
             }
         }
         self.remap_operands(func, &map);
@@ -547,15 +560,20 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     /// Replaces operands found in `map` in everything nested in `op`.
     fn remap_operands(&mut self, op: Op, map: &FxHashMap<Value, Value>) {
-        let mut ops = vec![];
+        if map.is_empty() {
+            return;
+        }
+        let mut ops = std::mem::take(&mut self.scratch_ops);
+        ops.clear();
         self.pc.ctx.walk_nested(op, &mut |o| ops.push(o));
-        for o in ops {
+        for &o in &ops {
             for i in 0..self.pc.ctx.operands(o).len() {
                 if let Some(&n) = map.get(&self.pc.ctx.operand(o, i)) {
                     self.ctx().set_operand(o, i, n);
                 }
             }
         }
+        self.scratch_ops = ops;
     }
 
     fn build_call(
@@ -1396,6 +1414,15 @@ impl<'p, 'a> Lowering<'p, 'a> {
         );
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
+}
+
+/// Appends `k` in decimal: the uniquing suffix of every outlined
+/// function, without the formatting machinery.
+fn push_decimal(s: &mut String, k: u32) {
+    if k >= 10 {
+        push_decimal(s, k / 10);
+    }
+    s.push(char::from(b'0' + (k % 10) as u8));
 }
 
 /// What the structured control flow lowering needs to know of an op name.

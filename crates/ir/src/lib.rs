@@ -1383,8 +1383,10 @@ impl Context {
 
     // ----- walks -----
 
-    /// Ops nested in `op` (excluding it), in pre-order.
-    pub fn walk_nested(&self, op: Op, f: &mut dyn FnMut(Op)) {
+    /// Ops nested in `op` (excluding it), in pre-order. Generic, so that
+    /// the visitor is inlined into the walk: passes and the verifier walk
+    /// every op of a module several times.
+    pub fn walk_nested<F: FnMut(Op) + ?Sized>(&self, op: Op, f: &mut F) {
         for &r in self.regions_of(op) {
             for &b in &self.regions[r].blocks {
                 let mut cur = self.blocks[b].first;
@@ -1397,7 +1399,7 @@ impl Context {
         }
     }
     /// Ops nested in `op` (excluding it), in post-order.
-    pub fn walk_post(&self, op: Op, f: &mut dyn FnMut(Op)) {
+    pub fn walk_post<F: FnMut(Op) + ?Sized>(&self, op: Op, f: &mut F) {
         for &r in self.regions_of(op) {
             for &b in &self.regions[r].blocks {
                 let mut cur = self.blocks[b].first;

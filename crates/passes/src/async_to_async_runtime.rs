@@ -161,6 +161,8 @@ struct Lowering<'p, 'a> {
     seen_values: FxHashSet<Value>,
     /// Scratch list of the ops of an outlined function, for remapping.
     scratch_ops: Vec<Op>,
+    /// Scratch operand list of the branches built.
+    scratch_values: Vec<Value>,
     uniquing_counter: u32,
     n: Names,
     /// `operand_segment_sizes` of built `cf.cond_br`s, by argument counts.
@@ -198,6 +200,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             symbols,
             seen_values: FxHashSet::default(),
             scratch_ops: vec![],
+            scratch_values: vec![],
             uniquing_counter: 0,
             n,
             segments: FxHashMap::default(),
@@ -258,13 +261,15 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 a
             }
         };
-        let mut operands = Vec::with_capacity(1 + targs.len() + fargs.len());
+        let mut operands = std::mem::take(&mut self.scratch_values);
+        operands.clear();
         operands.push(cond);
         operands.extend_from_slice(targs);
         operands.extend_from_slice(fargs);
         let ctx = self.ctx();
         let op = ctx.create_op_from(name, loc, &operands, &[], &[(key, seg)], &[], &[t, f]);
         ctx.insert_op(ip, op);
+        self.scratch_values = operands;
         op
     }
 
@@ -988,7 +993,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     fn replace_results(&mut self, op: Op, with: &[Value]) -> Result<(), IrError> {
-        for (r, &n) in self.pc.ctx.results(op).to_vec().into_iter().zip(with) {
+        for (i, &n) in with.iter().enumerate() {
+            let Some(&r) = self.pc.ctx.results(op).get(i) else {
+                break;
+            };
             self.ctx().replace_all_uses_with(r, n);
         }
         let loc = self.pc.ctx.op_loc(op);
@@ -1198,9 +1206,21 @@ impl<'p, 'a> Lowering<'p, 'a> {
             n.async_add_to_group,
         ];
         let mut todo = vec![];
+        // With the option, no blocking wait may remain outside functions
+        // allowed to block. The lowering below only adds blocking waits
+        // where they are allowed (or fails first), so the input's are the
+        // ones to look for, in the same walk.
+        let (blocking, func_op) = (n.async_runtime_await, n.func_func);
+        let mut bad = None;
         ctx.walk_nested(self.module, &mut |o| {
-            if wanted.contains(&ctx.op(o).name) {
+            let name = ctx.op(o).name;
+            if wanted.contains(&name) {
                 todo.push(o);
+            } else if eliminate && name == blocking && bad.is_none() {
+                let f = ctx.ancestor(o, |c, x| c.op(x).name == func_op);
+                if f.is_none_or(|f| ctx.get_attr(f, ALLOWED_TO_BLOCK).is_none()) {
+                    bad = Some(o);
+                }
             }
         });
         for op in todo {
@@ -1260,28 +1280,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 }
             }
         }
-        // With the option, no blocking wait may remain outside functions
-        // allowed to block.
-        if eliminate {
-            let ctx = &*self.pc.ctx;
-            let (blocking, func) = (self.n.async_runtime_await, self.n.func_func);
-            let mut bad = None;
-            ctx.walk_nested(self.module, &mut |o| {
-                if bad.is_none() && ctx.op(o).name == blocking {
-                    let f = ctx.ancestor(o, |c, x| c.op(x).name == func);
-                    if f.is_none_or(|f| ctx.get_attr(f, ALLOWED_TO_BLOCK).is_none()) {
-                        bad = Some(o);
-                    }
-                }
-            });
-            if let Some(o) = bad {
-                return Err(IrError::new(
-                    self.pc.ctx.op_loc(o),
-                    "'async.runtime.await' op blocks in a function that is not allowed to block: eliminate-blocking-await-ops only rewrites async.await and async.await_all",
-                ));
-            }
+        match bad {
+            Some(o) => Err(IrError::new(
+                self.pc.ctx.op_loc(o),
+                "'async.runtime.await' op blocks in a function that is not allowed to block: eliminate-blocking-await-ops only rewrites async.await and async.await_all",
+            )),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     fn lower_blocking_await(&mut self, op: Op) -> Result<(), IrError> {
@@ -1353,13 +1358,16 @@ impl<'p, 'a> Lowering<'p, 'a> {
             &[],
             &[],
         );
-        let resume = self.ctx().split_block(suspended, op);
+        // suspended -> resume (empty for now) -> continuation (from `op`
+        // on): the tail of the block moves once.
+        let continuation = self.ctx().split_block(suspended, op);
+        let resume = self.ctx().create_block(&[]);
+        self.ctx().insert_block_after(suspended, resume);
         let end = Cursor {
             ip: InsertPoint::AtEnd(suspended),
             loc,
         };
         self.build_suspend(&end, state, &coro, resume);
-        let continuation = self.ctx().split_block(resume, op);
         let i1 = self.ctx().int_type(1);
         let cur = Cursor {
             ip: InsertPoint::AtEnd(resume),

@@ -307,6 +307,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // Each outlined function brings a name, its string and symbol
         // reference attributes, and a function type.
         self.ctx().reserve_interned(3 * executes.len());
+        // And about thirty ops (with their values and lists) in the
+        // coroutine it becomes and in its awaits' lowering: room made once
+        // instead of arenas doubling (each a copy, and page faults on all
+        // of the copy when the arena is small enough to live on the heap).
+        self.ctx().reserve_ops(32 * executes.len());
         self.symbols.reserve(executes.len());
         self.coros.reserve(executes.len());
         for e in executes {

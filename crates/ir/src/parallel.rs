@@ -75,47 +75,6 @@ pub fn first_in_order<S, T: Send>(
     })
 }
 
-/// Maps `f` over the contiguous parts `bounds[k]..bounds[k + 1]` on
-/// several threads, each with its own `init()` state; the results come
-/// back in part order.
-pub fn map_parts<S, T: Send>(
-    bounds: &[usize],
-    init: impl Fn() -> S + Sync,
-    f: impl Fn(&mut S, std::ops::Range<usize>) -> T + Sync,
-) -> Vec<T> {
-    let parts = bounds.len().saturating_sub(1);
-    let threads = threads_for(parts);
-    if threads <= 1 {
-        let mut s = init();
-        return (0..parts)
-            .map(|k| f(&mut s, bounds[k]..bounds[k + 1]))
-            .collect();
-    }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut s = init();
-        let mut out = vec![];
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= parts {
-                break;
-            }
-            out.push((k, f(&mut s, bounds[k]..bounds[k + 1])));
-        }
-        out
-    };
-    let mut all: Vec<(usize, T)> = std::thread::scope(|sc| {
-        let helpers: Vec<_> = (1..threads).map(|_| sc.spawn(work)).collect();
-        let mut all = work();
-        for h in helpers {
-            all.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        }
-        all
-    });
-    all.sort_by_key(|(k, _)| *k);
-    all.into_iter().map(|(_, t)| t).collect()
-}
-
 /// Runs `f` over the contiguous parts `bounds[k]..bounds[k + 1]` on
 /// worker threads (each with its own `init()` state) and hands each result
 /// to `consume` on the calling thread, in part order, as soon as it and
@@ -237,12 +196,19 @@ mod tests {
     }
 
     #[test]
-    fn map_parts_keeps_part_order_and_covers_every_item() {
+    fn uneven_parts_cover_every_item_once() {
         let bounds = [0, 5, 6, 20, 31, 57];
-        let parts = map_parts(&bounds, Vec::<usize>::new, |_, r| r.collect::<Vec<_>>());
-        assert_eq!(parts.len(), 5);
-        assert_eq!(parts[1], vec![5]);
-        let flat: Vec<usize> = parts.into_iter().flatten().collect();
+        let mut flat = vec![];
+        let r: Result<(), ()> = for_each_part_in_order(
+            &bounds,
+            || (),
+            |_, r| r.collect::<Vec<_>>(),
+            |part| {
+                flat.extend(part);
+                Ok(())
+            },
+        );
+        assert_eq!(r, Ok(()));
         assert_eq!(flat, (0..57).collect::<Vec<_>>());
     }
 }

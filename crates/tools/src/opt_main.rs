@@ -256,9 +256,9 @@ enum ChunkResult {
 }
 
 /// Creates the output (`-`: stdout) and writes to it with `write`. Called
-/// only once the IR is verified: a failure leaves an existing file as it
-/// was. Errors writing to stdout (a closed pipe) are not reported, as
-/// before streaming.
+/// only once the IR is verified, so an input that fails leaves an existing
+/// output file as it was. Errors writing to stdout (a closed pipe) are not
+/// reported, as before streaming.
 fn write_output(
     dest: &str,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,

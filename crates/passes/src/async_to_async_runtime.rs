@@ -161,6 +161,9 @@ struct Lowering<'p, 'a> {
     seen_values: FxHashSet<Value>,
     /// Scratch list of the ops of an outlined function, for remapping.
     scratch_ops: Vec<Op>,
+    /// Operand slots (op, index) of an execute body that use values
+    /// defined above it; see [`Lowering::used_values_defined_above`].
+    captured_uses: Vec<(Op, u32)>,
     /// Scratch operand list of the branches built.
     scratch_values: Vec<Value>,
     uniquing_counter: u32,
@@ -200,6 +203,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             symbols,
             seen_values: FxHashSet::default(),
             scratch_ops: vec![],
+            captured_uses: vec![],
             scratch_values: vec![],
             uniquing_counter: 0,
             n,
@@ -338,24 +342,32 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
     }
 
+    /// Also leaves in `self.captured_uses` every operand slot that uses
+    /// one of them: the remapping after outlining visits just those.
     fn used_values_defined_above(&mut self, owner: Op) -> Vec<Value> {
         let ctx = &*self.pc.ctx;
         let mut seen = std::mem::take(&mut self.seen_values);
         seen.clear();
+        let mut uses = std::mem::take(&mut self.captured_uses);
+        uses.clear();
         let mut out = vec![];
         let mut visit = |o: Op| {
-            for &v in ctx.operands(o) {
+            for (i, &v) in ctx.operands(o).iter().enumerate() {
                 let inside = ctx
                     .value_block(v)
                     .and_then(|b| ctx.block_parent_op(b))
                     .is_some_and(|p| ctx.is_ancestor(owner, p));
-                if !inside && seen.insert(v) {
-                    out.push(v);
+                if !inside {
+                    uses.push((o, i as u32));
+                    if seen.insert(v) {
+                        out.push(v);
+                    }
                 }
             }
         };
         ctx.walk_post(owner, &mut visit);
         self.keep_scratch(seen);
+        self.captured_uses = uses;
         out
     }
 
@@ -512,9 +524,17 @@ impl<'p, 'a> Lowering<'p, 'a> {
         match *self.pc.ctx.region_blocks(exec_body) {
             // The usual body: its ops move in one splice, its arguments
             // replaced by the unwrapped values.
+            // Captured values are replaced where they were found.
             [b] if self.pc.ctx.block_args(b).len() == unwrapped.len() => {
                 self.ctx()
                     .inline_block(b, InsertPoint::AtEnd(entry), &unwrapped);
+                for k in 0..self.captured_uses.len() {
+                    let (o, i) = self.captured_uses[k];
+                    let i = i as usize;
+                    if let Some(&n) = map.get(&self.pc.ctx.operand(o, i)) {
+                        self.ctx().set_operand(o, i, n);
+                    }
+                }
             }
             _ => {
                 for b in self.pc.ctx.region_blocks(exec_body).to_vec() {
@@ -528,9 +548,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
                         self.ctx().insert_op(InsertPoint::AtEnd(entry), o);
                     }
                 }
+                self.remap_operands(func, &map);
             }
         }
-        self.remap_operands(func, &map);
 
         let coro = self.setup_coro_machinery(func);
 

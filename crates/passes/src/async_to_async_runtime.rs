@@ -21,12 +21,11 @@ use mlir_async_dialects::builtin::{
 use mlir_async_dialects::util::{segment_sizes, segments};
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::*;
+use mlir_async_syntax::printer::push_u32;
 use std::collections::HashMap;
 
 /// Prefix of the functions outlined from `async.execute` regions.
 const ASYNC_FN_PREFIX: &str = "async_execute_fn";
-/// Functions with this unit attribute keep blocking awaits.
-const ALLOWED_TO_BLOCK: &str = "async.allowed_to_block";
 
 pub fn info() -> PassInfo {
     PassInfo {
@@ -105,6 +104,7 @@ names! {
     arith_constant = "arith.constant",
     arith_xori = "arith.xori",
     async_add_to_group = "async.add_to_group",
+    // Functions with this unit attribute keep blocking awaits.
     async_allowed_to_block = "async.allowed_to_block",
     async_await = "async.await",
     async_await_all = "async.await_all",
@@ -293,7 +293,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     fn is_allowed_to_block(&self, func: Op) -> bool {
-        self.pc.ctx.get_attr(func, ALLOWED_TO_BLOCK).is_some()
+        self.pc
+            .ctx
+            .get_attr_sym(func, self.n.async_allowed_to_block)
+            .is_some()
     }
 
     // ----- driver -----
@@ -450,7 +453,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             loop {
                 n.truncate(name.len());
                 n.push('_');
-                push_decimal(&mut n, self.uniquing_counter);
+                push_u32(&mut n, self.uniquing_counter);
                 self.uniquing_counter += 1;
                 sym = self.pc.ctx.sym(&n);
                 if !self.symbols.contains(&sym) {
@@ -523,8 +526,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let exec_body = self.pc.ctx.regions_of(exec)[0];
         match *self.pc.ctx.region_blocks(exec_body) {
             // The usual body: its ops move in one splice, its arguments
-            // replaced by the unwrapped values.
-            // Captured values are replaced where they were found.
+            // replaced by the unwrapped values, and captured values are
+            // replaced where the capture walk found them.
             [b] if self.pc.ctx.block_args(b).len() == unwrapped.len() => {
                 self.ctx()
                     .inline_block(b, InsertPoint::AtEnd(entry), &unwrapped);
@@ -1235,7 +1238,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // allowed to block. The lowering below only adds blocking waits
         // where they are allowed (or fails first), so the input's are the
         // ones to look for, in the same walk.
-        let (blocking, func_op) = (n.async_runtime_await, n.func_func);
+        let (blocking, func_op, allowed) =
+            (n.async_runtime_await, n.func_func, n.async_allowed_to_block);
         let mut bad = None;
         ctx.walk_nested(self.module, &mut |o| {
             let name = ctx.op(o).name;
@@ -1243,7 +1247,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 todo.push(o);
             } else if eliminate && name == blocking && bad.is_none() {
                 let f = ctx.ancestor(o, |c, x| c.op(x).name == func_op);
-                if f.is_none_or(|f| ctx.get_attr(f, ALLOWED_TO_BLOCK).is_none()) {
+                if f.is_none_or(|f| ctx.get_attr_sym(f, allowed).is_none()) {
                     bad = Some(o);
                 }
             }
@@ -1447,15 +1451,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
         );
         self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
     }
-}
-
-/// Appends `k` in decimal: the uniquing suffix of every outlined
-/// function, without the formatting machinery.
-fn push_decimal(s: &mut String, k: u32) {
-    if k >= 10 {
-        push_decimal(s, k / 10);
-    }
-    s.push(char::from(b'0' + (k % 10) as u8));
 }
 
 /// What the structured control flow lowering needs to know of an op name.

@@ -24,6 +24,9 @@ use mlir_async_ir::*;
 use mlir_async_syntax::printer::push_u32;
 use std::collections::HashMap;
 
+mod sharded;
+pub use sharded::{run_sharded, NotSharded, Shard};
+
 /// Prefix of the functions outlined from `async.execute` regions.
 const ASYNC_FN_PREFIX: &str = "async_execute_fn";
 
@@ -174,6 +177,8 @@ struct Lowering<'p, 'a> {
     passthrough: Option<Option<Attribute>>,
     /// `"private"`, interned once: every outlined function carries it.
     private: Option<Attribute>,
+    /// Set when the module is one shard of several (see [`sharded`]).
+    shard: Option<sharded::ShardLink>,
 }
 
 /// An insertion cursor that keeps program order for consecutive builds.
@@ -210,6 +215,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             segments: FxHashMap::default(),
             passthrough: None,
             private: None,
+            shard: None,
         }
     }
 
@@ -319,6 +325,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // instead of arenas doubling (each a copy, and page faults on all
         // of the copy when the arena is small enough to live on the heap).
         self.ctx().reserve_ops(32 * executes.len());
+        self.shard_uniquing(executes.len())?;
         self.symbols.reserve(executes.len());
         self.coros.reserve(executes.len());
         for e in executes {
@@ -752,10 +759,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .collect()
     }
 
-    /// Rewrites a function as a coroutine: results wrapped into
-    /// `!async.value`, prefixed by `!async.token`; returns become yields.
-    fn rewrite_func_as_coroutine(&mut self, func: Op) -> CoroMachinery {
-        let loc = self.pc.ctx.op_loc(func);
+    /// Rewrites a function's signature as a coroutine's: results wrapped
+    /// into `!async.value`, prefixed by `!async.token`.
+    fn coroutine_signature(&mut self, func: Op) {
         let (ins, outs) = func_type(self.pc.ctx, func);
         let token = self.ctx().token_type();
         let mut new_outs = vec![token];
@@ -768,6 +774,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let fta = self.ctx().type_attr(ft);
         self.ctx().set_attr(func, "function_type", fta);
         set_func_arg_attrs(self.ctx(), func, "res_attrs", res_attrs);
+    }
+
+    /// Rewrites a function as a coroutine: results wrapped into
+    /// `!async.value`, prefixed by `!async.token`; returns become yields.
+    fn rewrite_func_as_coroutine(&mut self, func: Op) -> CoroMachinery {
+        let loc = self.pc.ctx.op_loc(func);
+        self.coroutine_signature(func);
         let body = self.pc.ctx.regions_of(func)[0];
         for b in self.pc.ctx.region_blocks(body).to_vec() {
             let Some(t) = self.pc.ctx.last_op(b) else {
@@ -822,6 +835,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     fn funcs_to_coroutines(&mut self) -> Result<(), IrError> {
+        if self.shard.is_some() {
+            return self.shard_funcs_to_coroutines();
+        }
         let mut worklist: Vec<Op> = vec![];
         // Symbol users, computed once: new calls of a function only appear
         // when that function itself is processed. Keyed by the referenced

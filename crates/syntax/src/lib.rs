@@ -52,6 +52,34 @@ pub struct Parsed {
     pub module: Op,
     /// The syntax generation the spelling of the input betrays.
     pub edition: Edition,
+    /// What `edition` was concluded from; buffers parsed apart (a module
+    /// parsed in shards) conclude together with [`EditionEvidence::merge`].
+    pub evidence: EditionEvidence,
+}
+
+/// The spellings a parse met that only some generations use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EditionEvidence {
+    /// The newest generation a spelling belongs to.
+    pub seen: Option<Edition>,
+    /// `func` spelled without its dialect (the `std` era and LLVM 14).
+    pub legacy_func: bool,
+}
+
+impl EditionEvidence {
+    pub fn edition(self) -> Edition {
+        match (self.seen, self.legacy_func) {
+            (Some(Edition::V15), true) | (None, true) => Edition::V14,
+            (Some(e), _) => e,
+            (None, false) => Edition::V15,
+        }
+    }
+    pub fn merge(self, other: Self) -> Self {
+        EditionEvidence {
+            seen: self.seen.max(other.seen),
+            legacy_func: self.legacy_func || other.legacy_func,
+        }
+    }
 }
 
 /// Parses a whole buffer (one split of a file) into a module.
@@ -69,17 +97,15 @@ pub fn parse_source(
     p.allow_unregistered = allow_unregistered;
     match p.parse_module() {
         Ok(module) => {
-            let edition = match p.seen {
-                Some(e) => e,
-                None if p.saw_legacy_func => Edition::V14,
-                None => Edition::V15,
+            let evidence = EditionEvidence {
+                seen: p.seen,
+                legacy_func: p.saw_legacy_func,
             };
-            let edition = if p.saw_legacy_func && edition == Edition::V15 {
-                Edition::V14
-            } else {
-                edition
-            };
-            Ok(Parsed { module, edition })
+            Ok(Parsed {
+                module,
+                edition: evidence.edition(),
+                evidence,
+            })
         }
         Err(e) => {
             let (line, col) = p.line_col(e.pos);
@@ -158,6 +184,23 @@ pub fn write_op(
         Some(r) => r,
         None => out.write_all(print_sequential(ctx, hooks, op, opts).as_bytes()),
     }
+}
+
+/// Writes one module whose body ops live in several contexts, as
+/// [`write_op`] writes a module (see [`Printer::print_sources_with`]).
+/// `None`, with nothing written, when they cannot be printed apart: text
+/// that may need attribute aliases, or a body that defines values.
+pub fn write_sources(
+    sources: &[printer::BodySource],
+    opts: PrintOptions,
+    out: &mut dyn std::io::Write,
+) -> Option<std::io::Result<()>> {
+    if sources.iter().any(|s| s.ctx.may_print_affine()) {
+        return None;
+    }
+    Printer::print_sources_with(sources, opts, &mut |piece| {
+        out.write_all(piece.as_bytes()).map(|()| Some(piece))
+    })
 }
 
 /// Attribute aliases. mlir-opt (14 and 15) names every affine map `map`

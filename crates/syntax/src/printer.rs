@@ -436,6 +436,16 @@ pub struct Printer<'a> {
     pieces: Vec<String>,
 }
 
+/// The body ops of a module to print, from one context: see
+/// [`Printer::print_sources_with`].
+pub struct BodySource<'a> {
+    pub ctx: &'a Context,
+    pub hooks: &'a dyn DialectHooks,
+    /// The module holding `ops`: their names are numbered under it.
+    pub top: Op,
+    pub ops: Vec<Op>,
+}
+
 /// Runs of consecutive ops already printed: (first op, last op, text),
 /// in block order; `next` is the first run not yet emitted.
 struct Prerendered {
@@ -490,11 +500,6 @@ impl<'a> Printer<'a> {
     /// body defines no values, so each op's regions are numbered from the
     /// same state whoever numbers them. Returns `None` (print as usual)
     /// when that does not hold or the body is too small to be worth it.
-    ///
-    /// The text goes to `consume` in pieces, in order, while later
-    /// functions are still being printed. A piece `consume` hands back is
-    /// reused for a later one: its pages are already mapped, where a
-    /// fresh buffer per piece faulted in as much memory as the output.
     pub fn print_parallel_with<E>(
         ctx: &'a Context,
         hooks: &'a dyn DialectHooks,
@@ -504,6 +509,23 @@ impl<'a> Printer<'a> {
     ) -> Option<Result<(), E>> {
         /// Below this many nested ops, threads cost more than they save.
         const MIN_OPS: usize = 2_000;
+        let ops = Self::body_ops(ctx, top)?;
+        let threads = mlir_async_ir::parallel::threads_for(ops.len());
+        if threads < 2 || ctx.num_ops() < MIN_OPS {
+            return None;
+        }
+        let source = BodySource {
+            ctx,
+            hooks,
+            top,
+            ops,
+        };
+        Self::print_sources_with(std::slice::from_ref(&source), opts, consume)
+    }
+
+    /// The ops of `top`'s body that can be printed apart: all but a
+    /// terminator the body may elide; `None` if any defines a value.
+    pub fn body_ops(ctx: &Context, top: Op) -> Option<Vec<Op>> {
         let &[r] = ctx.regions_of(top) else {
             return None;
         };
@@ -514,72 +536,97 @@ impl<'a> Printer<'a> {
             return None;
         }
         let mut ops: Vec<Op> = ctx.block_ops_iter(body).collect();
-        // A terminator the body may elide stays with the sequential loop.
+        // A terminator the body may elide stays with the frame.
         if ops.last().is_some_and(|&o| ctx.traits_of(o).is_terminator) {
             ops.pop();
         }
         if ops.iter().any(|&o| !ctx.results(o).is_empty()) {
             return None;
         }
-        let threads = mlir_async_ir::parallel::threads_for(ops.len());
-        if threads < 2 || ctx.num_ops() < MIN_OPS {
-            return None;
+        Some(ops)
+    }
+
+    /// Prints the first source's `top` with, in place of its body, the
+    /// body ops of every source in turn: one module whose functions live
+    /// in several contexts (a module parsed and lowered in shards) prints
+    /// as the module would. Each source's ops are printed in parts on
+    /// several threads (see [`Printer::print_parallel_with`]).
+    ///
+    /// The text goes to `consume` in pieces, in order, while later
+    /// functions are still being printed. A piece `consume` hands back is
+    /// reused for a later one: its pages are already mapped, where a
+    /// fresh buffer per piece faulted in as much memory as the output.
+    pub fn print_sources_with<E>(
+        sources: &[BodySource<'a>],
+        opts: PrintOptions,
+        consume: &mut dyn FnMut(String) -> Result<Option<String>, E>,
+    ) -> Option<Result<(), E>> {
+        let frame_src = sources.first()?;
+        let (ctx, top) = (frame_src.ctx, frame_src.top);
+        let whole = Self::body_ops(ctx, top)?;
+        let (&first, &last) = (whole.first()?, whole.last()?);
+        // Parts: runs of one source's ops, many more than threads:
+        // functions differ in size, a thread that finishes early takes
+        // the next part, and the first parts are written while the others
+        // are printed.
+        let total: usize = sources.iter().map(|s| s.ops.len()).sum();
+        let threads = mlir_async_ir::parallel::threads_for(total);
+        let per_part = total.div_ceil(16 * threads.max(1)).max(1);
+        let mut items: Vec<(usize, Op)> = Vec::with_capacity(total);
+        let mut bounds = vec![0];
+        for (k, s) in sources.iter().enumerate() {
+            for chunk in s.ops.chunks(per_part) {
+                items.extend(chunk.iter().map(|&o| (k, o)));
+                bounds.push(items.len());
+            }
         }
-        // Many more parts than threads: functions differ in size, a
-        // thread that finishes early takes the next part, and the first
-        // parts are written while the others are printed.
-        let parts = (16 * threads).min(ops.len());
-        let bounds: Vec<usize> = (0..=parts).map(|k| k * ops.len() / parts).collect();
-        // The text around the parts first: `top` with empty runs, whose
-        // places among the pieces are the slots the parts go to.
-        let mut p = Printer::with_names(ctx, hooks, opts, Names::default());
+        // The text around the parts first: `top` with its body as one
+        // empty run, whose place among the pieces is the slot the parts
+        // go to.
+        let mut p = Printer::with_names(ctx, frame_src.hooks, opts, Names::default());
         p.name_part(top, &[]);
-        let runs = bounds
-            .windows(2)
-            .map(|w| (ops[w[0]], ops[w[1] - 1], String::new()))
-            .collect();
         p.prerendered = Some(Prerendered {
-            runs,
+            runs: vec![(first, last, String::new())],
             next: 0,
             slots: vec![],
         });
         p.op(top);
         p.out.push('\n');
         let slots = std::mem::take(&mut p.prerendered.as_mut()?.slots);
-        if slots.len() != parts {
+        let &[slot] = &slots[..] else {
             return None;
-        }
+        };
         let mut frame = std::mem::take(&mut p.pieces);
         frame.push(std::mem::take(&mut p.out));
-        let mut frame = frame.into_iter().enumerate().peekable();
-        let mut emit_frame_until =
-            |end: usize, consume: &mut dyn FnMut(String) -> Result<Option<String>, E>| {
-                while let Some((_, piece)) = frame.next_if(|&(i, _)| i < end) {
-                    if !piece.is_empty() {
-                        consume(piece)?;
-                    }
-                }
-                // The slot itself (an empty placeholder).
-                frame.next_if(|&(i, _)| i == end);
-                Ok(())
-            };
+        let (before, after) = frame.split_at_mut(slot);
         let spare: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(vec![]);
         let r = (|| {
-            emit_frame_until(slots[0], consume)?;
-            let mut k = 0;
+            for piece in before {
+                if !piece.is_empty() {
+                    consume(std::mem::take(piece))?;
+                }
+            }
             mlir_async_ir::parallel::for_each_part_in_order(
                 &bounds,
-                || Printer::with_names(ctx, hooks, opts, Names::default()),
-                |p, range| {
-                    let part = &ops[range];
-                    p.name_part(top, part);
+                || -> Vec<Option<Printer<'a>>> { sources.iter().map(|_| None).collect() },
+                |printers, range| {
+                    let part = &items[range];
+                    let Some(&(k, _)) = part.first() else {
+                        return String::new();
+                    };
+                    let s = &sources[k];
+                    let p = printers[k].get_or_insert_with(|| {
+                        Printer::with_names(s.ctx, s.hooks, opts, Names::default())
+                    });
+                    let ops: Vec<Op> = part.iter().map(|&(_, o)| o).collect();
+                    p.name_part(s.top, &ops);
                     p.indent = 2;
                     p.out = spare
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .pop()
                         .unwrap_or_default();
-                    for &o in part {
+                    for o in ops {
                         p.op(o);
                         p.newline();
                     }
@@ -590,10 +637,16 @@ impl<'a> Printer<'a> {
                         back.clear();
                         spare.lock().unwrap_or_else(|e| e.into_inner()).push(back);
                     }
-                    k += 1;
-                    emit_frame_until(slots.get(k).copied().unwrap_or(usize::MAX), consume)
+                    Ok(())
                 },
-            )
+            )?;
+            // The slot itself is an empty placeholder.
+            for piece in after.iter_mut().skip(1) {
+                if !piece.is_empty() {
+                    consume(std::mem::take(piece))?;
+                }
+            }
+            Ok(())
         })();
         Some(r)
     }

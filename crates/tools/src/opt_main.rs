@@ -1,6 +1,8 @@
 //! `mlir-async-opt`: mlir-opt's command line over our IR, parser, verifier,
 //! passes and printer (the counterpart of MLIR's `MlirOptMain`).
 
+mod shards;
+
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
@@ -27,6 +29,8 @@ pub struct Options {
     pub timing: bool,
     pub print_ir_after_all: bool,
     pub pipeline: Vec<(String, String, bool)>,
+    /// `--mlir-shards=<n>`: how many parts a large module is run in.
+    pub shards: Option<usize>,
 }
 
 const HELP_HEAD: &str = "OVERVIEW: MLIR Async modular optimizer driver (mlir-async)
@@ -43,6 +47,7 @@ OPTIONS:
   --mlir-edition=<13|14|15>         Print in the syntax of this LLVM release (default: that of the input)
   --mlir-timing                     Display execution times
   --mlir-disable-threading          Verify and print on the calling thread only
+  --mlir-shards=<n>                 Run -async-to-async-runtime alone on n parts of the module at once (default: one per core above 64 KB of text; 1: never)
   --print-ir-after-all              Print IR after each pass
   --pass-pipeline=<pipeline>        A textual description of a pass pipeline to run
   --help                            Display available options
@@ -113,6 +118,13 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
                 o.edition = Some(
                     Edition::parse(&v)
                         .ok_or(format!("unknown edition '{v}': expected 13, 14 or 15"))?,
+                );
+            }
+            "mlir-shards" => {
+                let v = take(&mut i)?;
+                o.shards = Some(
+                    v.parse()
+                        .map_err(|_| format!("invalid value '{v}' for --mlir-shards"))?,
                 );
             }
             "pass-pipeline" => {
@@ -288,6 +300,16 @@ fn process_chunk(
     after_all: &mut String,
     edition_seen: &mut Option<Edition>,
 ) -> ChunkResult {
+    if let Some(dest) = stream {
+        if let Some(run) = shards::try_sharded(o, file, dest, chunk.text) {
+            timing.extend(run.timing);
+            edition_seen.get_or_insert(run.edition);
+            return match run.written {
+                Ok(()) => ChunkResult::Written,
+                Err(m) => ChunkResult::WriteFailed(m),
+            };
+        }
+    }
     let mut ctx = Context::new();
     let reg = Registry::new(&mut ctx);
     let t0 = Instant::now();

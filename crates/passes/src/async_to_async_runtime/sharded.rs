@@ -1,0 +1,383 @@
+//! `async-to-async-runtime` on a module split into shards, one thread each.
+//!
+//! A large module's text can be parsed into several contexts, each holding
+//! a run of the module's top-level ops plus private declarations of the
+//! functions the other shards define (see `mlir-async-opt`'s driver). The
+//! pass is a module pass, but all it needs of the rest of the module is
+//! two facts, exchanged once each with a coordinator:
+//!
+//! - **the uniquing counter**: outlined functions are numbered across the
+//!   module in walk order, so a shard starts counting where the shards
+//!   before it stopped (skipping taken names exactly as
+//!   `SymbolTable::insert` does);
+//! - **which functions become coroutines** (with the option): the closure
+//!   over the call graph of "awaits, or calls a function that does",
+//!   computed from every shard's functions.
+//!
+//! Each shard then rewrites only what it holds, and the output, printed
+//! shard by shard, is the sequential pass's text. What would need more of
+//! the module (a converted function referenced other than by a call,
+//! which gets a blocking wrapper named from the shared counter) makes the
+//! sharded run fail, and the caller runs the pass on the whole module.
+
+use super::{Lowering, ASYNC_FN_PREFIX};
+use crate::PassContext;
+use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
+use mlir_async_ir::{IrError, Op, Symbol};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+
+/// One shard of a module.
+pub struct Shard<'s, 'a> {
+    pub pc: &'s mut PassContext<'a>,
+    pub module: Op,
+    /// Declarations standing for functions another shard defines.
+    pub foreign: FxHashSet<Op>,
+}
+
+/// The sharded run did not complete: run the pass on the whole module
+/// (which then reports any error with its exact diagnostic).
+#[derive(Debug)]
+pub struct NotSharded;
+
+/// What a function of a shard tells the coordinator.
+struct FuncFacts {
+    name: String,
+    /// Holds an `async.await` or `async.await_all` once executes are
+    /// outlined.
+    awaits: bool,
+    allowed_to_block: bool,
+    /// Functions it calls with `func.call`.
+    callees: Vec<String>,
+}
+
+enum Report {
+    /// Before outlining: how many executes the shard outlines, and its
+    /// own symbol names.
+    Outlines(usize, Vec<String>),
+    /// After outlining, with the option: the shard's plain functions, and
+    /// the names it references other than by a call.
+    Funcs(Vec<FuncFacts>, Vec<String>),
+    /// The shard stopped (an error, or it finished).
+    Done,
+}
+
+enum Reply {
+    /// Where the shard's uniquing starts: the counter, and the taken
+    /// names that uniquing could meet.
+    Uniquing(u32, Vec<String>),
+    /// The names of every function that becomes a coroutine.
+    Converted(Arc<FxHashSet<String>>),
+}
+
+/// A shard's end of the exchange.
+pub(super) struct ShardLink {
+    index: usize,
+    to: Sender<(usize, Report)>,
+    from: Receiver<Reply>,
+    pub(super) foreign: FxHashSet<Op>,
+}
+
+impl Drop for ShardLink {
+    fn drop(&mut self) {
+        // Unblocks a coordinator waiting for this shard, whether it ended
+        // early or not: a report that never comes would hang the others.
+        let _ = self.to.send((self.index, Report::Done));
+    }
+}
+
+fn not_sharded(module_loc: mlir_async_ir::Location) -> IrError {
+    IrError::new(module_loc, "the module cannot be lowered in shards")
+}
+
+impl ShardLink {
+    fn ask(&self, r: Report) -> Option<Reply> {
+        self.to.send((self.index, r)).ok()?;
+        self.from.recv().ok()
+    }
+}
+
+impl Lowering<'_, '_> {
+    /// Sets the uniquing counter and taken names where the shards before
+    /// this one left them.
+    pub(super) fn shard_uniquing(&mut self, outlines: usize) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(self.module);
+        let Some(link) = &self.shard else {
+            return Ok(());
+        };
+        let own = {
+            let ctx = &*self.pc.ctx;
+            let r = ctx.regions_of(self.module)[0];
+            let b = ctx.entry_block(r).expect("module has a body");
+            ctx.block_ops_iter(b)
+                .filter(|o| !link.foreign.contains(o))
+                .filter_map(|o| ctx.symbol_name(o).map(str::to_string))
+                .collect()
+        };
+        let Some(Reply::Uniquing(counter, taken)) = link.ask(Report::Outlines(outlines, own))
+        else {
+            return Err(not_sharded(loc));
+        };
+        self.uniquing_counter = counter;
+        for t in taken {
+            let s = self.pc.ctx.sym(&t);
+            self.symbols.insert(s);
+        }
+        Ok(())
+    }
+
+    /// `funcs_to_coroutines` for one shard: the functions to convert come
+    /// from the coordinator; this shard rewrites the ones it defines, the
+    /// declarations of the others, and its own call sites of all.
+    pub(super) fn shard_funcs_to_coroutines(&mut self) -> Result<(), IrError> {
+        let loc = self.pc.ctx.op_loc(self.module);
+        let mut users: FxHashMap<Symbol, Vec<Op>> = FxHashMap::default();
+        let mut facts = vec![];
+        let mut other_refs: FxHashSet<String> = FxHashSet::default();
+        {
+            let Some(link) = &self.shard else {
+                return Ok(());
+            };
+            let ctx = &*self.pc.ctx;
+            let (a, all, call) = (self.n.async_await, self.n.async_await_all, self.n.func_call);
+            let callee_key = self.n.callee;
+            let mut note_users = |o: Op, users: &mut FxHashMap<Symbol, Vec<Op>>| {
+                for &(k, a) in ctx.attrs(o) {
+                    let is_call = ctx.op(o).name == call && k == callee_key;
+                    super::collect_symbol_refs(ctx, a, &mut |s| {
+                        users.entry(s).or_default().push(o);
+                        if !is_call {
+                            other_refs.insert(ctx.str(s).to_string());
+                        }
+                    });
+                }
+            };
+            let body = ctx.regions_of(self.module)[0];
+            let body = ctx.entry_block(body).expect("module has a body");
+            for top in ctx.block_ops_iter(body) {
+                note_users(top, &mut users);
+                let mut awaits = false;
+                let mut callees = vec![];
+                ctx.walk_nested(top, &mut |o| {
+                    let n = ctx.op(o).name;
+                    awaits |= n == a || n == all;
+                    if n == call {
+                        if let Some(c) = ctx.get_attr_sym(o, callee_key) {
+                            if let mlir_async_ir::AttrKind::SymbolRef(s, nested) = ctx.attr_kind(c)
+                            {
+                                if nested.is_empty() {
+                                    callees.push(ctx.str(*s).to_string());
+                                }
+                            }
+                        }
+                    }
+                    note_users(o, &mut users);
+                });
+                let plain = self.is(top, self.n.func_func)
+                    && !link.foreign.contains(&top)
+                    && !self.coros.contains_key(&top);
+                if let (true, Some(name)) = (plain, ctx.symbol_name(top)) {
+                    facts.push(FuncFacts {
+                        name: name.to_string(),
+                        awaits,
+                        allowed_to_block: self.is_allowed_to_block(top),
+                        callees,
+                    });
+                }
+            }
+        }
+        let link = self.shard.as_ref().expect("a shard");
+        let Some(Reply::Converted(converted)) =
+            link.ask(Report::Funcs(facts, other_refs.into_iter().collect()))
+        else {
+            return Err(not_sharded(loc));
+        };
+        let foreign = link.foreign.clone();
+        for func in self.module_funcs() {
+            let Some(fname) = self.pc.ctx.symbol_name(func) else {
+                continue;
+            };
+            if !converted.contains(fname) || self.coros.contains_key(&func) {
+                continue;
+            }
+            let fname = fname.to_string();
+            if foreign.contains(&func) {
+                // Only its signature: the calls here must match it.
+                self.coroutine_signature(func);
+            } else {
+                let coro = self.rewrite_func_as_coroutine(func);
+                self.coros.insert(func, coro);
+            }
+            let us = match self.pc.ctx.lookup_sym(&fname) {
+                Some(s) => users.get(&s).cloned().unwrap_or_default(),
+                None => vec![],
+            };
+            for u in us.into_iter().rev() {
+                if self.pc.ctx.is_erased(u) {
+                    continue;
+                }
+                if !self.is(u, self.n.func_call) {
+                    // The coordinator saw no such reference; be safe.
+                    return Err(not_sharded(loc));
+                }
+                self.rewrite_callsite(u, func, &fname)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs the pass on every shard, each on its own thread, exchanging the
+/// two module-wide facts through the calling thread.
+pub fn run_sharded(shards: Vec<Shard<'_, '_>>, eliminate: bool) -> Result<(), NotSharded> {
+    let (to_coordinator, reports) = channel::<(usize, Report)>();
+    std::thread::scope(|s| {
+        let mut replies: Vec<Option<Sender<Reply>>> = vec![];
+        let mut handles = vec![];
+        for (index, shard) in shards.into_iter().enumerate() {
+            let (tx, from) = channel();
+            replies.push(Some(tx));
+            let link = ShardLink {
+                index,
+                to: to_coordinator.clone(),
+                from,
+                foreign: shard.foreign,
+            };
+            handles.push(s.spawn(move || {
+                let mut l = Lowering::new(shard.pc, shard.module);
+                l.shard = Some(link);
+                l.run(eliminate).is_ok()
+            }));
+        }
+        drop(to_coordinator);
+        let coordinated = coordinate(&reports, &mut replies, eliminate);
+        if coordinated.is_none() {
+            // Every shard still waiting for a reply gets an error.
+            replies.clear();
+        }
+        let mut ok = coordinated.is_some();
+        for h in handles {
+            ok &= h.join().unwrap_or(false);
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(NotSharded)
+        }
+    })
+}
+
+/// Waits for one report of each shard (in any order); `None` if a shard
+/// stopped instead.
+fn gather<T>(
+    reports: &Receiver<(usize, Report)>,
+    n: usize,
+    mut take: impl FnMut(Report) -> Option<T>,
+) -> Option<Vec<T>> {
+    let mut got: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    for _ in 0..n {
+        let (i, r) = reports.recv().ok()?;
+        got[i] = Some(take(r)?);
+    }
+    got.into_iter().collect()
+}
+
+fn coordinate(
+    reports: &Receiver<(usize, Report)>,
+    replies: &mut [Option<Sender<Reply>>],
+    eliminate: bool,
+) -> Option<()> {
+    let n = replies.len();
+    let outlines = gather(reports, n, |r| match r {
+        Report::Outlines(k, names) => Some((k, names)),
+        _ => None,
+    })?;
+    let names: FxHashSet<&str> = outlines
+        .iter()
+        .flat_map(|(_, ns)| ns.iter().map(String::as_str))
+        .collect();
+    // Every name uniquing could meet: the prefix and its numbered forms.
+    let taken: Vec<String> = names
+        .iter()
+        .filter(|s| s.starts_with(ASYNC_FN_PREFIX))
+        .map(|s| s.to_string())
+        .collect();
+    let mut counter = 0u32;
+    let mut base_used = false;
+    let mut numbered = String::new();
+    for (k, (count, _)) in outlines.iter().enumerate() {
+        let mut t = taken.clone();
+        if base_used {
+            t.push(ASYNC_FN_PREFIX.to_string());
+        }
+        replies[k]
+            .as_ref()?
+            .send(Reply::Uniquing(counter, t))
+            .ok()?;
+        // What `unique_symbol` will do for this shard's outlines.
+        for _ in 0..*count {
+            if !base_used && !names.contains(ASYNC_FN_PREFIX) {
+                base_used = true;
+                continue;
+            }
+            base_used = true;
+            loop {
+                numbered.clear();
+                numbered.push_str(ASYNC_FN_PREFIX);
+                numbered.push('_');
+                mlir_async_syntax::printer::push_u32(&mut numbered, counter);
+                counter += 1;
+                if !names.contains(numbered.as_str()) {
+                    break;
+                }
+            }
+        }
+    }
+    if !eliminate {
+        return Some(());
+    }
+    let funcs = gather(reports, n, |r| match r {
+        Report::Funcs(f, refs) => Some((f, refs)),
+        _ => None,
+    })?;
+    let mut by_name: FxHashMap<&str, &FuncFacts> = FxHashMap::default();
+    let mut callers: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
+    for f in funcs.iter().flat_map(|(fs, _)| fs) {
+        by_name.insert(&f.name, f);
+        for c in &f.callees {
+            callers.entry(c).or_default().push(&f.name);
+        }
+    }
+    // The sequential pass's worklist, as a closure: a function awaiting
+    // (and not allowed to block) converts, and so do its callers.
+    let mut converted: FxHashSet<String> = FxHashSet::default();
+    let mut work: Vec<&str> = by_name
+        .values()
+        .filter(|f| f.awaits && !f.allowed_to_block)
+        .map(|f| f.name.as_str())
+        .collect();
+    while let Some(f) = work.pop() {
+        if !converted.insert(f.to_string()) {
+            continue;
+        }
+        for &c in callers.get(f).into_iter().flatten() {
+            if by_name.get(c).is_some_and(|c| !c.allowed_to_block) {
+                work.push(c);
+            }
+        }
+    }
+    // A converted function referenced other than by a call gets a
+    // blocking wrapper, named from the module-wide counter: not here.
+    if funcs
+        .iter()
+        .flat_map(|(_, refs)| refs)
+        .any(|r| converted.contains(r))
+    {
+        return None;
+    }
+    let converted = Arc::new(converted);
+    for r in replies.iter() {
+        r.as_ref()?.send(Reply::Converted(converted.clone())).ok()?;
+    }
+    Some(())
+}

@@ -1,0 +1,406 @@
+//! A large module run through `-async-to-async-runtime` in shards: its
+//! text is cut between top-level functions, and each part is parsed,
+//! verified, lowered and printed in its own `Context` on its own thread.
+//!
+//! Parsing and the pass mutate a context, so on one context they run on
+//! one core; in shards they use them all. Each shard also gets private
+//! declarations of the functions the others define, so that its calls
+//! verify and the pass can rewrite them; the pass exchanges the little
+//! it needs of the whole module through `run_sharded`. The printed module
+//! is the shards' original functions in order, then their outlined
+//! functions in order: the sequential run's text, byte for byte.
+//!
+//! Anything unusual makes the sharded run give up (`None`) before a byte
+//! is written, and the caller runs the whole module on one context:
+//! errors (whose diagnostics the sequential run words), text that is not
+//! a plain list of top-level functions, aliases, a converted function
+//! referenced other than by a call.
+
+use super::Options;
+use mlir_async_dialects::{verify::verify, Registry};
+use mlir_async_ir::fxhash::FxHashSet;
+use mlir_async_ir::{parallel, Context, Op};
+use mlir_async_passes::async_to_async_runtime::{run_sharded, Shard};
+use mlir_async_passes::PassContext;
+use mlir_async_syntax::printer::{print_type_into, BodySource, Printer};
+use mlir_async_syntax::{parse_source, write_sources, Edition, EditionEvidence, PrintOptions};
+use std::time::Instant;
+
+/// Below this size one context is as fast.
+const MIN_BYTES: usize = 64 * 1024;
+
+/// What a sharded run did: the timings `--mlir-timing` shows, the edition
+/// printed, and whether the output could be written.
+pub(super) struct ShardedRun {
+    pub timing: Vec<(String, f64)>,
+    pub edition: Edition,
+    pub written: Result<(), String>,
+}
+
+/// Is the pipeline `-async-to-async-runtime` alone? Its option if so.
+fn async_to_async_runtime_only(o: &Options) -> Option<bool> {
+    let [(name, opts, false)] = &o.pipeline[..] else {
+        return None;
+    };
+    if name != "async-to-async-runtime" {
+        return None;
+    }
+    let mut eliminate = false;
+    for (k, v) in mlir_async_passes::parse_options(opts).ok()? {
+        if k != "eliminate-blocking-await-ops" {
+            return None;
+        }
+        eliminate = mlir_async_passes::parse_bool(&k, &v).ok()?;
+    }
+    Some(eliminate)
+}
+
+/// Byte offsets where a top-level op starts on a line of its own, at
+/// nesting depth 0 outside strings and comments, and the line number of
+/// each; `None` when the text defines aliases or holds a `module` (whose
+/// body is one op, not a list to cut).
+fn top_level_starts(text: &str) -> Option<Vec<(usize, u32)>> {
+    let b = text.as_bytes();
+    let mut starts = vec![];
+    let (mut depth, mut line) = (0i64, 0u32);
+    let (mut in_string, mut at_line_start) = (false, true);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if at_line_start && !in_string && depth == 0 {
+            match c {
+                b'#' | b'!' => return None,
+                c if c.is_ascii_alphabetic() || c == b'"' => {
+                    if text[i..].starts_with("module") {
+                        return None;
+                    }
+                    starts.push((i, line));
+                }
+                _ => {}
+            }
+        }
+        at_line_start = false;
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                b'\n' => return None,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'"' => in_string = true,
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                b'{' | b'(' | b'[' => depth += 1,
+                b'}' | b')' | b']' => depth -= 1,
+                b'\n' => {
+                    line += 1;
+                    at_line_start = true;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    (depth == 0 && !in_string).then_some(starts)
+}
+
+/// One part of the module, in its own context.
+struct ShardState {
+    ctx: Context,
+    reg: Registry,
+    module: Op,
+    evidence: EditionEvidence,
+    /// Its own top-level ops, before the declarations.
+    own: usize,
+    /// `func.func private @f(...) -> (...)` of each of its functions.
+    decls: Vec<String>,
+    foreign: FxHashSet<Op>,
+}
+
+fn parse_shard(o: &Options, file: &str, text: &str, line: u32) -> Option<ShardState> {
+    let mut ctx = Context::new();
+    let reg = Registry::new(&mut ctx);
+    let parsed = parse_source(&mut ctx, &reg, file, text, line, o.allow_unregistered).ok()?;
+    let module = parsed.module;
+    let body = Printer::body_ops(&ctx, module)?;
+    let mut decls = vec![];
+    for &f in &body {
+        if ctx.name(f) != "func.func" {
+            continue;
+        }
+        let name = ctx.symbol_name(f)?;
+        // Names that print quoted are left to the sequential run.
+        let plain = name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'$');
+        let (ins, outs) = mlir_async_dialects::builtin::func_type(&ctx, f);
+        if !plain || name.is_empty() {
+            return None;
+        }
+        let mut d = format!("func.func private @{name}(");
+        for (k, &t) in ins.iter().enumerate() {
+            if k > 0 {
+                d.push_str(", ");
+            }
+            print_type_into(&ctx, t, &mut d);
+        }
+        d.push_str(") -> (");
+        for (k, &t) in outs.iter().enumerate() {
+            if k > 0 {
+                d.push_str(", ");
+            }
+            print_type_into(&ctx, t, &mut d);
+        }
+        d.push_str(")\n");
+        decls.push(d);
+    }
+    Some(ShardState {
+        ctx,
+        reg,
+        module,
+        evidence: parsed.evidence,
+        own: body.len(),
+        decls,
+        foreign: FxHashSet::default(),
+    })
+}
+
+/// Adds declarations of the other shards' functions to `s`.
+fn declare_foreign(s: &mut ShardState, o: &Options, file: &str, decls: &str) -> Option<()> {
+    if decls.is_empty() {
+        return Some(());
+    }
+    let parsed = parse_source(&mut s.ctx, &s.reg, file, decls, 0, o.allow_unregistered).ok()?;
+    let from = Printer::body_ops(&s.ctx, parsed.module)?;
+    let r = s.ctx.regions_of(s.module)[0];
+    let body = s.ctx.entry_block(r)?;
+    for d in from {
+        s.ctx.detach_op(d);
+        s.ctx.insert_op(mlir_async_ir::InsertPoint::AtEnd(body), d);
+        s.foreign.insert(d);
+    }
+    Some(())
+}
+
+/// Runs `f` on every shard, each on its own thread.
+fn on_threads<T: Send>(
+    shards: &mut [ShardState],
+    f: impl Fn(usize, &mut ShardState) -> T + Sync,
+) -> Vec<T> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = shards
+            .iter_mut()
+            .enumerate()
+            .map(|(k, sh)| {
+                let f = &f;
+                s.spawn(move || f(k, sh))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a shard thread panicked"))
+            .collect()
+    })
+}
+
+/// Runs the module in shards, writing the output to `dest`; `None` when
+/// it is not worth it or not possible (nothing was written then).
+pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Option<ShardedRun> {
+    let eliminate = async_to_async_runtime_only(o)?;
+    if o.print_generic || o.print_debuginfo || o.print_ir_after_all {
+        return None;
+    }
+    let wanted = match o.shards {
+        Some(n) => n,
+        None if text.len() < MIN_BYTES => return None,
+        None => parallel::threads_for(usize::MAX),
+    };
+    if wanted < 2 || parallel::threads_for(wanted) < 2 {
+        return None;
+    }
+    let starts = top_level_starts(text)?;
+    // Cut at the first top-level op at or after each equal share.
+    let mut cuts: Vec<(usize, u32)> = vec![(0, 0)];
+    for k in 1..wanted {
+        let target = text.len() * k / wanted;
+        let last = cuts.last().map_or(0, |c| c.0);
+        if let Some(&next) = starts.iter().find(|&&(p, _)| p >= target && p > last) {
+            cuts.push(next);
+        }
+    }
+    if cuts.len() < 2 {
+        return None;
+    }
+    let mut ends: Vec<usize> = cuts.iter().skip(1).map(|c| c.0).collect();
+    ends.push(text.len());
+    let mut timing = vec![];
+
+    let t0 = Instant::now();
+    let parts: Vec<(usize, usize, u32)> = cuts
+        .iter()
+        .zip(&ends)
+        .map(|(&(s, l), &e)| (s, e, l))
+        .collect();
+    let parsed: Vec<Option<ShardState>> = std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .iter()
+            .map(|&(start, end, line)| {
+                s.spawn(move || parse_shard(o, file, &text[start..end], line))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    let mut shards: Vec<ShardState> = parsed.into_iter().collect::<Option<_>>()?;
+    let all_decls: Vec<Vec<String>> = shards
+        .iter_mut()
+        .map(|s| std::mem::take(&mut s.decls))
+        .collect();
+    let declared = on_threads(&mut shards, |k, s| {
+        let decls: String = all_decls
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .flat_map(|(_, d)| d.iter().map(String::as_str))
+            .collect();
+        declare_foreign(s, o, file, &decls)
+    });
+    declared.into_iter().collect::<Option<Vec<()>>>()?;
+    timing.push(("Parser".to_string(), t0.elapsed().as_secs_f64()));
+    let evidence = shards
+        .iter()
+        .fold(EditionEvidence::default(), |a, s| a.merge(s.evidence));
+    let edition = o.edition.unwrap_or(evidence.edition());
+
+    let verify_all = |shards: &mut [ShardState]| -> Option<()> {
+        let ok = on_threads(shards, |_, s| {
+            verify(&s.ctx, &s.reg, s.module, edition).is_ok()
+        });
+        ok.into_iter().all(|ok| ok).then_some(())
+    };
+    let t0 = Instant::now();
+    verify_all(&mut shards)?;
+    timing.push(("Verifier".to_string(), t0.elapsed().as_secs_f64()));
+
+    let t0 = Instant::now();
+    {
+        let mut pcs: Vec<(PassContext, Op, FxHashSet<Op>)> = shards
+            .iter_mut()
+            .map(|s| {
+                (
+                    PassContext {
+                        ctx: &mut s.ctx,
+                        registry: &s.reg,
+                        edition,
+                    },
+                    s.module,
+                    s.foreign.clone(),
+                )
+            })
+            .collect();
+        let work = pcs
+            .iter_mut()
+            .map(|(pc, module, foreign)| Shard {
+                pc,
+                module: *module,
+                foreign: std::mem::take(foreign),
+            })
+            .collect();
+        run_sharded(work, eliminate).ok()?;
+    }
+    timing.push((
+        "async-to-async-runtime".to_string(),
+        t0.elapsed().as_secs_f64(),
+    ));
+    let t0 = Instant::now();
+    verify_all(&mut shards)?;
+    timing.push(("Verifier".to_string(), t0.elapsed().as_secs_f64()));
+
+    let t0 = Instant::now();
+    // Each shard's body: its own ops, the declarations, then what the
+    // pass outlined.
+    let mut own = vec![];
+    let mut outlined = vec![];
+    for s in &shards {
+        let body = Printer::body_ops(&s.ctx, s.module)?;
+        let n = s.own + s.foreign.len();
+        if body.len() < n || body[s.own..n].iter().any(|d| !s.foreign.contains(d)) {
+            return None;
+        }
+        if s.ctx.may_print_affine() {
+            return None;
+        }
+        own.push(body[..s.own].to_vec());
+        outlined.push(body[n..].to_vec());
+    }
+    let mut sources = vec![];
+    for (s, ops) in shards.iter().zip(own) {
+        sources.push(BodySource {
+            ctx: &s.ctx,
+            hooks: &s.reg,
+            top: s.module,
+            ops,
+        });
+    }
+    for (s, ops) in shards.iter().zip(outlined) {
+        sources.push(BodySource {
+            ctx: &s.ctx,
+            hooks: &s.reg,
+            top: s.module,
+            ops,
+        });
+    }
+    let popts = PrintOptions {
+        edition,
+        generic: false,
+        debug_info: false,
+    };
+    let written = super::write_output(dest, |w| {
+        match write_sources(&sources, popts, w) {
+            Some(r) => r?,
+            None => return Err(std::io::Error::other("the shards could not be printed")),
+        }
+        // mlir-opt ends its output with an empty line.
+        w.write_all(b"\n")
+    });
+    timing.push(("Output".to_string(), t0.elapsed().as_secs_f64()));
+    drop(sources);
+    // The process ends right after: freeing a large IR piece by piece
+    // would only cost time.
+    std::mem::forget(shards);
+    Some(ShardedRun {
+        timing,
+        edition,
+        written,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::top_level_starts;
+
+    #[test]
+    fn cuts_only_between_top_level_ops() {
+        let text = "// c\nfunc @a() {\n  \"x\"() {s = \"}\\n\"} : () -> ()\n}\nfunc @b()\n";
+        let starts = top_level_starts(text).unwrap();
+        let at: Vec<&str> = starts.iter().map(|&(p, _)| &text[p..p + 7]).collect();
+        assert_eq!(at, ["func @a", "func @b"]);
+        assert_eq!(starts.iter().map(|s| s.1).collect::<Vec<_>>(), [1, 4]);
+    }
+
+    #[test]
+    fn refuses_aliases_modules_and_unbalanced_text() {
+        assert!(top_level_starts("#map = affine_map<(d0) -> (d0)>\nfunc @a()\n").is_none());
+        assert!(top_level_starts("module {\n  func @a()\n}\n").is_none());
+        assert!(top_level_starts("func @a() {\n").is_none());
+        assert!(top_level_starts("func @a() attributes {s = \"\n").is_none());
+    }
+}

@@ -14,6 +14,11 @@ pub fn disable_threading(disabled: bool) {
     DISABLED.store(disabled, Ordering::Relaxed);
 }
 
+/// Has `--mlir-disable-threading` been given?
+pub fn threading_disabled() -> bool {
+    DISABLED.load(Ordering::Relaxed)
+}
+
 /// How many threads a parallel loop over `n` items uses.
 pub fn threads_for(n: usize) -> usize {
     if DISABLED.load(Ordering::Relaxed) || n < 2 {

@@ -301,13 +301,20 @@ fn process_chunk(
     edition_seen: &mut Option<Edition>,
 ) -> ChunkResult {
     if let Some(dest) = stream {
-        if let Some(run) = shards::try_sharded(o, file, dest, chunk.text) {
-            timing.extend(run.timing);
-            edition_seen.get_or_insert(run.edition);
-            return match run.written {
-                Ok(()) => ChunkResult::Written,
-                Err(m) => ChunkResult::WriteFailed(m),
-            };
+        match shards::try_sharded(o, file, dest, chunk.text) {
+            Ok(run) => {
+                timing.extend(run.timing);
+                edition_seen.get_or_insert(run.edition);
+                return match run.written {
+                    Ok(()) => ChunkResult::Written,
+                    Err(m) => ChunkResult::WriteFailed(m),
+                };
+            }
+            // Asked for by name: say why the module runs whole.
+            Err(why) if o.shards.is_some_and(|n| n > 1) => {
+                eprintln!("mlir-async-opt: note: --mlir-shards: the module runs whole: {why}");
+            }
+            Err(_) => {}
         }
     }
     let mut ctx = Context::new();

@@ -209,22 +209,28 @@ fn on_threads<T: Send>(
     })
 }
 
-/// Runs the module in shards, writing the output to `dest`; `None` when
-/// it is not worth it or not possible (nothing was written then).
-pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Option<ShardedRun> {
-    let eliminate = async_to_async_runtime_only(o)?;
+/// Runs the module in shards, writing the output to `dest`; says why not
+/// when it is not worth it or not possible (nothing was written then).
+pub(super) fn try_sharded(
+    o: &Options,
+    file: &str,
+    dest: &str,
+    text: &str,
+) -> Result<ShardedRun, &'static str> {
+    let eliminate = async_to_async_runtime_only(o)
+        .ok_or("the pipeline is not -async-to-async-runtime alone")?;
     if o.print_generic || o.print_debuginfo || o.print_ir_after_all {
-        return None;
+        return Err("the output options print more than the module");
     }
     let wanted = match o.shards {
         Some(n) => n,
-        None if text.len() < MIN_BYTES => return None,
+        None if text.len() < MIN_BYTES => return Err("the module is small"),
         None => parallel::threads_for(usize::MAX),
     };
-    if wanted < 2 || parallel::threads_for(wanted) < 2 {
-        return None;
+    if wanted < 2 || parallel::threading_disabled() {
+        return Err("there is one thread");
     }
-    let starts = top_level_starts(text)?;
+    let starts = top_level_starts(text).ok_or("the text is not a list of top-level operations")?;
     // Cut at the first top-level op at or after each equal share.
     let mut cuts: Vec<(usize, u32)> = vec![(0, 0)];
     for k in 1..wanted {
@@ -235,7 +241,7 @@ pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Op
         }
     }
     if cuts.len() < 2 {
-        return None;
+        return Err("the module has one top-level operation");
     }
     let mut ends: Vec<usize> = cuts.iter().skip(1).map(|c| c.0).collect();
     ends.push(text.len());
@@ -259,7 +265,10 @@ pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Op
             .map(|h| h.join().ok().flatten())
             .collect()
     });
-    let mut shards: Vec<ShardState> = parsed.into_iter().collect::<Option<_>>()?;
+    let mut shards: Vec<ShardState> = parsed
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or("a part did not parse")?;
     let all_decls: Vec<Vec<String>> = shards
         .iter_mut()
         .map(|s| std::mem::take(&mut s.decls))
@@ -273,7 +282,10 @@ pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Op
             .collect();
         declare_foreign(s, o, file, &decls)
     });
-    declared.into_iter().collect::<Option<Vec<()>>>()?;
+    declared
+        .into_iter()
+        .collect::<Option<Vec<()>>>()
+        .ok_or("a part did not parse with the others' declarations")?;
     timing.push(("Parser".to_string(), t0.elapsed().as_secs_f64()));
     let evidence = shards
         .iter()
@@ -287,7 +299,7 @@ pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Op
         ok.into_iter().all(|ok| ok).then_some(())
     };
     let t0 = Instant::now();
-    verify_all(&mut shards)?;
+    verify_all(&mut shards).ok_or("a part did not verify")?;
     timing.push(("Verifier".to_string(), t0.elapsed().as_secs_f64()));
 
     let t0 = Instant::now();
@@ -314,14 +326,14 @@ pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Op
                 foreign: std::mem::take(foreign),
             })
             .collect();
-        run_sharded(work, eliminate).ok()?;
+        run_sharded(work, eliminate).map_err(|_| "the pass needs the whole module")?;
     }
     timing.push((
         "async-to-async-runtime".to_string(),
         t0.elapsed().as_secs_f64(),
     ));
     let t0 = Instant::now();
-    verify_all(&mut shards)?;
+    verify_all(&mut shards).ok_or("a part did not verify after the pass")?;
     timing.push(("Verifier".to_string(), t0.elapsed().as_secs_f64()));
 
     let t0 = Instant::now();
@@ -330,13 +342,13 @@ pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Op
     let mut own = vec![];
     let mut outlined = vec![];
     for s in &shards {
-        let body = Printer::body_ops(&s.ctx, s.module)?;
+        let body = Printer::body_ops(&s.ctx, s.module).ok_or("a body defines values")?;
         let n = s.own + s.foreign.len();
         if body.len() < n || body[s.own..n].iter().any(|d| !s.foreign.contains(d)) {
-            return None;
+            return Err("the pass moved the declarations");
         }
         if s.ctx.may_print_affine() {
-            return None;
+            return Err("the output may need attribute aliases");
         }
         own.push(body[..s.own].to_vec());
         outlined.push(body[n..].to_vec());
@@ -376,7 +388,7 @@ pub(super) fn try_sharded(o: &Options, file: &str, dest: &str, text: &str) -> Op
     // The process ends right after: freeing a large IR piece by piece
     // would only cost time.
     std::mem::forget(shards);
-    Some(ShardedRun {
+    Ok(ShardedRun {
         timing,
         edition,
         written,

@@ -55,59 +55,45 @@ fn async_to_async_runtime_only(o: &Options) -> Option<bool> {
     Some(eliminate)
 }
 
-/// Byte offsets where a top-level op starts on a line of its own, at
-/// nesting depth 0 outside strings and comments, and the line number of
-/// each; `None` when the text defines aliases or holds a `module` (whose
-/// body is one op, not a list to cut).
-fn top_level_starts(text: &str) -> Option<Vec<(usize, u32)>> {
+/// Where to cut `text` into `parts` parts: at the first line after each
+/// equal share that starts at column 0 with an op (a letter or a quoted
+/// name), with the number of lines before it. Only the lines near the
+/// cuts are read: a cut that is not between two top-level ops leaves a
+/// part that does not parse (an op or a region left open, or a part
+/// starting with the tail of an op), and the module then runs whole.
+/// `None` when the text is one `module` op, or defines aliases (at the
+/// start of a line), which every part would need.
+fn cut_points(text: &str, parts: usize) -> Option<Vec<(usize, u32)>> {
     let b = text.as_bytes();
-    let mut starts = vec![];
-    let (mut depth, mut line) = (0i64, 0u32);
-    let (mut in_string, mut at_line_start) = (false, true);
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if at_line_start && !in_string && depth == 0 {
-            match c {
-                b'#' | b'!' => return None,
-                c if c.is_ascii_alphabetic() || c == b'"' => {
-                    if text[i..].starts_with("module") {
-                        return None;
-                    }
-                    starts.push((i, line));
-                }
-                _ => {}
-            }
-        }
-        at_line_start = false;
-        if in_string {
-            match c {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                b'\n' => return None,
-                _ => {}
-            }
-        } else {
-            match c {
-                b'"' => in_string = true,
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    while i < b.len() && b[i] != b'\n' {
-                        i += 1;
-                    }
-                    continue;
-                }
-                b'{' | b'(' | b'[' => depth += 1,
-                b'}' | b')' | b']' => depth -= 1,
-                b'\n' => {
-                    line += 1;
-                    at_line_start = true;
-                }
-                _ => {}
-            }
-        }
-        i += 1;
+    let first = text
+        .lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with("//"))?;
+    if first.starts_with("module") || first.starts_with('#') || first.starts_with('!') {
+        return None;
     }
-    (depth == 0 && !in_string).then_some(starts)
+    if text.contains("\n#") || text.contains("\n!") {
+        return None;
+    }
+    let mut cuts: Vec<(usize, u32)> = vec![(0, 0)];
+    let mut lines = 0u32;
+    for k in 1..parts {
+        let from = (text.len() * k / parts).max(cuts.last()?.0 + 1);
+        let mut i = from;
+        let at = loop {
+            let nl = i + b.get(i..)?.iter().position(|&c| c == b'\n')?;
+            match b.get(nl + 1) {
+                Some(c) if c.is_ascii_alphabetic() || *c == b'"' => break nl + 1,
+                Some(_) => i = nl + 1,
+                None => return None,
+            }
+        };
+        // Counted in one pass over each stretch (vectorized).
+        let prev = cuts.last()?.0;
+        lines += b[prev..at].iter().filter(|&&c| c == b'\n').count() as u32;
+        cuts.push((at, lines));
+    }
+    Some(cuts)
 }
 
 /// One part of the module, in its own context.
@@ -230,19 +216,12 @@ pub(super) fn try_sharded(
     if wanted < 2 || parallel::threading_disabled() {
         return Err("there is one thread");
     }
-    let starts = top_level_starts(text).ok_or("the text is not a list of top-level operations")?;
-    // Cut at the first top-level op at or after each equal share.
-    let mut cuts: Vec<(usize, u32)> = vec![(0, 0)];
-    for k in 1..wanted {
-        let target = text.len() * k / wanted;
-        let last = cuts.last().map_or(0, |c| c.0);
-        if let Some(&next) = starts.iter().find(|&&(p, _)| p >= target && p > last) {
-            cuts.push(next);
-        }
-    }
-    if cuts.len() < 2 {
-        return Err("the module has one top-level operation");
-    }
+    // Cut at the first op starting a line after each equal share.
+    let cuts = match cut_points(text, wanted) {
+        Some(c) => c,
+        None if text.len() < 2 => return Err("the module is empty"),
+        None => return Err("the text is not a list of top-level operations"),
+    };
     let mut ends: Vec<usize> = cuts.iter().skip(1).map(|c| c.0).collect();
     ends.push(text.len());
     let mut timing = vec![];
@@ -397,22 +376,24 @@ pub(super) fn try_sharded(
 
 #[cfg(test)]
 mod tests {
-    use super::top_level_starts;
+    use super::cut_points;
 
     #[test]
-    fn cuts_only_between_top_level_ops() {
-        let text = "// c\nfunc @a() {\n  \"x\"() {s = \"}\\n\"} : () -> ()\n}\nfunc @b()\n";
-        let starts = top_level_starts(text).unwrap();
-        let at: Vec<&str> = starts.iter().map(|&(p, _)| &text[p..p + 7]).collect();
-        assert_eq!(at, ["func @a", "func @b"]);
-        assert_eq!(starts.iter().map(|s| s.1).collect::<Vec<_>>(), [1, 4]);
+    fn cuts_at_lines_starting_an_op() {
+        let text = "// c\nfunc @a() {\n  return\n}\nfunc @b() {\n  return\n}\n";
+        let cuts = cut_points(text, 2).unwrap();
+        assert_eq!(cuts.len(), 2);
+        let (at, line) = cuts[1];
+        assert!(text[at..].starts_with("func @b"), "{}", &text[at..]);
+        assert_eq!(line, 4);
+        // No op starts a line after the middle of the last function.
+        assert!(cut_points("func @a() {\n  return\n}\n", 2).is_none());
     }
 
     #[test]
-    fn refuses_aliases_modules_and_unbalanced_text() {
-        assert!(top_level_starts("#map = affine_map<(d0) -> (d0)>\nfunc @a()\n").is_none());
-        assert!(top_level_starts("module {\n  func @a()\n}\n").is_none());
-        assert!(top_level_starts("func @a() {\n").is_none());
-        assert!(top_level_starts("func @a() attributes {s = \"\n").is_none());
+    fn refuses_aliases_and_modules() {
+        assert!(cut_points("#map = affine_map<(d0) -> (d0)>\nfunc @a()\nfunc @b()\n", 2).is_none());
+        assert!(cut_points("func @a()\n!t = i32\nfunc @b()\n", 2).is_none());
+        assert!(cut_points("// x\nmodule {\n  func @a()\n}\nfunc @b()\n", 2).is_none());
     }
 }

@@ -14,6 +14,21 @@ pub fn disable_threading(disabled: bool) {
     DISABLED.store(disabled, Ordering::Relaxed);
 }
 
+thread_local! {
+    /// Set while the thread runs [`on_this_thread`].
+    static ON_THIS_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every parallel loop it starts kept on the calling thread:
+/// for work that is already one of several threads (a module run in
+/// shards), where more threads would only compete for the same cores.
+pub fn on_this_thread<T>(f: impl FnOnce() -> T) -> T {
+    let before = ON_THIS_THREAD.with(|c| c.replace(true));
+    let r = f();
+    ON_THIS_THREAD.with(|c| c.set(before));
+    r
+}
+
 /// Has `--mlir-disable-threading` been given?
 pub fn threading_disabled() -> bool {
     DISABLED.load(Ordering::Relaxed)
@@ -21,7 +36,7 @@ pub fn threading_disabled() -> bool {
 
 /// How many threads a parallel loop over `n` items uses.
 pub fn threads_for(n: usize) -> usize {
-    if DISABLED.load(Ordering::Relaxed) || n < 2 {
+    if DISABLED.load(Ordering::Relaxed) || n < 2 || ON_THIS_THREAD.with(|c| c.get()) {
         return 1;
     }
     // Asking the OS reads cgroup files: once per process is enough.
@@ -143,6 +158,26 @@ pub fn for_each_part_in_order<S, T: Send, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn on_this_thread_keeps_loops_on_the_caller() {
+        let caller = std::thread::current().id();
+        let threads = std::sync::Mutex::new(std::collections::HashSet::new());
+        on_this_thread(|| {
+            assert_eq!(threads_for(1000), 1);
+            first_in_order(
+                100,
+                || (),
+                |_, _| {
+                    threads.lock().unwrap().insert(std::thread::current().id());
+                    None::<()>
+                },
+            );
+        });
+        assert_eq!(*threads.lock().unwrap(), [caller].into_iter().collect());
+        // And only while `f` runs.
+        assert_eq!(threads_for(1000), threads_for(usize::MAX).min(1000));
+    }
 
     #[test]
     fn first_in_order_returns_the_earliest_hit_whatever_the_scheduling() {

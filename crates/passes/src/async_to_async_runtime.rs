@@ -25,7 +25,7 @@ use mlir_async_syntax::printer::push_u32;
 use std::collections::HashMap;
 
 mod sharded;
-pub use sharded::{run_sharded, NotSharded, Shard};
+pub use sharded::{exchange, run_shard, Coordinator, NotSharded, ShardLink};
 
 /// Prefix of the functions outlined from `async.execute` regions.
 const ASYNC_FN_PREFIX: &str = "async_execute_fn";

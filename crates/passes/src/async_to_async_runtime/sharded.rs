@@ -27,14 +27,6 @@ use mlir_async_ir::{IrError, Op, Symbol};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 
-/// One shard of a module.
-pub struct Shard<'s, 'a> {
-    pub pc: &'s mut PassContext<'a>,
-    pub module: Op,
-    /// Declarations standing for functions another shard defines.
-    pub foreign: FxHashSet<Op>,
-}
-
 /// The sharded run did not complete: run the pass on the whole module
 /// (which then reports any error with its exact diagnostic).
 #[derive(Debug)]
@@ -70,12 +62,67 @@ enum Reply {
     Converted(Arc<FxHashSet<String>>),
 }
 
-/// A shard's end of the exchange.
-pub(super) struct ShardLink {
+/// A shard's end of the exchange, handed to [`run_shard`] on the
+/// shard's thread.
+pub struct ShardLink {
     index: usize,
     to: Sender<(usize, Report)>,
     from: Receiver<Reply>,
     pub(super) foreign: FxHashSet<Op>,
+}
+
+/// The coordinator's end: see [`exchange`].
+pub struct Coordinator {
+    reports: Receiver<(usize, Report)>,
+    replies: Vec<Option<Sender<Reply>>>,
+}
+
+/// The two ends of the exchange between `n` shards (one link each, in
+/// module order) and their coordinator. Each shard runs [`run_shard`] on
+/// its own thread while another runs [`Coordinator::run`].
+pub fn exchange(n: usize) -> (Coordinator, Vec<ShardLink>) {
+    let (to, reports) = channel();
+    let mut replies = vec![];
+    let mut links = vec![];
+    for index in 0..n {
+        let (tx, from) = channel();
+        replies.push(Some(tx));
+        links.push(ShardLink {
+            index,
+            to: to.clone(),
+            from,
+            foreign: FxHashSet::default(),
+        });
+    }
+    (Coordinator { reports, replies }, links)
+}
+
+/// Runs the pass on one shard: `foreign` are the declarations standing for
+/// the other shards' functions. Fails (leaving the shard half lowered)
+/// when the shard cannot be lowered alone, when another shard failed, or
+/// on any error, which the whole-module run then reports.
+pub fn run_shard(
+    pc: &mut PassContext,
+    module: Op,
+    foreign: FxHashSet<Op>,
+    mut link: ShardLink,
+    eliminate: bool,
+) -> Result<(), NotSharded> {
+    link.foreign = foreign;
+    let mut l = Lowering::new(pc, module);
+    l.shard = Some(link);
+    l.run(eliminate).map_err(|_| NotSharded)
+}
+
+impl Coordinator {
+    /// Answers the shards until their pass is done; `Err` if one stopped
+    /// early (every shard still waiting then fails too).
+    pub fn run(mut self, eliminate: bool) -> Result<(), NotSharded> {
+        let done = coordinate(&self.reports, &mut self.replies, eliminate);
+        // Dropping the replies fails every shard still waiting for one.
+        self.replies.clear();
+        done.ok_or(NotSharded)
+    }
 }
 
 impl Drop for ShardLink {
@@ -225,46 +272,6 @@ impl Lowering<'_, '_> {
         }
         Ok(())
     }
-}
-
-/// Runs the pass on every shard, each on its own thread, exchanging the
-/// two module-wide facts through the calling thread.
-pub fn run_sharded(shards: Vec<Shard<'_, '_>>, eliminate: bool) -> Result<(), NotSharded> {
-    let (to_coordinator, reports) = channel::<(usize, Report)>();
-    std::thread::scope(|s| {
-        let mut replies: Vec<Option<Sender<Reply>>> = vec![];
-        let mut handles = vec![];
-        for (index, shard) in shards.into_iter().enumerate() {
-            let (tx, from) = channel();
-            replies.push(Some(tx));
-            let link = ShardLink {
-                index,
-                to: to_coordinator.clone(),
-                from,
-                foreign: shard.foreign,
-            };
-            handles.push(s.spawn(move || {
-                let mut l = Lowering::new(shard.pc, shard.module);
-                l.shard = Some(link);
-                l.run(eliminate).is_ok()
-            }));
-        }
-        drop(to_coordinator);
-        let coordinated = coordinate(&reports, &mut replies, eliminate);
-        if coordinated.is_none() {
-            // Every shard still waiting for a reply gets an error.
-            replies.clear();
-        }
-        let mut ok = coordinated.is_some();
-        for h in handles {
-            ok &= h.join().unwrap_or(false);
-        }
-        if ok {
-            Ok(())
-        } else {
-            Err(NotSharded)
-        }
-    })
 }
 
 /// Waits for one report of each shard (in any order); `None` if a shard

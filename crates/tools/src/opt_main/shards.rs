@@ -20,10 +20,11 @@ use super::Options;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::fxhash::FxHashSet;
 use mlir_async_ir::{parallel, Context, Op};
-use mlir_async_passes::async_to_async_runtime::{run_sharded, Shard};
+use mlir_async_passes::async_to_async_runtime::{exchange, run_shard, ShardLink};
 use mlir_async_passes::PassContext;
 use mlir_async_syntax::printer::{print_type_into, BodySource, Printer};
 use mlir_async_syntax::{parse_source, write_sources, Edition, EditionEvidence, PrintOptions};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::Instant;
 
 /// Below this size one context is as fast.
@@ -174,25 +175,62 @@ fn declare_foreign(s: &mut ShardState, o: &Options, file: &str, decls: &str) -> 
     Some(())
 }
 
-/// Runs `f` on every shard, each on its own thread.
-fn on_threads<T: Send>(
-    shards: &mut [ShardState],
-    f: impl Fn(usize, &mut ShardState) -> T + Sync,
-) -> Vec<T> {
-    std::thread::scope(|s| {
-        let handles: Vec<_> = shards
-            .iter_mut()
-            .enumerate()
-            .map(|(k, sh)| {
-                let f = &f;
-                s.spawn(move || f(k, sh))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a shard thread panicked"))
-            .collect()
-    })
+/// What a shard's thread gets from the others once all are parsed: the
+/// declarations of their functions, and the edition of the whole input.
+type Declared = (String, Edition);
+
+/// What a shard's thread tells the others once parsed (by its index): the
+/// declarations of its functions and the spellings it met; `None` if it
+/// did not parse.
+type PartParsed = (usize, Option<(Vec<String>, EditionEvidence)>);
+
+/// Seconds a shard spent parsing, verifying, lowering, verifying again.
+type Phases = [f64; 4];
+
+/// One shard, from text to verified lowered IR, on its own thread; the
+/// other shards are met twice: to swap declarations, and in the pass.
+#[allow(clippy::too_many_arguments)]
+fn run_part(
+    o: &Options,
+    file: &str,
+    text: &str,
+    line: u32,
+    k: usize,
+    parsed: Sender<PartParsed>,
+    declared: Receiver<Declared>,
+    link: ShardLink,
+    eliminate: bool,
+) -> Result<(ShardState, Phases), &'static str> {
+    let mut phases = [0.0; 4];
+    let t0 = Instant::now();
+    let Some(mut s) = parse_shard(o, file, text, line) else {
+        let _ = parsed.send((k, None));
+        return Err("a part did not parse");
+    };
+    let decls = std::mem::take(&mut s.decls);
+    let _ = parsed.send((k, Some((decls, s.evidence))));
+    let (others, edition) = declared.recv().map_err(|_| "another part did not parse")?;
+    declare_foreign(&mut s, o, file, &others)
+        .ok_or("a part did not parse with the others' declarations")?;
+    phases[0] = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    verify(&s.ctx, &s.reg, s.module, edition).map_err(|_| "a part did not verify")?;
+    phases[1] = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    let foreign = s.foreign.clone();
+    let mut pc = PassContext {
+        ctx: &mut s.ctx,
+        registry: &s.reg,
+        edition,
+    };
+    run_shard(&mut pc, s.module, foreign, link, eliminate)
+        .map_err(|_| "the pass needs the whole module")?;
+    phases[2] = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    verify(&s.ctx, &s.reg, s.module, edition)
+        .map_err(|_| "a part did not verify after the pass")?;
+    phases[3] = t0.elapsed().as_secs_f64();
+    Ok((s, phases))
 }
 
 /// Runs the module in shards, writing the output to `dest`; says why not
@@ -224,96 +262,88 @@ pub(super) fn try_sharded(
     };
     let mut ends: Vec<usize> = cuts.iter().skip(1).map(|c| c.0).collect();
     ends.push(text.len());
-    let mut timing = vec![];
-
-    let t0 = Instant::now();
     let parts: Vec<(usize, usize, u32)> = cuts
         .iter()
         .zip(&ends)
         .map(|(&(s, l), &e)| (s, e, l))
         .collect();
-    let parsed: Vec<Option<ShardState>> = std::thread::scope(|s| {
-        let handles: Vec<_> = parts
-            .iter()
-            .map(|&(start, end, line)| {
-                s.spawn(move || parse_shard(o, file, &text[start..end], line))
-            })
-            .collect();
+    let (coordinator, links) = exchange(parts.len());
+    let mut edition = o.edition.unwrap_or(Edition::V15);
+    let results: Vec<Result<(ShardState, Phases), &str>> = std::thread::scope(|sc| {
+        let (parsed, from_parts) = channel();
+        let mut to_parts = vec![];
+        let mut handles = vec![];
+        for (k, (link, &(start, end, line))) in links.into_iter().zip(&parts).enumerate() {
+            let (tx, declared) = channel();
+            to_parts.push(tx);
+            let parsed = parsed.clone();
+            handles.push(sc.spawn(move || {
+                // Each part is one of the threads: what it verifies stays
+                // on it.
+                parallel::on_this_thread(|| {
+                    run_part(
+                        o,
+                        file,
+                        &text[start..end],
+                        line,
+                        k,
+                        parsed,
+                        declared,
+                        link,
+                        eliminate,
+                    )
+                })
+            }));
+        }
+        drop(parsed);
+        let mut decls: Vec<Vec<String>> = vec![vec![]; parts.len()];
+        let mut evidence = EditionEvidence::default();
+        let mut all_parsed = true;
+        for _ in 0..parts.len() {
+            match from_parts.recv() {
+                Ok((k, Some((d, e)))) => {
+                    decls[k] = d;
+                    evidence = evidence.merge(e);
+                }
+                _ => all_parsed = false,
+            }
+        }
+        if all_parsed {
+            edition = o.edition.unwrap_or(evidence.edition());
+            for (k, tx) in to_parts.iter().enumerate() {
+                let others: String = decls
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != k)
+                    .flat_map(|(_, d)| d.iter().map(String::as_str))
+                    .collect();
+                let _ = tx.send((others, edition));
+            }
+        }
+        // A part still waiting for declarations fails, and so does every
+        // part waiting in the pass when one stopped.
+        drop(to_parts);
+        let _ = coordinator.run(eliminate);
         handles
             .into_iter()
-            .map(|h| h.join().ok().flatten())
+            .map(|h| h.join().unwrap_or(Err("a part stopped")))
             .collect()
     });
-    let mut shards: Vec<ShardState> = parsed
-        .into_iter()
-        .collect::<Option<_>>()
-        .ok_or("a part did not parse")?;
-    let all_decls: Vec<Vec<String>> = shards
-        .iter_mut()
-        .map(|s| std::mem::take(&mut s.decls))
-        .collect();
-    let declared = on_threads(&mut shards, |k, s| {
-        let decls: String = all_decls
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != k)
-            .flat_map(|(_, d)| d.iter().map(String::as_str))
-            .collect();
-        declare_foreign(s, o, file, &decls)
-    });
-    declared
-        .into_iter()
-        .collect::<Option<Vec<()>>>()
-        .ok_or("a part did not parse with the others' declarations")?;
-    timing.push(("Parser".to_string(), t0.elapsed().as_secs_f64()));
-    let evidence = shards
-        .iter()
-        .fold(EditionEvidence::default(), |a, s| a.merge(s.evidence));
-    let edition = o.edition.unwrap_or(evidence.edition());
-
-    let verify_all = |shards: &mut [ShardState]| -> Option<()> {
-        let ok = on_threads(shards, |_, s| {
-            verify(&s.ctx, &s.reg, s.module, edition).is_ok()
-        });
-        ok.into_iter().all(|ok| ok).then_some(())
-    };
-    let t0 = Instant::now();
-    verify_all(&mut shards).ok_or("a part did not verify")?;
-    timing.push(("Verifier".to_string(), t0.elapsed().as_secs_f64()));
-
-    let t0 = Instant::now();
-    {
-        let mut pcs: Vec<(PassContext, Op, FxHashSet<Op>)> = shards
-            .iter_mut()
-            .map(|s| {
-                (
-                    PassContext {
-                        ctx: &mut s.ctx,
-                        registry: &s.reg,
-                        edition,
-                    },
-                    s.module,
-                    s.foreign.clone(),
-                )
-            })
-            .collect();
-        let work = pcs
-            .iter_mut()
-            .map(|(pc, module, foreign)| Shard {
-                pc,
-                module: *module,
-                foreign: std::mem::take(foreign),
-            })
-            .collect();
-        run_sharded(work, eliminate).map_err(|_| "the pass needs the whole module")?;
+    let mut shards = vec![];
+    let mut phases = [0.0f64; 4];
+    for r in results {
+        let (s, p) = r?;
+        for (a, b) in phases.iter_mut().zip(p) {
+            *a = a.max(b);
+        }
+        shards.push(s);
     }
-    timing.push((
-        "async-to-async-runtime".to_string(),
-        t0.elapsed().as_secs_f64(),
-    ));
-    let t0 = Instant::now();
-    verify_all(&mut shards).ok_or("a part did not verify after the pass")?;
-    timing.push(("Verifier".to_string(), t0.elapsed().as_secs_f64()));
+    let mut timing: Vec<(String, f64)> =
+        ["Parser", "Verifier", "async-to-async-runtime", "Verifier"]
+            .iter()
+            .zip(phases)
+            .map(|(n, t)| (n.to_string(), t))
+            .collect();
 
     let t0 = Instant::now();
     // Each shard's body: its own ops, the declarations, then what the

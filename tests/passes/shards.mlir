@@ -1,7 +1,7 @@
 // A module run in parts (--mlir-shards=3) lowers as the whole module does.
 // The text is cut at the first function after a third and after two
-// thirds: @top alone in the first part, @blocker and @mid in the second,
-// @plain, @leaf and @async_execute_fn_1 in the last.
+// thirds: @top alone in the first part; @blocker, @spawner and @mid in
+// the second; @plain, @leaf and @async_execute_fn_1 in the last.
 // RUN: mlir-opt %s --mlir-shards=3 \
 // RUN:   -async-to-async-runtime="eliminate-blocking-await-ops=true" \
 // RUN:   | FileCheck %s
@@ -42,15 +42,28 @@ func.func @blocker(%x: f32) -> f32 attributes {async.allowed_to_block} {
   return %r : f32
 }
 
-// The second execute would be @async_execute_fn_1, a name the last part
+// It awaits and calls @leaf only inside an execute: the execute's body
+// becomes the coroutine, and @spawner stays a plain function.
+// CHECK-LABEL: func.func @spawner(%arg0: f32) {
+// CHECK-NEXT:    call @async_execute_fn_0(%arg0) : (f32) -> !async.token
+// CHECK-NEXT:    return
+func.func @spawner(%x: f32) {
+  %t = async.execute {
+    %r = func.call @leaf(%x) : (f32) -> f32
+    async.yield
+  }
+  return
+}
+
+// Its first execute would be @async_execute_fn_1, a name the last part
 // defines: the numbering skips it here too.
 // CHECK-LABEL: func.func @mid(%arg0: f32) -> (!async.token, !async.value<f32>)
-// CHECK:   call @async_execute_fn_0(%arg0) : (f32) -> (!async.token, !async.value<f32>)
-// CHECK:   call @async_execute_fn_2(%arg0) : (f32) -> !async.token
+// CHECK:   call @async_execute_fn_2(%arg0) : (f32) -> (!async.token, !async.value<f32>)
+// CHECK:   call @async_execute_fn_3(%arg0) : (f32) -> !async.token
 // CHECK:   call @leaf(%arg0) : (f32) -> (!async.token, !async.value<f32>)
 // DEFAULT-LABEL: func.func @mid(%arg0: f32) -> f32 {
-// DEFAULT:   call @async_execute_fn_0(%arg0) : (f32) -> (!async.token, !async.value<f32>)
-// DEFAULT:   call @async_execute_fn_2(%arg0) : (f32) -> !async.token
+// DEFAULT:   call @async_execute_fn_2(%arg0) : (f32) -> (!async.token, !async.value<f32>)
+// DEFAULT:   call @async_execute_fn_3(%arg0) : (f32) -> !async.token
 func.func @mid(%x: f32) -> f32 {
   %t, %v = async.execute -> !async.value<f32> {
     async.yield %x : f32
@@ -72,9 +85,9 @@ func.func @plain(%x: f32) -> f32 {
 }
 
 // CHECK-LABEL: func.func @leaf(%arg0: f32) -> (!async.token, !async.value<f32>)
-// CHECK:   call @async_execute_fn_3(%arg0) : (f32) -> (!async.token, !async.value<f32>)
+// CHECK:   call @async_execute_fn_4(%arg0) : (f32) -> (!async.token, !async.value<f32>)
 // DEFAULT-LABEL: func.func @leaf(%arg0: f32) -> f32 {
-// DEFAULT:   call @async_execute_fn_3(%arg0)
+// DEFAULT:   call @async_execute_fn_4(%arg0)
 // DEFAULT:   async.runtime.await %{{.*}} : !async.value<f32>
 func.func @leaf(%x: f32) -> f32 {
   %t, %v = async.execute -> !async.value<f32> {
@@ -95,7 +108,9 @@ func.func @async_execute_fn_1() {
 // CHECK-LABEL: func.func private @async_execute_fn_0(%arg0: f32)
 // CHECK-LABEL: func.func private @async_execute_fn_2(%arg0: f32)
 // CHECK-LABEL: func.func private @async_execute_fn_3(%arg0: f32)
+// CHECK-LABEL: func.func private @async_execute_fn_4(%arg0: f32)
 // DEFAULT-LABEL: func.func private @async_execute_fn()
 // DEFAULT-LABEL: func.func private @async_execute_fn_0(%arg0: f32)
 // DEFAULT-LABEL: func.func private @async_execute_fn_2(%arg0: f32)
 // DEFAULT-LABEL: func.func private @async_execute_fn_3(%arg0: f32)
+// DEFAULT-LABEL: func.func private @async_execute_fn_4(%arg0: f32)

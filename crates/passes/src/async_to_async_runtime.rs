@@ -179,6 +179,9 @@ struct Lowering<'p, 'a> {
     private: Option<Attribute>,
     /// Set when the module is one shard of several (see [`sharded`]).
     shard: Option<sharded::ShardLink>,
+    /// Of a shard, with the option: the functions of the whole module
+    /// that become coroutines.
+    shard_converted: Option<std::sync::Arc<FxHashSet<String>>>,
 }
 
 /// An insertion cursor that keeps program order for consecutive builds.
@@ -216,6 +219,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             passthrough: None,
             private: None,
             shard: None,
+            shard_converted: None,
         }
     }
 
@@ -325,7 +329,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // instead of arenas doubling (each a copy, and page faults on all
         // of the copy when the arena is small enough to live on the heap).
         self.ctx().reserve_ops(32 * executes.len());
-        self.shard_uniquing(executes.len())?;
+        self.shard_start(executes.len(), eliminate)?;
         self.symbols.reserve(executes.len());
         self.coros.reserve(executes.len());
         for e in executes {

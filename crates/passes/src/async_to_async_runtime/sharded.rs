@@ -4,7 +4,8 @@
 //! a run of the module's top-level ops plus private declarations of the
 //! functions the other shards define (see `mlir-async-opt`'s driver). The
 //! pass is a module pass, but all it needs of the rest of the module is
-//! two facts, exchanged once each with a coordinator:
+//! two facts, exchanged in one round with a coordinator before the shard
+//! is rewritten:
 //!
 //! - **the uniquing counter**: outlined functions are numbered across the
 //!   module in walk order, so a shard starts counting where the shards
@@ -12,7 +13,10 @@
 //!   `SymbolTable::insert` does);
 //! - **which functions become coroutines** (with the option): the closure
 //!   over the call graph of "awaits, or calls a function that does",
-//!   computed from every shard's functions.
+//!   computed from every shard's functions. What a function awaits and
+//!   calls once its executes are outlined is what it awaits and calls
+//!   outside its `async.execute` regions, so the facts are read before
+//!   outlining, and no shard waits for another in the middle of its pass.
 //!
 //! Each shard then rewrites only what it holds, and the output, printed
 //! shard by shard, is the sequential pass's text. What would need more of
@@ -43,23 +47,31 @@ struct FuncFacts {
     callees: Vec<String>,
 }
 
+/// What a shard tells the coordinator before it is rewritten.
 enum Report {
-    /// Before outlining: how many executes the shard outlines, and its
-    /// own symbol names.
-    Outlines(usize, Vec<String>),
-    /// After outlining, with the option: the shard's plain functions, and
-    /// the names it references other than by a call.
-    Funcs(Vec<FuncFacts>, Vec<String>),
+    Start {
+        /// How many executes it outlines.
+        outlines: usize,
+        /// Its own symbol names.
+        names: Vec<String>,
+        /// With the option: its plain functions, and the names it
+        /// references other than by a call.
+        funcs: Vec<FuncFacts>,
+        other_refs: Vec<String>,
+    },
     /// The shard stopped (an error, or it finished).
     Done,
 }
 
-enum Reply {
+/// The coordinator's answer.
+struct Reply {
     /// Where the shard's uniquing starts: the counter, and the taken
     /// names that uniquing could meet.
-    Uniquing(u32, Vec<String>),
-    /// The names of every function that becomes a coroutine.
-    Converted(Arc<FxHashSet<String>>),
+    counter: u32,
+    taken: Vec<String>,
+    /// With the option, the names of every function that becomes a
+    /// coroutine.
+    converted: Arc<FxHashSet<String>>,
 }
 
 /// A shard's end of the exchange, handed to [`run_shard`] on the
@@ -145,101 +157,119 @@ impl ShardLink {
 }
 
 impl Lowering<'_, '_> {
-    /// Sets the uniquing counter and taken names where the shards before
-    /// this one left them.
-    pub(super) fn shard_uniquing(&mut self, outlines: usize) -> Result<(), IrError> {
+    /// The one exchange of a shard, before outlining: sets the uniquing
+    /// counter and taken names where the shards before this one left
+    /// them, and (with the option) learns which functions convert.
+    pub(super) fn shard_start(&mut self, outlines: usize, eliminate: bool) -> Result<(), IrError> {
         let loc = self.pc.ctx.op_loc(self.module);
         let Some(link) = &self.shard else {
             return Ok(());
         };
-        let own = {
-            let ctx = &*self.pc.ctx;
-            let r = ctx.regions_of(self.module)[0];
-            let b = ctx.entry_block(r).expect("module has a body");
-            ctx.block_ops_iter(b)
-                .filter(|o| !link.foreign.contains(o))
-                .filter_map(|o| ctx.symbol_name(o).map(str::to_string))
-                .collect()
+        let ctx = &*self.pc.ctx;
+        let r = ctx.regions_of(self.module)[0];
+        let body = ctx.entry_block(r).expect("module has a body");
+        let names = ctx
+            .block_ops_iter(body)
+            .filter(|o| !link.foreign.contains(o))
+            .filter_map(|o| ctx.symbol_name(o).map(str::to_string))
+            .collect();
+        let (mut funcs, mut other_refs) = (vec![], FxHashSet::default());
+        if eliminate {
+            for top in ctx.block_ops_iter(body) {
+                let f = self.func_facts(top, &mut other_refs);
+                if self.is(top, self.n.func_func) && !link.foreign.contains(&top) {
+                    funcs.extend(f);
+                }
+            }
+        }
+        let report = Report::Start {
+            outlines,
+            names,
+            funcs,
+            other_refs: other_refs.into_iter().collect(),
         };
-        let Some(Reply::Uniquing(counter, taken)) = link.ask(Report::Outlines(outlines, own))
-        else {
+        let Some(reply) = link.ask(report) else {
             return Err(not_sharded(loc));
         };
-        self.uniquing_counter = counter;
-        for t in taken {
+        self.uniquing_counter = reply.counter;
+        for t in reply.taken {
             let s = self.pc.ctx.sym(&t);
             self.symbols.insert(s);
         }
+        self.shard_converted = Some(reply.converted);
         Ok(())
     }
 
-    /// `funcs_to_coroutines` for one shard: the functions to convert come
+    /// What `top` awaits and calls outside its `async.execute` regions
+    /// (what it will once they are outlined), if it is a named function;
+    /// notes in `other_refs` every name `top` and its nested ops, executes
+    /// included, reference other than as a call's callee.
+    fn func_facts(&self, top: Op, other_refs: &mut FxHashSet<String>) -> Option<FuncFacts> {
+        let ctx = &*self.pc.ctx;
+        let n = &self.n;
+        let mut awaits = false;
+        let mut callees = vec![];
+        // (op, inside an execute)
+        let mut stack = vec![(top, false)];
+        while let Some((o, inside)) = stack.pop() {
+            let name = ctx.op(o).name;
+            for &(k, a) in ctx.attrs(o) {
+                let is_callee = name == n.func_call && k == n.callee;
+                super::collect_symbol_refs(ctx, a, &mut |s| {
+                    if !is_callee {
+                        other_refs.insert(ctx.str(s).to_string());
+                    } else if !inside {
+                        callees.push(ctx.str(s).to_string());
+                    }
+                });
+            }
+            awaits |= !inside && (name == n.async_await || name == n.async_await_all);
+            let inner = inside || name == n.async_execute;
+            for &r in ctx.regions_of(o) {
+                for &b in ctx.region_blocks(r) {
+                    stack.extend(ctx.block_ops_iter(b).map(|c| (c, inner)));
+                }
+            }
+        }
+        Some(FuncFacts {
+            name: ctx.symbol_name(top)?.to_string(),
+            awaits,
+            allowed_to_block: self.is_allowed_to_block(top),
+            callees,
+        })
+    }
+
+    /// `funcs_to_coroutines` for one shard: the functions to convert came
     /// from the coordinator; this shard rewrites the ones it defines, the
     /// declarations of the others, and its own call sites of all.
     pub(super) fn shard_funcs_to_coroutines(&mut self) -> Result<(), IrError> {
         let loc = self.pc.ctx.op_loc(self.module);
+        let Some(converted) = self.shard_converted.clone() else {
+            return Err(not_sharded(loc));
+        };
+        let foreign = match &self.shard {
+            Some(link) => link.foreign.clone(),
+            None => return Err(not_sharded(loc)),
+        };
+        // Calls of each name, as `funcs_to_coroutines` finds them.
         let mut users: FxHashMap<Symbol, Vec<Op>> = FxHashMap::default();
-        let mut facts = vec![];
-        let mut other_refs: FxHashSet<String> = FxHashSet::default();
         {
-            let Some(link) = &self.shard else {
-                return Ok(());
-            };
             let ctx = &*self.pc.ctx;
-            let (a, all, call) = (self.n.async_await, self.n.async_await_all, self.n.func_call);
-            let callee_key = self.n.callee;
-            let mut note_users = |o: Op, users: &mut FxHashMap<Symbol, Vec<Op>>| {
-                for &(k, a) in ctx.attrs(o) {
-                    let is_call = ctx.op(o).name == call && k == callee_key;
-                    super::collect_symbol_refs(ctx, a, &mut |s| {
-                        users.entry(s).or_default().push(o);
-                        if !is_call {
-                            other_refs.insert(ctx.str(s).to_string());
-                        }
-                    });
-                }
-            };
+            let (call, callee) = (self.n.func_call, self.n.callee);
             let body = ctx.regions_of(self.module)[0];
             let body = ctx.entry_block(body).expect("module has a body");
             for top in ctx.block_ops_iter(body) {
-                note_users(top, &mut users);
-                let mut awaits = false;
-                let mut callees = vec![];
                 ctx.walk_nested(top, &mut |o| {
-                    let n = ctx.op(o).name;
-                    awaits |= n == a || n == all;
-                    if n == call {
-                        if let Some(c) = ctx.get_attr_sym(o, callee_key) {
-                            if let mlir_async_ir::AttrKind::SymbolRef(s, nested) = ctx.attr_kind(c)
-                            {
-                                if nested.is_empty() {
-                                    callees.push(ctx.str(*s).to_string());
-                                }
-                            }
+                    if ctx.op(o).name == call {
+                        if let Some(c) = ctx.get_attr_sym(o, callee) {
+                            super::collect_symbol_refs(ctx, c, &mut |s| {
+                                users.entry(s).or_default().push(o)
+                            });
                         }
                     }
-                    note_users(o, &mut users);
                 });
-                let plain = self.is(top, self.n.func_func)
-                    && !link.foreign.contains(&top)
-                    && !self.coros.contains_key(&top);
-                if let (true, Some(name)) = (plain, ctx.symbol_name(top)) {
-                    facts.push(FuncFacts {
-                        name: name.to_string(),
-                        awaits,
-                        allowed_to_block: self.is_allowed_to_block(top),
-                        callees,
-                    });
-                }
             }
         }
-        let link = self.shard.as_ref().expect("a shard");
-        let Some(Reply::Converted(converted)) =
-            link.ask(Report::Funcs(facts, other_refs.into_iter().collect()))
-        else {
-            return Err(not_sharded(loc));
-        };
-        let foreign = link.foreign.clone();
         for func in self.module_funcs() {
             let Some(fname) = self.pc.ctx.symbol_name(func) else {
                 continue;
@@ -260,14 +290,9 @@ impl Lowering<'_, '_> {
                 None => vec![],
             };
             for u in us.into_iter().rev() {
-                if self.pc.ctx.is_erased(u) {
-                    continue;
+                if !self.pc.ctx.is_erased(u) {
+                    self.rewrite_callsite(u, func, &fname)?;
                 }
-                if !self.is(u, self.n.func_call) {
-                    // The coordinator saw no such reference; be safe.
-                    return Err(not_sharded(loc));
-                }
-                self.rewrite_callsite(u, func, &fname)?;
             }
         }
         Ok(())
@@ -295,13 +320,23 @@ fn coordinate(
     eliminate: bool,
 ) -> Option<()> {
     let n = replies.len();
-    let outlines = gather(reports, n, |r| match r {
-        Report::Outlines(k, names) => Some((k, names)),
-        _ => None,
+    let starts = gather(reports, n, |r| match r {
+        Report::Start {
+            outlines,
+            names,
+            funcs,
+            other_refs,
+        } => Some((outlines, names, funcs, other_refs)),
+        Report::Done => None,
     })?;
-    let names: FxHashSet<&str> = outlines
+    let converted = if eliminate {
+        Arc::new(converted_functions(&starts)?)
+    } else {
+        Arc::default()
+    };
+    let names: FxHashSet<&str> = starts
         .iter()
-        .flat_map(|(_, ns)| ns.iter().map(String::as_str))
+        .flat_map(|s| s.1.iter().map(String::as_str))
         .collect();
     // Every name uniquing could meet: the prefix and its numbered forms.
     let taken: Vec<String> = names
@@ -312,17 +347,19 @@ fn coordinate(
     let mut counter = 0u32;
     let mut base_used = false;
     let mut numbered = String::new();
-    for (k, (count, _)) in outlines.iter().enumerate() {
+    for (k, &(count, ..)) in starts.iter().enumerate() {
         let mut t = taken.clone();
         if base_used {
             t.push(ASYNC_FN_PREFIX.to_string());
         }
-        replies[k]
-            .as_ref()?
-            .send(Reply::Uniquing(counter, t))
-            .ok()?;
+        let reply = Reply {
+            counter,
+            taken: t,
+            converted: converted.clone(),
+        };
+        replies[k].as_ref()?.send(reply).ok()?;
         // What `unique_symbol` will do for this shard's outlines.
-        for _ in 0..*count {
+        for _ in 0..count {
             if !base_used && !names.contains(ASYNC_FN_PREFIX) {
                 base_used = true;
                 continue;
@@ -340,23 +377,25 @@ fn coordinate(
             }
         }
     }
-    if !eliminate {
-        return Some(());
-    }
-    let funcs = gather(reports, n, |r| match r {
-        Report::Funcs(f, refs) => Some((f, refs)),
-        _ => None,
-    })?;
+    Some(())
+}
+
+type Start = (usize, Vec<String>, Vec<FuncFacts>, Vec<String>);
+
+/// The sequential pass's worklist, as a closure: a function awaiting (and
+/// not allowed to block) converts, and so do its callers. `None` when a
+/// converted function is referenced other than by a call: it gets a
+/// blocking wrapper, named from the module-wide counter after every
+/// outline, which the shards cannot name.
+fn converted_functions(starts: &[Start]) -> Option<FxHashSet<String>> {
     let mut by_name: FxHashMap<&str, &FuncFacts> = FxHashMap::default();
     let mut callers: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
-    for f in funcs.iter().flat_map(|(fs, _)| fs) {
+    for f in starts.iter().flat_map(|s| &s.2) {
         by_name.insert(&f.name, f);
         for c in &f.callees {
             callers.entry(c).or_default().push(&f.name);
         }
     }
-    // The sequential pass's worklist, as a closure: a function awaiting
-    // (and not allowed to block) converts, and so do its callers.
     let mut converted: FxHashSet<String> = FxHashSet::default();
     let mut work: Vec<&str> = by_name
         .values()
@@ -373,18 +412,11 @@ fn coordinate(
             }
         }
     }
-    // A converted function referenced other than by a call gets a
-    // blocking wrapper, named from the module-wide counter: not here.
-    if funcs
-        .iter()
-        .flat_map(|(_, refs)| refs)
-        .any(|r| converted.contains(r))
-    {
-        return None;
+    let referenced = starts.iter().flat_map(|s| &s.3);
+    for r in referenced {
+        if converted.contains(r) {
+            return None;
+        }
     }
-    let converted = Arc::new(converted);
-    for r in replies.iter() {
-        r.as_ref()?.send(Reply::Converted(converted.clone())).ok()?;
-    }
-    Some(())
+    Some(converted)
 }

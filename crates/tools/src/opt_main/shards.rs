@@ -6,7 +6,7 @@
 //! one core; in shards they use them all. Each shard also gets private
 //! declarations of the functions the others define, so that its calls
 //! verify and the pass can rewrite them; the pass exchanges the little
-//! it needs of the whole module through `run_sharded`. The printed module
+//! it needs of the whole module through `run_shard` and a `Coordinator`. The printed module
 //! is the shards' original functions in order, then their outlined
 //! functions in order: the sequential run's text, byte for byte.
 //!

@@ -49,6 +49,80 @@ fn check(file: &Path, failures: &mut Vec<String>) -> usize {
     sharded
 }
 
+/// xorshift64*: a fixed sequence of mutations, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+}
+
+/// A module with one line changed: dropped, doubled, swapped with
+/// another, or with a byte replaced. Most mutants are invalid (the
+/// parts then must fail exactly as the whole does); some still lower.
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let i = rng.below(lines.len());
+    match rng.below(4) {
+        0 => {
+            lines.remove(i);
+        }
+        1 => lines.insert(i, lines[i].clone()),
+        2 => {
+            let j = rng.below(lines.len());
+            lines.swap(i, j);
+        }
+        _ => {
+            let line = &mut lines[i];
+            if !line.is_empty() {
+                let at = rng.below(line.len());
+                if line.is_char_boundary(at) && line.is_char_boundary(at + 1) {
+                    let bytes = b"{}()%@:,=<>\"x0 \n";
+                    let b = bytes[rng.below(bytes.len())] as char;
+                    line.replace_range(at..at + 1, &b.to_string());
+                }
+            }
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn mutated_modules_fail_or_lower_alike_in_parts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let base = std::fs::read_to_string(root.join("tests/passes/shards.mlir")).expect("read");
+    let tmp = std::env::temp_dir().join(format!("mlir-async-mutants-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut failures = vec![];
+    let mut sharded = 0;
+    // SHARD_MUTANTS=N for a longer run.
+    let mutants: usize = std::env::var("SHARD_MUTANTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
+    for k in 0..mutants {
+        let file = tmp.join(format!("m{k}.mlir"));
+        std::fs::write(&file, mutate(&base, &mut rng)).expect("write");
+        sharded += check(&file, &mut failures);
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    eprintln!(
+        "{mutants} mutants, {sharded} runs in parts, {} different",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "parts differ from the whole:\n{}",
+        failures.join("\n")
+    );
+    assert!(sharded > mutants / 2, "only {sharded} runs went in parts");
+}
+
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;

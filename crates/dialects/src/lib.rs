@@ -7,6 +7,7 @@ pub mod arith;
 pub mod asyncd;
 pub mod builtin;
 pub mod cf;
+pub mod fold;
 pub mod memref;
 pub mod scf;
 pub mod util;

@@ -18,6 +18,7 @@ use mlir_async_dialects::asyncd::value_inner;
 use mlir_async_dialects::builtin::{
     coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs,
 };
+use mlir_async_dialects::fold::Folded;
 use mlir_async_dialects::util::{segment_sizes, segments};
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::*;
@@ -179,6 +180,11 @@ struct Lowering<'p, 'a> {
     private: Option<Attribute>,
     /// Set when the module is one shard of several (see [`sharded`]).
     shard: Option<sharded::ShardLink>,
+    /// Whether `mlir_async_dialects::fold` covers an op, by the index of
+    /// its name: asked of every op of the module.
+    foldable: Vec<bool>,
+    /// The ops of the module it covers, found when the pass starts.
+    fold_candidates: Vec<Op>,
     /// Of a shard, with the option: the functions of the whole module
     /// that become coroutines.
     shard_converted: Option<std::sync::Arc<FxHashSet<String>>>,
@@ -204,6 +210,14 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
         let symbols = names.iter().map(|n| pc.ctx.sym(n)).collect();
         let n = Names::new(pc.ctx);
+        let mut foldable = vec![];
+        for f in mlir_async_dialects::fold::FOLDABLE {
+            let i = pc.ctx.sym(f).index();
+            if foldable.len() <= i {
+                foldable.resize(i + 1, false);
+            }
+            foldable[i] = true;
+        }
         Lowering {
             pc,
             module,
@@ -220,6 +234,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             private: None,
             shard: None,
             shard_converted: None,
+            foldable,
+            fold_candidates: vec![],
         }
     }
 
@@ -314,13 +330,21 @@ impl<'p, 'a> Lowering<'p, 'a> {
     fn run(&mut self, eliminate: bool) -> Result<(), IrError> {
         // Outline innermost executes first (post-order), as upstream's walk.
         let mut executes = vec![];
+        // And the ops that may fold at the end: the lowering moves them
+        // but builds none (that upstream would fold).
+        let mut candidates = vec![];
         let ctx = &*self.pc.ctx;
         let exec = self.n.async_execute;
+        let foldable = &self.foldable;
         ctx.walk_post(self.module, &mut |o| {
-            if ctx.op(o).name == exec {
+            let name = ctx.op(o).name;
+            if name == exec {
                 executes.push(o)
+            } else if foldable.get(name.index()).copied().unwrap_or(false) {
+                candidates.push(o)
             }
         });
+        self.fold_candidates = candidates;
         // Each outlined function brings a name, its string and symbol
         // reference attributes, and a function type.
         self.ctx().reserve_interned(3 * executes.len());
@@ -340,7 +364,88 @@ impl<'p, 'a> Lowering<'p, 'a> {
             self.funcs_to_coroutines()?;
         }
         self.lower_structured_control_flow()?;
-        self.lower_async_ops(eliminate)
+        self.lower_async_ops(eliminate)?;
+        self.fold_open_ops()
+    }
+
+    /// Folds what upstream's conversion driver folds on the way (see
+    /// `mlir_async_dialects::fold`): every op of the module the target
+    /// leaves open is asked to fold, all against the IR as it is (the
+    /// driver replaces values only once it is done, so one fold never
+    /// feeds another), and folded ops are replaced, by a value or by a
+    /// constant built just before them, at the end.
+    fn fold_open_ops(&mut self) -> Result<(), IrError> {
+        let candidates = std::mem::take(&mut self.fold_candidates);
+        let (ctx, ed) = (&*self.pc.ctx, self.pc.edition);
+        let mut folded: Vec<(Op, Folded)> = candidates
+            .into_iter()
+            .filter(|&o| !ctx.is_erased(o))
+            .filter_map(|o| Some((o, mlir_async_dialects::fold::fold(ctx, o, ed)?)))
+            .collect();
+        // Changes in place are made at once, as the driver makes them.
+        let i64t = self.ctx().int_type(64);
+        let mut swapped = vec![];
+        folded.retain(|&(o, f)| match f {
+            Folded::SwapOperands(p) => {
+                swapped.push((o, p));
+                false
+            }
+            _ => true,
+        });
+        for (o, p) in swapped {
+            let ops = self.pc.ctx.operands(o).to_vec();
+            if let [l, r] = ops[..] {
+                self.ctx().set_operands(o, vec![r, l]);
+                let a = self.ctx().int_attr(p as i128, i64t);
+                let key = self.n.predicate;
+                self.ctx().set_attr_sym(o, key, a);
+            }
+        }
+        let mut replaced: FxHashMap<Value, Value> = FxHashMap::default();
+        for &(o, f) in &folded {
+            let old = self.pc.ctx.result(o, 0);
+            let new = match f {
+                Folded::Value(mut v) => {
+                    while let Some(&n) = replaced.get(&v) {
+                        v = n;
+                    }
+                    v
+                }
+                Folded::Const(bits) => self.materialize_constant(o, bits),
+                Folded::SwapOperands(_) => continue,
+            };
+            replaced.insert(old, new);
+            self.ctx().replace_all_uses_with(old, new);
+        }
+        for (o, _) in folded {
+            self.ctx()
+                .erase_op(o)
+                .map_err(|m| IrError::new(self.pc.ctx.op_loc(o), m))?;
+        }
+        Ok(())
+    }
+
+    /// An `arith.constant` of `op`'s result type holding `bits`, just
+    /// before `op`.
+    fn materialize_constant(&mut self, op: Op, bits: u64) -> Value {
+        let ctx = &mut *self.pc.ctx;
+        let t = ctx.value_type(ctx.result(op, 0));
+        let kind = match ctx.kind(t) {
+            TypeKind::Integer(1, _) => AttrKind::Bool(bits != 0),
+            TypeKind::Integer(w, _) => {
+                let shift = 64 - w;
+                AttrKind::Integer((((bits << shift) as i64) >> shift) as i128, t)
+            }
+            _ => AttrKind::Integer(bits as i64 as i128, t),
+        };
+        let value = ctx.attr(kind);
+        let cur = Cursor {
+            ip: InsertPoint::Before(op),
+            loc: ctx.op_loc(op),
+        };
+        let (name, key) = (self.n.arith_constant, self.n.value);
+        let c = self.build(&cur, name, &[], &[t], &[(key, value)]);
+        self.pc.ctx.result(c, 0)
     }
 
     // ----- outlining -----

@@ -41,6 +41,8 @@ const RENAMES: &[(&str, &str, &str, &str)] = &[
     ("cf.cond_br", "cond_br", "cond_br", "std.cond_br"),
     ("cf.assert", "assert", "assert", "std.assert"),
     ("cf.switch", "switch", "switch", "std.switch"),
+    // `select` was a `std` op until 15 moved it to `arith`.
+    ("arith.select", "select", "select", "std.select"),
 ];
 
 /// `arith` ops that were unprefixed `std` ops in 13.
@@ -108,9 +110,6 @@ pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
         }
         if ed == Edition::V13 {
             if let Some(rest) = name.strip_prefix("arith.") {
-                if rest == "select" {
-                    return "select";
-                }
                 if let Some(n) = ARITH_13.iter().find(|n| **n == rest) {
                     return n;
                 }

@@ -256,7 +256,7 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
                 return Some(Const(a % b));
             }
             let (sa, sb) = (signed(a, rw), signed(b, rw));
-            Some(Const(sa.checked_rem(sb)? as u64 & m))
+            Some(Const(sa.wrapping_rem(sb) as u64 & m))
         }
         "arith.cmpi" => {
             let (l, r, a, b) = binary()?;

@@ -46,7 +46,17 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
         body.push_str(&format!("  %v{n} = {def}\n"));
         format!("%v{n}")
     };
-    for c in ["0", "1", "-1", "2", "7", "-2147483648", "2147483647"] {
+    for c in [
+        "0",
+        "1",
+        "-1",
+        "2",
+        "7",
+        "31",
+        "32",
+        "-2147483648",
+        "2147483647",
+    ] {
         let v = fresh(&mut body, format!("arith.constant {c} : i32"));
         i32s.push(v);
     }
@@ -59,7 +69,8 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
         idx.push(v);
     }
     const BIN: &[&str] = &[
-        "addi", "subi", "muli", "andi", "ori", "xori", "divsi", "divui", "remsi", "remui",
+        "addi", "subi", "muli", "andi", "ori", "xori", "divsi", "divui", "remsi", "remui", "shli",
+        "shrsi", "shrui",
     ];
     const PRED: &[&str] = &[
         "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",

@@ -1,20 +1,21 @@
 //! A large module run through `-async-to-async-runtime` in shards: its
 //! text is cut between top-level functions, and each part is parsed,
-//! verified, lowered and printed in its own `Context` on its own thread.
+//! verified, lowered and verified again in its own `Context` on its own
+//! thread; once every part is, they are printed as one module.
 //!
 //! Parsing and the pass mutate a context, so on one context they run on
 //! one core; in shards they use them all. Each shard also gets private
 //! declarations of the functions the others define, so that its calls
-//! verify and the pass can rewrite them; the pass exchanges the little
-//! it needs of the whole module through `run_shard` and a `Coordinator`. The printed module
-//! is the shards' original functions in order, then their outlined
-//! functions in order: the sequential run's text, byte for byte.
+//! verify and the pass can rewrite them; the pass exchanges the little it
+//! needs of the whole module through `run_shard` and a `Coordinator`. The
+//! printed module is the shards' original functions in order, then their
+//! outlined functions in order: the sequential run's text, byte for byte.
 //!
-//! Anything unusual makes the sharded run give up (`None`) before a byte
-//! is written, and the caller runs the whole module on one context:
-//! errors (whose diagnostics the sequential run words), text that is not
-//! a plain list of top-level functions, aliases, a converted function
-//! referenced other than by a call.
+//! Anything unusual makes the sharded run give up (an `Err` saying why)
+//! before a byte is written, and the caller runs the whole module on one
+//! context: errors (whose diagnostics the sequential run words), text
+//! that is not a plain list of top-level functions, aliases, a converted
+//! function referenced other than by a call.
 
 use super::Options;
 use mlir_async_dialects::{verify::verify, Registry};

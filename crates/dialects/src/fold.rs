@@ -6,11 +6,12 @@
 //! conversion (`async-to-async-runtime`) therefore folds `arith.addi %x,
 //! %c0` to `%x` on the way, and `mlir-opt`'s output shows it.
 //!
-//! These are the folders of LLVM 14 and 15 for scalar integer and index
-//! `arith` ops (they differ in two: shifts and `cmpi` operand order); each rule was checked against
-//! `mlir-opt-14` and `mlir-opt-15`, in the order the folder tries them,
-//! trait folds (`Idempotent`) after the op's own. Ops not covered here
-//! (shifts, floats, vectors, other dialects) are left as they are.
+//! These are the folders of LLVM 14 and 15 for scalar integer, index,
+//! `f32` and `f64` `arith` ops (they differ in three: constant shifts,
+//! the `cmpi` operand order, `mulf(1.0, x)`); each rule was checked
+//! against `mlir-opt-14` and `mlir-opt-15`, in the order the folder tries
+//! them, trait folds (`Idempotent`) after the op's own. Ops not covered
+//! here (other float ops, vectors, other dialects) are left as they are.
 
 use crate::arith::CMPI;
 use mlir_async_ir::{AttrKind, Context, Op, Type, TypeKind, Value, ValueDef};
@@ -36,16 +37,23 @@ pub const FOLDABLE: &[&str] = &[
     "arith.extsi",
     "arith.trunci",
     "arith.index_cast",
+    "arith.addf",
+    "arith.subf",
+    "arith.mulf",
+    "arith.divf",
 ];
 
 /// What an op folds to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Folded {
     /// An existing value.
     Value(Value),
     /// A new constant of the op's result type, as bits of its width (a
     /// `true`/`false` for `i1`).
     Const(u64),
+    /// A new floating-point constant of the op's result type (`f32` or
+    /// `f64`, computed in that precision), as an `f64`.
+    Float(f64),
     /// Not folded, but changed in place (and the change stays, as in
     /// MLIR): the two operands swapped and the predicate set to this one
     /// (an index into [`CMPI`]).
@@ -151,6 +159,12 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
     let ops = ctx.operands(op);
     if name == "arith.select" {
         return fold_select(ctx, ops, width(ctx, ctx.value_type(result)) == Some(1));
+    }
+    if let Some(f) = name
+        .strip_suffix('f')
+        .and_then(|n| n.strip_prefix("arith."))
+    {
+        return fold_float(ctx, f, ops, ctx.value_type(result), ed);
     }
     let rw = width(ctx, ctx.value_type(result))?;
     let c = |i: usize| ops.get(i).and_then(|&v| const_bits(ctx, v));
@@ -324,6 +338,73 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
         }
         _ => None,
     }
+}
+
+/// The value of `v` if an `arith.constant` defines it as a float.
+fn const_float(ctx: &Context, v: Value) -> Option<f64> {
+    let d = ctx.defining_op(v)?;
+    if ctx.name(d) != "arith.constant" {
+        return None;
+    }
+    match ctx.attr_kind(ctx.get_attr(d, "value")?) {
+        AttrKind::Float(bits, _) => Some(f64::from_bits(*bits)),
+        _ => None,
+    }
+}
+
+/// `arith.addf`, `subf`, `mulf`, `divf` (`op` without its prefix and
+/// `f`) on `f32` or `f64`: the identity the folder knows, then the two
+/// constants computed in the type's precision (IEEE, to nearest, as
+/// `APFloat`). NaN operands are not folded (`APFloat` would carry their
+/// payload).
+fn fold_float(ctx: &Context, op: &str, ops: &[Value], t: Type, ed: Edition) -> Option<Folded> {
+    let single = match ctx.kind(t) {
+        TypeKind::F32 => true,
+        TypeKind::F64 => false,
+        _ => return None,
+    };
+    let &[l, r] = ops else {
+        return None;
+    };
+    let (a, b) = (const_float(ctx, l), const_float(ctx, r));
+    let identity = match op {
+        // addf(x, -0.0) -> x, subf(x, +0.0) -> x
+        "add" => b.is_some_and(|b| b == 0.0 && b.is_sign_negative()),
+        "sub" => b.is_some_and(|b| b == 0.0 && b.is_sign_positive()),
+        // mulf(x, 1.0) -> x, divf(x, 1.0) -> x
+        "mul" | "div" => b == Some(1.0),
+        _ => return None,
+    };
+    if identity {
+        return Some(Folded::Value(l));
+    }
+    // 14 also knows mulf(1.0, x) -> x; 15 does not.
+    if op == "mul" && ed != Edition::V15 && a == Some(1.0) {
+        return Some(Folded::Value(r));
+    }
+    let (a, b) = (a?, b?);
+    let v = if single {
+        let (a, b) = (a as f32, b as f32);
+        f64::from(match op {
+            "add" => a + b,
+            "sub" => a - b,
+            "mul" => a * b,
+            _ => a / b,
+        })
+    } else {
+        match op {
+            "add" => a + b,
+            "sub" => a - b,
+            "mul" => a * b,
+            _ => a / b,
+        }
+    };
+    if a.is_nan() || b.is_nan() {
+        return None;
+    }
+    // An invalid operation (0/0, inf - inf) gives `APFloat`'s default NaN,
+    // positive and quiet, whatever the machine's.
+    Some(Folded::Float(if v.is_nan() { f64::NAN } else { v }))
 }
 
 /// `arith.select`'s folder (any type: most of its rules pick a value).

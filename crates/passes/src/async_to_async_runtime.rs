@@ -412,6 +412,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     v
                 }
                 Folded::Const(bits) => self.materialize_constant(o, bits),
+                Folded::Float(v) => self.materialize_float(o, v),
                 Folded::SwapOperands(_) => continue,
             };
             replaced.insert(old, new);
@@ -423,6 +424,25 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 .map_err(|m| IrError::new(self.pc.ctx.op_loc(o), m))?;
         }
         Ok(())
+    }
+
+    /// An `arith.constant` of `op`'s (floating-point) result type holding
+    /// `v`, just before `op`.
+    fn materialize_float(&mut self, op: Op, v: f64) -> Value {
+        let ctx = &mut *self.pc.ctx;
+        let t = ctx.value_type(ctx.result(op, 0));
+        let value = ctx.attr(AttrKind::Float(v.to_bits(), t));
+        self.constant_before(op, t, value)
+    }
+
+    fn constant_before(&mut self, op: Op, t: Type, value: Attribute) -> Value {
+        let cur = Cursor {
+            ip: InsertPoint::Before(op),
+            loc: self.pc.ctx.op_loc(op),
+        };
+        let (name, key) = (self.n.arith_constant, self.n.value);
+        let c = self.build(&cur, name, &[], &[t], &[(key, value)]);
+        self.pc.ctx.result(c, 0)
     }
 
     /// An `arith.constant` of `op`'s result type holding `bits`, just
@@ -439,13 +459,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             _ => AttrKind::Integer(bits as i64 as i128, t),
         };
         let value = ctx.attr(kind);
-        let cur = Cursor {
-            ip: InsertPoint::Before(op),
-            loc: ctx.op_loc(op),
-        };
-        let (name, key) = (self.n.arith_constant, self.n.value);
-        let c = self.build(&cur, name, &[], &[t], &[(key, value)]);
-        self.pc.ctx.result(c, 0)
+        self.constant_before(op, t, value)
     }
 
     // ----- outlining -----

@@ -1359,64 +1359,28 @@ pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mu
     }
 }
 
-/// MLIR's float spelling: `%e`-like with 6 digits when that reads back
-/// exactly, a longer decimal otherwise, hex for inf and NaN.
+/// MLIR's float spelling: `APFloat::toString` with 6 digits, in `%e`
+/// form, when that reads back to the same value in the type's own
+/// precision; else `APFloat`'s natural spelling when it has a decimal
+/// point; else hex (as inf and NaN).
 pub fn format_float(v: f64, k: &TypeKind) -> String {
-    let is_f32 = matches!(k, TypeKind::F32);
     if v.is_finite() {
-        let s = format!("{:.6e}", v);
-        let s = fix_exponent(&s);
-        let back: f64 = s.parse().unwrap_or(f64::NAN);
-        let same = if is_f32 {
-            (back as f32).to_bits() == (v as f32).to_bits()
-        } else if matches!(k, TypeKind::F16 | TypeKind::BF16) {
-            crate::parser::round_to(k, back).to_bits() == v.to_bits()
-        } else {
-            back.to_bits() == v.to_bits()
+        let s = apfloat_to_string(v, k, 6, 0, false);
+        let same = match k {
+            TypeKind::F32 => s.parse::<f32>().map(f32::to_bits) == Ok((v as f32).to_bits()),
+            TypeKind::F16 | TypeKind::BF16 => {
+                let back: f64 = s.parse().unwrap_or(f64::NAN);
+                crate::parser::round_to(k, back).to_bits() == v.to_bits()
+            }
+            _ => s.parse::<f64>().map(f64::to_bits) == Ok(v.to_bits()),
         };
         if same {
             return s;
         }
-        // APFloat's natural-precision spelling.
-        let digits = if is_f32 { 9 } else { 17 };
-        let s = format!("{:.*e}", digits - 1, v);
-        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        let mant = mant.trim_end_matches('0').trim_end_matches('.');
-        let neg = mant.starts_with('-');
-        let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-        let mut out = String::new();
-        if neg {
-            out.push('-');
+        let natural = apfloat_to_string(v, k, 0, 3, true);
+        if natural.contains('.') {
+            return natural;
         }
-        if (0..digits.len() as i32 + 3).contains(&exp) && exp < 17 {
-            let int_len = exp as usize + 1;
-            if digits.len() <= int_len {
-                out.push_str(&digits);
-                out.push_str(&"0".repeat(int_len - digits.len()));
-                out.push_str(".0");
-            } else {
-                out.push_str(&digits[..int_len]);
-                out.push('.');
-                out.push_str(&digits[int_len..]);
-            }
-            return out;
-        }
-        if (-4..0).contains(&exp) {
-            out.push_str("0.");
-            out.push_str(&"0".repeat((-exp - 1) as usize));
-            out.push_str(&digits);
-            return out;
-        }
-        out.push_str(&digits[..1]);
-        out.push('.');
-        if digits.len() > 1 {
-            out.push_str(&digits[1..]);
-        } else {
-            out.push('0');
-        }
-        let _ = write!(out, "E{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
-        return out;
     }
     match k {
         TypeKind::F32 => format!("0x{:X}", (v as f32).to_bits()),
@@ -1425,10 +1389,175 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
     }
 }
 
-fn fix_exponent(s: &str) -> String {
-    let (m, e) = s.split_once('e').expect("{:e} has an exponent");
-    let e: i32 = e.parse().unwrap_or(0);
-    format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+/// The number of bits of the decimal number `digits`.
+fn bit_length(digits: &[u8]) -> u32 {
+    let mut limbs: Vec<u32> = vec![];
+    for &d in digits {
+        let mut carry = u64::from(d - b'0');
+        for l in limbs.iter_mut() {
+            let x = u64::from(*l) * 10 + carry;
+            *l = x as u32;
+            carry = x >> 32;
+        }
+        if carry != 0 {
+            limbs.push(carry as u32);
+        }
+    }
+    match limbs.last() {
+        Some(&top) => 32 * (limbs.len() as u32 - 1) + (32 - top.leading_zeros()),
+        None => 0,
+    }
+}
+
+/// `APFloat::toString(FormatPrecision, FormatMaxPadding, TruncateZero)` of
+/// a finite `v` of the float type `k`, with its rounding: the exact
+/// decimal significand first loses the digits beyond what
+/// `FormatPrecision` needs by truncation, then the rest rounds half up.
+/// Both steps matter: `0.9 : f32` reads `8.999990e-01` at 6 digits, which
+/// does not read back, so MLIR prints `0.899999976`.
+fn apfloat_to_string(
+    v: f64,
+    k: &TypeKind,
+    precision: u32,
+    max_padding: u32,
+    truncate_zero: bool,
+) -> String {
+    let mut out = String::new();
+    if v.is_sign_negative() {
+        out.push('-');
+    }
+    if v == 0.0 {
+        if max_padding == 0 {
+            if truncate_zero {
+                out.push_str("0.0E+0");
+            } else {
+                out.push_str("0.0");
+                out.push_str(&"0".repeat(precision.saturating_sub(1) as usize));
+                out.push_str("e+00");
+            }
+        } else {
+            out.push('0');
+        }
+        return out;
+    }
+    let bits_of_precision: u32 = match k {
+        TypeKind::F32 => 24,
+        TypeKind::F16 => 11,
+        TypeKind::BF16 => 8,
+        _ => 53,
+    };
+    let precision = if precision == 0 {
+        2 + bits_of_precision * 59 / 196
+    } else {
+        precision
+    };
+    // The exact value as an integer significand and a power of ten.
+    let a = v.abs();
+    let (mut sig, mut exp): (Vec<u8>, i64) = if a.fract() == 0.0 {
+        (format!("{a:.0}").into_bytes(), 0)
+    } else {
+        let s = format!("{a:.800e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let e: i64 = e.parse().unwrap_or(0);
+        let d: Vec<u8> = m.bytes().filter(u8::is_ascii_digit).collect();
+        let n = d.iter().rposition(|&c| c != b'0').map_or(1, |i| i + 1);
+        (d[..n].to_vec(), e - (n as i64 - 1))
+    };
+    // Digits more precise than needed go, truncated.
+    let bits = bit_length(&sig);
+    // 196/59 slightly overestimates log2(10).
+    let required = (precision * 196).div_ceil(59);
+    if bits > required {
+        let removable = ((bits - required) * 59 / 196) as usize;
+        if removable > 0 && removable < sig.len() {
+            sig.truncate(sig.len() - removable);
+            exp += removable as i64;
+        } else if removable >= sig.len() {
+            sig = vec![b'0'];
+            exp += removable as i64;
+        }
+    }
+    // Trailing zeros go (into the exponent).
+    while sig.len() > 1 && sig.last() == Some(&b'0') {
+        sig.pop();
+        exp += 1;
+    }
+    // Then round half up to `precision` digits.
+    let p = precision as usize;
+    if sig.len() > p {
+        let dropped = sig.len() - p;
+        let up = sig[p] >= b'5';
+        sig.truncate(p);
+        exp += dropped as i64;
+        if up {
+            let mut i = p;
+            loop {
+                if i == 0 {
+                    // Carried through every digit (each popped digit
+                    // already moved the exponent): one digit, 1.
+                    sig = vec![b'1'];
+                    break;
+                }
+                i -= 1;
+                if sig[i] == b'9' {
+                    sig.pop();
+                    exp += 1;
+                } else {
+                    sig[i] += 1;
+                    break;
+                }
+            }
+        }
+        while sig.len() > 1 && sig.last() == Some(&b'0') {
+            sig.pop();
+            exp += 1;
+        }
+    }
+    let n = sig.len() as i64;
+    let digits = std::str::from_utf8(&sig).unwrap_or("0");
+    let scientific = if max_padding == 0 {
+        true
+    } else if exp >= 0 {
+        exp > i64::from(max_padding) || n + exp > i64::from(precision)
+    } else {
+        let msd = exp + n - 1;
+        msd < 0 && -msd > i64::from(max_padding)
+    };
+    if scientific {
+        let e = exp + n - 1;
+        out.push_str(&digits[..1]);
+        out.push('.');
+        if n == 1 && truncate_zero {
+            out.push('0');
+        } else {
+            out.push_str(&digits[1..]);
+        }
+        if !truncate_zero && i64::from(precision) > n - 1 {
+            out.push_str(&"0".repeat((i64::from(precision) - n + 1) as usize));
+        }
+        out.push(if truncate_zero { 'E' } else { 'e' });
+        out.push(if e >= 0 { '+' } else { '-' });
+        if truncate_zero {
+            let _ = write!(out, "{}", e.abs());
+        } else {
+            let _ = write!(out, "{:02}", e.abs());
+        }
+    } else if exp >= 0 {
+        out.push_str(digits);
+        out.push_str(&"0".repeat(exp as usize));
+    } else {
+        let whole = exp + n;
+        if whole > 0 {
+            out.push_str(&digits[..whole as usize]);
+            out.push('.');
+            out.push_str(&digits[whole as usize..]);
+        } else {
+            out.push_str("0.");
+            out.push_str(&"0".repeat((-whole) as usize));
+            out.push_str(digits);
+        }
+    }
+    out
 }
 
 fn dense_elem(ctx: &Context, e: &DenseElem, et: Type, out: &mut String) {
@@ -1537,5 +1666,39 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
             }
         }
         AttrKind::Affine(s) | AttrKind::Opaque(s) => out.push_str(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{apfloat_to_string, format_float};
+    use mlir_async_ir::TypeKind;
+
+    /// Spellings `mlir-opt-14` and `mlir-opt-15` print.
+    #[test]
+    fn floats_print_as_mlir_prints_them() {
+        let f32v = |x: f32| format_float(f64::from(x), &TypeKind::F32);
+        assert_eq!(f32v(0.9), "0.899999976");
+        assert_eq!(f32v(-0.7), "-0.699999988");
+        assert_eq!(f32v(3.1), "3.100000e+00");
+        assert_eq!(f32v(0.1), "1.000000e-01");
+        assert_eq!(f32v(1.0 / 3.0), "0.333333343");
+        assert_eq!(f32v(1e-31), "9.99999979E-32");
+        assert_eq!(f32v(1e31), "1.000000e+31");
+        assert_eq!(f32v(f32::INFINITY), "0x7F800000");
+        assert_eq!(f32v(-0.0), "-0.000000e+00");
+        let f64v = |x: f64| format_float(x, &TypeKind::F64);
+        assert_eq!(f64v(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(f64v(0.5), "5.000000e-01");
+    }
+
+    /// The 6-digit text truncates the exact expansion before rounding.
+    #[test]
+    fn six_digits_truncate_then_round() {
+        let six = |x: f32| apfloat_to_string(f64::from(x), &TypeKind::F32, 6, 0, false);
+        assert_eq!(six(0.9), "8.999990e-01");
+        assert_eq!(six(3.1), "3.100000e+00");
+        let natural = |x: f32| apfloat_to_string(f64::from(x), &TypeKind::F32, 0, 3, true);
+        assert_eq!(natural(7.0e-4 + 3.3e-11), "7.00000033E-4");
     }
 }

@@ -1,5 +1,5 @@
 //! Folding during `async-to-async-runtime` against `mlir-opt-14` and
-//! `mlir-opt-15`: random integer `arith` code over constants and
+//! `mlir-opt-15`: random integer and `f32` `arith` code over constants and
 //! arguments, which upstream's conversion driver folds on the way, must
 //! print byte for byte as upstream prints it. Skips (and says why) when the
 //! upstream tools are not installed.
@@ -40,6 +40,7 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
     let mut i32s: Vec<String> = vec!["%x".into(), "%y".into()];
     let mut i1s: Vec<String> = vec!["%b".into()];
     let mut idx: Vec<String> = vec!["%i".into()];
+    let mut f32s: Vec<String> = vec!["%f".into()];
     let mut n = 0;
     let mut fresh = |body: &mut String, def: String| {
         n += 1;
@@ -68,6 +69,12 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
         let v = fresh(&mut body, format!("arith.constant {c} : index"));
         idx.push(v);
     }
+    for c in [
+        "0.0", "-0.0", "1.0", "3.0", "0.1", "-2.5", "1.0e+30", "7.0e-03",
+    ] {
+        let v = fresh(&mut body, format!("arith.constant {c} : f32"));
+        f32s.push(v);
+    }
     const BIN: &[&str] = &[
         "addi", "subi", "muli", "andi", "ori", "xori", "divsi", "divui", "remsi", "remui", "shli",
         "shrsi", "shrui",
@@ -75,8 +82,15 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
     const PRED: &[&str] = &[
         "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
     ];
-    for _ in 0..14 {
-        match rng.below(8) {
+    const FLOAT: &[&str] = &["addf", "subf", "mulf", "divf"];
+    for _ in 0..16 {
+        match rng.below(10) {
+            8 | 9 => {
+                let op = FLOAT[rng.below(FLOAT.len())];
+                let (a, b) = (rng.pick(&f32s).to_string(), rng.pick(&f32s).to_string());
+                let v = fresh(&mut body, format!("arith.{op} {a}, {b} : f32"));
+                f32s.push(v);
+            }
             0..=3 => {
                 let op = BIN[rng.below(BIN.len())];
                 let (a, b) = (rng.pick(&i32s).to_string(), rng.pick(&i32s).to_string());
@@ -115,11 +129,13 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
             }
         }
     }
-    let (r, c) = (i32s.last().cloned(), i1s.last().cloned());
+    let (r, c, f) = (i32s.last(), i1s.last(), f32s.last());
+    let (r, c, f) = (r.cloned(), c.cloned(), f.cloned());
     format!(
-        "{func} @f{k}(%x: i32, %y: i32, %b: i1, %i: index) -> (i32, i1) {{\n{body}  return {}, {} : i32, i1\n}}\n",
+        "{func} @f{k}(%x: i32, %y: i32, %b: i1, %i: index, %f: f32) -> (i32, i1, f32) {{\n{body}  return {}, {}, {} : i32, i1, f32\n}}\n",
         r.unwrap_or_default(),
-        c.unwrap_or_default()
+        c.unwrap_or_default(),
+        f.unwrap_or_default()
     )
 }
 

@@ -117,6 +117,20 @@ fn const_bits(ctx: &Context, v: Value) -> Option<u64> {
     }
 }
 
+/// The `value` of the `arith.constant` that materializes `f` in type `t`
+/// (`None` for a value or an in-place change): integers signed, as MLIR
+/// prints them, `i1` as `true`/`false`.
+pub fn constant_value(ctx: &Context, f: Folded, t: Type) -> Option<AttrKind> {
+    match f {
+        Folded::Const(bits) => Some(match ctx.kind(t) {
+            TypeKind::Integer(1, _) => AttrKind::Bool(bits != 0),
+            _ => AttrKind::Integer(i128::from(signed(bits, width(ctx, t)?)), t),
+        }),
+        Folded::Float(v) => Some(AttrKind::Float(v.to_bits(), t)),
+        Folded::Value(_) | Folded::SwapOperands(_) => None,
+    }
+}
+
 /// Whether predicate `p` (an index into [`CMPI`]) holds for `a` and `b`.
 fn compare(p: &str, a: u64, b: u64, w: u32) -> Option<bool> {
     let (sa, sb) = (signed(a, w), signed(b, w));
@@ -383,21 +397,27 @@ fn fold_float(ctx: &Context, op: &str, ops: &[Value], t: Type, ed: Edition) -> O
         return Some(Folded::Value(r));
     }
     let (a, b) = (a?, b?);
-    let v = if single {
-        let (a, b) = (a as f32, b as f32);
-        f64::from(match op {
-            "add" => a + b,
-            "sub" => a - b,
-            "mul" => a * b,
-            _ => a / b,
-        })
-    } else {
+    fn apply<
+        T: std::ops::Add<Output = T>
+            + std::ops::Sub<Output = T>
+            + std::ops::Mul<Output = T>
+            + std::ops::Div<Output = T>,
+    >(
+        op: &str,
+        a: T,
+        b: T,
+    ) -> T {
         match op {
             "add" => a + b,
             "sub" => a - b,
             "mul" => a * b,
             _ => a / b,
         }
+    }
+    let v = if single {
+        f64::from(apply(op, a as f32, b as f32))
+    } else {
+        apply(op, a, b)
     };
     if a.is_nan() || b.is_nan() {
         return None;

@@ -411,9 +411,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     }
                     v
                 }
-                Folded::Const(bits) => self.materialize_constant(o, bits),
-                Folded::Float(v) => self.materialize_float(o, v),
                 Folded::SwapOperands(_) => continue,
+                constant => self.materialize(o, constant)?,
             };
             replaced.insert(old, new);
             self.ctx().replace_all_uses_with(old, new);
@@ -426,40 +425,21 @@ impl<'p, 'a> Lowering<'p, 'a> {
         Ok(())
     }
 
-    /// An `arith.constant` of `op`'s (floating-point) result type holding
-    /// `v`, just before `op`.
-    fn materialize_float(&mut self, op: Op, v: f64) -> Value {
+    /// The `arith.constant` that `op` folded to, built just before it.
+    fn materialize(&mut self, op: Op, f: Folded) -> Result<Value, IrError> {
         let ctx = &mut *self.pc.ctx;
         let t = ctx.value_type(ctx.result(op, 0));
-        let value = ctx.attr(AttrKind::Float(v.to_bits(), t));
-        self.constant_before(op, t, value)
-    }
-
-    fn constant_before(&mut self, op: Op, t: Type, value: Attribute) -> Value {
+        let Some(kind) = mlir_async_dialects::fold::constant_value(ctx, f, t) else {
+            return Err(IrError::new(ctx.op_loc(op), "no constant for this fold"));
+        };
+        let value = ctx.attr(kind);
         let cur = Cursor {
             ip: InsertPoint::Before(op),
-            loc: self.pc.ctx.op_loc(op),
+            loc: ctx.op_loc(op),
         };
         let (name, key) = (self.n.arith_constant, self.n.value);
         let c = self.build(&cur, name, &[], &[t], &[(key, value)]);
-        self.pc.ctx.result(c, 0)
-    }
-
-    /// An `arith.constant` of `op`'s result type holding `bits`, just
-    /// before `op`.
-    fn materialize_constant(&mut self, op: Op, bits: u64) -> Value {
-        let ctx = &mut *self.pc.ctx;
-        let t = ctx.value_type(ctx.result(op, 0));
-        let kind = match ctx.kind(t) {
-            TypeKind::Integer(1, _) => AttrKind::Bool(bits != 0),
-            TypeKind::Integer(w, _) => {
-                let shift = 64 - w;
-                AttrKind::Integer((((bits << shift) as i64) >> shift) as i128, t)
-            }
-            _ => AttrKind::Integer(bits as i64 as i128, t),
-        };
-        let value = ctx.attr(kind);
-        self.constant_before(op, t, value)
+        Ok(self.pc.ctx.result(c, 0))
     }
 
     // ----- outlining -----

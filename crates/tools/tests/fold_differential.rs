@@ -4,29 +4,10 @@
 //! print byte for byte as upstream prints it. Skips (and says why) when the
 //! upstream tools are not installed.
 
+mod support;
+
 use std::process::Command;
-
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// xorshift64*: a fixed sequence, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
-    }
-    fn pick<'a>(&mut self, v: &'a [String]) -> &'a str {
-        &v[self.below(v.len())]
-    }
-}
+use support::{have, Rng};
 
 /// One function of random integer code, in the syntax of `edition`.
 fn function(rng: &mut Rng, k: usize, edition: u32) -> String {

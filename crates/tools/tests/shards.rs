@@ -6,8 +6,11 @@
 //! `-split-input-file`, so files holding several test cases exercise the
 //! fallbacks (duplicate symbols, errors) as well as the sharded path.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Output};
+use support::{collect, Rng};
 
 fn run(file: &Path, pass: &str, shards: usize) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mlir-async-opt"))
@@ -47,18 +50,6 @@ fn check(file: &Path, failures: &mut Vec<String>) -> usize {
         }
     }
     sharded
-}
-
-/// xorshift64*: a fixed sequence of mutations, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
-    }
 }
 
 /// A module with one line changed: dropped, doubled, swapped with
@@ -121,21 +112,6 @@ fn mutated_modules_fail_or_lower_alike_in_parts() {
         failures.join("\n")
     );
     assert!(sharded > mutants / 2, "only {sharded} runs went in parts");
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "mlir") {
-            out.push(p);
-        }
-    }
 }
 
 #[test]

@@ -86,7 +86,7 @@ pub struct ShardLink {
 /// The coordinator's end: see [`exchange`].
 pub struct Coordinator {
     reports: Receiver<(usize, Report)>,
-    replies: Vec<Option<Sender<Reply>>>,
+    replies: Vec<Sender<Reply>>,
 }
 
 /// The two ends of the exchange between `n` shards (one link each, in
@@ -98,7 +98,7 @@ pub fn exchange(n: usize) -> (Coordinator, Vec<ShardLink>) {
     let mut links = vec![];
     for index in 0..n {
         let (tx, from) = channel();
-        replies.push(Some(tx));
+        replies.push(tx);
         links.push(ShardLink {
             index,
             to: to.clone(),
@@ -130,7 +130,7 @@ impl Coordinator {
     /// Answers the shards until their pass is done; `Err` if one stopped
     /// early (every shard still waiting then fails too).
     pub fn run(mut self, eliminate: bool) -> Result<(), NotSharded> {
-        let done = coordinate(&self.reports, &mut self.replies, eliminate);
+        let done = coordinate(&self.reports, &self.replies, eliminate);
         // Dropping the replies fails every shard still waiting for one.
         self.replies.clear();
         done.ok_or(NotSharded)
@@ -316,7 +316,7 @@ fn gather<T>(
 
 fn coordinate(
     reports: &Receiver<(usize, Report)>,
-    replies: &mut [Option<Sender<Reply>>],
+    replies: &[Sender<Reply>],
     eliminate: bool,
 ) -> Option<()> {
     let n = replies.len();
@@ -357,7 +357,7 @@ fn coordinate(
             taken: t,
             converted: converted.clone(),
         };
-        replies[k].as_ref()?.send(reply).ok()?;
+        replies[k].send(reply).ok()?;
         // What `unique_symbol` will do for this shard's outlines.
         for _ in 0..count {
             if !base_used && !names.contains(ASYNC_FN_PREFIX) {

@@ -33,6 +33,18 @@ const BINARY: &[&str] = &[
     "arith.maxui",
     "arith.minui",
 ];
+/// The binary ops with MLIR's `Commutative` trait (LLVM 14 and 15).
+const COMMUTATIVE: &[&str] = &[
+    "arith.addi",
+    "arith.muli",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.addf",
+    "arith.mulf",
+    "arith.maxf",
+    "arith.minf",
+];
 const CASTS: &[&str] = &[
     "arith.index_cast",
     "arith.sitofp",
@@ -60,6 +72,7 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("arith.constant")
             .syntax(parse_constant, print_constant)
             .pure()
+            .constant_like()
             .names(constant_names)
             .verify(verify_constant),
         OpDef::new("arith.cmpi").syntax(parse_cmp, print_cmp).pure(),
@@ -72,12 +85,15 @@ pub fn ops() -> Vec<OpDef> {
             .pure(),
     ];
     for &n in BINARY {
-        v.push(
-            OpDef::new(n)
-                .syntax(parse_binary, print_binary)
-                .pure()
-                .verify(verify_binary),
-        );
+        let d = OpDef::new(n)
+            .syntax(parse_binary, print_binary)
+            .pure()
+            .verify(verify_binary);
+        v.push(if COMMUTATIVE.contains(&n) {
+            d.commutative()
+        } else {
+            d
+        });
     }
     for &n in CASTS {
         v.push(OpDef::new(n).syntax(parse_cast, print_cast).pure());

@@ -19,6 +19,7 @@ pub fn ops() -> Vec<OpDef> {
             })
             .verify(verify_execute),
         OpDef::new("async.yield")
+            .pure()
             .syntax(parse_yield, print_yield)
             .terminator()
             .verify(verify_yield),

@@ -25,6 +25,7 @@ pub fn ops() -> Vec<OpDef> {
             .symbol()
             .verify(verify_func),
         OpDef::new("func.return")
+            .pure()
             .syntax(parse_return, print_return)
             .terminator()
             .verify(verify_return),
@@ -34,6 +35,7 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("func.call_indirect").syntax(parse_call_indirect, print_call_indirect),
         OpDef::new("func.constant")
             .syntax(parse_func_constant, print_func_constant)
+            .constant_like()
             .pure()
             .names(|_, _, set| set(0, "f")),
     ]

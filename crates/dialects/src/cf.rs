@@ -34,6 +34,14 @@ pub fn successor_operand_range(ctx: &Context, op: Op, i: usize) -> std::ops::Ran
     }
 }
 
+/// The state of `cf.br ^dest(args)`.
+pub fn br_state(ctx: &mut Context, loc: Location, dest: Block, args: Vec<Value>) -> OperationState {
+    let mut st = OperationState::new(ctx.sym("cf.br"), loc);
+    st.operands = args;
+    st.successors = vec![dest];
+    st
+}
+
 /// Builds `cf.br ^dest(args)`.
 pub fn build_br(
     ctx: &mut Context,
@@ -42,10 +50,26 @@ pub fn build_br(
     dest: Block,
     args: Vec<Value>,
 ) -> Op {
-    let mut st = OperationState::new(ctx.sym("cf.br"), loc);
-    st.operands = args;
-    st.successors = vec![dest];
+    let st = br_state(ctx, loc, dest, args);
     ctx.build(ip, st)
+}
+
+/// The state of `cf.cond_br %c, ^t(targs), ^f(fargs)`.
+pub fn cond_br_state(
+    ctx: &mut Context,
+    loc: Location,
+    cond: Value,
+    (t, targs): (Block, &[Value]),
+    (f, fargs): (Block, &[Value]),
+) -> OperationState {
+    let mut st = OperationState::new(ctx.sym("cf.cond_br"), loc);
+    let seg = segment_sizes(ctx, &[1, targs.len(), fargs.len()]);
+    st.operands = vec![cond];
+    st.operands.extend_from_slice(targs);
+    st.operands.extend_from_slice(fargs);
+    st.successors = vec![t, f];
+    st.attrs = vec![(ctx.sym("operand_segment_sizes"), seg)];
+    st
 }
 
 /// Builds `cf.cond_br %c, ^t(targs), ^f(fargs)`.
@@ -60,13 +84,7 @@ pub fn build_cond_br(
     f: Block,
     fargs: Vec<Value>,
 ) -> Op {
-    let mut st = OperationState::new(ctx.sym("cf.cond_br"), loc);
-    let seg = segment_sizes(ctx, &[1, targs.len(), fargs.len()]);
-    st.operands = vec![cond];
-    st.operands.extend(targs);
-    st.operands.extend(fargs);
-    st.successors = vec![t, f];
-    st.attrs = vec![(ctx.sym("operand_segment_sizes"), seg)];
+    let st = cond_br_state(ctx, loc, cond, (t, &targs), (f, &fargs));
     ctx.build(ip, st)
 }
 

@@ -6,8 +6,10 @@
 pub mod arith;
 pub mod asyncd;
 pub mod builtin;
+pub mod canonicalize;
 pub mod cf;
 pub mod fold;
+pub mod interfaces;
 pub mod memref;
 pub mod scf;
 pub mod util;
@@ -50,6 +52,10 @@ impl OpDef {
                 graph_region: false,
                 is_symbol: false,
                 pure: false,
+                recursive_effects: false,
+                dead_if_unused: false,
+                commutative: false,
+                constant_like: false,
             },
             parse: None,
             print: None,
@@ -78,6 +84,22 @@ impl OpDef {
         self.traits.pure = true;
         self
     }
+    pub const fn recursive_effects(mut self) -> Self {
+        self.traits.recursive_effects = true;
+        self
+    }
+    pub const fn dead_if_unused(mut self) -> Self {
+        self.traits.dead_if_unused = true;
+        self
+    }
+    pub const fn commutative(mut self) -> Self {
+        self.traits.commutative = true;
+        self
+    }
+    pub const fn constant_like(mut self) -> Self {
+        self.traits.constant_like = true;
+        self
+    }
     pub const fn isolated(mut self) -> Self {
         self.traits.isolated_from_above = true;
         self
@@ -86,6 +108,12 @@ impl OpDef {
         self.traits.is_symbol = true;
         self
     }
+}
+
+/// Every canonicalization pattern of the registered ops, in MLIR's order
+/// (dialect patterns, then each op's, by op name).
+pub fn canonicalization_patterns() -> mlir_async_rewrite::PatternSet {
+    canonicalize::patterns()
 }
 
 /// The registry of every known op; implements the syntax layer's hooks.

@@ -8,10 +8,16 @@ use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
 pub fn ops() -> Vec<OpDef> {
     vec![
-        OpDef::new("memref.alloc").syntax(parse_alloc, print_alloc),
-        OpDef::new("memref.alloca").syntax(parse_alloc, print_alloc),
+        OpDef::new("memref.alloc")
+            .dead_if_unused()
+            .syntax(parse_alloc, print_alloc),
+        OpDef::new("memref.alloca")
+            .dead_if_unused()
+            .syntax(parse_alloc, print_alloc),
         OpDef::new("memref.dealloc").syntax(parse_operand_attrs_type, print_operand_attrs_type),
-        OpDef::new("memref.load").syntax(parse_load, print_load),
+        OpDef::new("memref.load")
+            .dead_if_unused()
+            .syntax(parse_load, print_load),
         OpDef::new("memref.store").syntax(parse_store, print_store),
         OpDef::new("memref.cast")
             .syntax(crate::arith::parse_cast, crate::arith::print_cast)

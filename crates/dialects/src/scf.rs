@@ -7,16 +7,26 @@ use mlir_async_syntax::{PResult, Parser, Printer, RegionArg};
 
 pub fn ops() -> Vec<OpDef> {
     vec![
-        OpDef::new("scf.for").syntax(parse_for, print_for),
-        OpDef::new("scf.if").syntax(parse_if, print_if),
+        OpDef::new("scf.for")
+            .recursive_effects()
+            .syntax(parse_for, print_for),
+        OpDef::new("scf.if")
+            .recursive_effects()
+            .syntax(parse_if, print_if),
         OpDef::new("scf.yield")
+            .pure()
             .syntax(parse_yield, print_yield)
             .terminator(),
-        OpDef::new("scf.while").syntax(parse_while, print_while),
+        OpDef::new("scf.while")
+            .recursive_effects()
+            .syntax(parse_while, print_while),
         OpDef::new("scf.condition")
+            .pure()
             .syntax(parse_condition, print_condition)
             .terminator(),
-        OpDef::new("scf.parallel").syntax(parse_parallel, print_parallel),
+        OpDef::new("scf.parallel")
+            .recursive_effects()
+            .syntax(parse_parallel, print_parallel),
         OpDef::new("scf.reduce").syntax(parse_reduce, print_reduce),
         OpDef::new("scf.reduce.return")
             .syntax(parse_yield, print_yield)

@@ -145,6 +145,38 @@ impl DominanceInfo {
         ia != UNREACHABLE && ia.0 <= ib.0 && ib.1 <= ia.1
     }
 
+    /// The blocks of `r` the entry reaches, in a pre-order walk of the
+    /// dominator tree, each with the number of its ancestors in the tree:
+    /// what a pass with scoped facts (CSE) walks, leaving a scope when the
+    /// depth drops.
+    pub fn dominator_tree_preorder(&mut self, ctx: &Context, r: Region) -> Vec<(Block, u32)> {
+        let Some(&entry) = ctx.region_blocks(r).first() else {
+            return vec![];
+        };
+        if self.local.len() < ctx.num_blocks() {
+            grow_zeroed(&mut self.local, ctx.num_blocks(), 0);
+        }
+        for (i, &b) in ctx.region_blocks(r).iter().enumerate() {
+            self.local[b.index()] = i as u32;
+        }
+        let s = &mut self.scratch;
+        compute_idoms(ctx, r, entry, &self.local, s);
+        let n = s.rpo.len();
+        let mut kids: Vec<Vec<u32>> = vec![vec![]; n];
+        for i in 1..n {
+            kids[s.idom[i] as usize].push(i as u32);
+        }
+        let mut out = Vec::with_capacity(n);
+        let mut stack = vec![(0u32, 0u32)];
+        while let Some((node, depth)) = stack.pop() {
+            out.push((s.rpo[node as usize], depth));
+            for &k in kids[node as usize].iter().rev() {
+                stack.push((k, depth + 1));
+            }
+        }
+        out
+    }
+
     /// Is `v` usable as an operand of `user`?
     pub fn value_dominates_use(&mut self, ctx: &Context, v: Value, user: Op) -> bool {
         let Some(def_block) = ctx.value_block(v) else {

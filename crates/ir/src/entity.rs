@@ -105,3 +105,97 @@ macro_rules! entity_ref {
         }
     )*};
 }
+
+/// Data attached to entities of an arena it does not own, as
+/// `cranelift-entity`'s `SecondaryMap`: a dense table indexed by handle
+/// that reads as `default` where nothing was written and grows on write.
+/// Analyses and passes keep their per-op, per-block and per-value facts
+/// here instead of in hash maps (a lookup is an index) or in hand-grown
+/// `Vec`s (which each had to remember to grow before writing).
+#[derive(Clone, Debug)]
+pub struct SecondaryMap<K, V> {
+    items: Vec<V>,
+    default: V,
+    _k: std::marker::PhantomData<K>,
+}
+
+impl<K: EntityRef, V: Clone + Default> Default for SecondaryMap<K, V> {
+    fn default() -> Self {
+        Self::with_default(V::default())
+    }
+}
+
+impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
+    /// A map that reads as `default` for every key.
+    pub fn with_default(default: V) -> Self {
+        SecondaryMap {
+            items: Vec::new(),
+            default,
+            _k: std::marker::PhantomData,
+        }
+    }
+    /// A map with room for `n` keys, so that writes below `n` never move it.
+    pub fn with_capacity(n: usize, default: V) -> Self {
+        let mut m = Self::with_default(default);
+        m.items.reserve(n);
+        m
+    }
+    pub fn get(&self, k: K) -> &V {
+        self.items.get(k.idx()).unwrap_or(&self.default)
+    }
+    /// Writes `v` at `k`, growing the table as needed.
+    pub fn set(&mut self, k: K, v: V) {
+        *self.get_mut(k) = v;
+    }
+    pub fn get_mut(&mut self, k: K) -> &mut V {
+        let i = k.idx();
+        if i >= self.items.len() {
+            self.items.resize(i + 1, self.default.clone());
+        }
+        &mut self.items[i]
+    }
+    /// Every key back to the default value, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
+    /// Keys that have been written (or lie below one that has), with their
+    /// values, in handle order.
+    pub fn iter(&self) -> impl Iterator<Item = (K, &V)> {
+        self.items.iter().enumerate().map(|(i, v)| (K::new(i), v))
+    }
+}
+
+impl<K: EntityRef, V: Clone> std::ops::Index<K> for SecondaryMap<K, V> {
+    type Output = V;
+    fn index(&self, k: K) -> &V {
+        self.get(k)
+    }
+}
+
+impl<K: EntityRef, V: Clone> std::ops::IndexMut<K> for SecondaryMap<K, V> {
+    fn index_mut(&mut self, k: K) -> &mut V {
+        self.get_mut(k)
+    }
+}
+
+#[cfg(test)]
+mod secondary_map_tests {
+    use super::SecondaryMap;
+    use crate::Op;
+
+    #[test]
+    fn unwritten_keys_read_as_the_default_and_writes_grow_the_table() {
+        let mut m: SecondaryMap<Op, u32> = SecondaryMap::with_default(7);
+        let a = Op::from_index(3);
+        let b = Op::from_index(10);
+        assert_eq!(m[a], 7);
+        m[b] = 1;
+        assert_eq!(m[b], 1);
+        assert_eq!(m[a], 7, "keys below a write keep the default");
+        m[a] += 1;
+        assert_eq!(m[a], 8);
+        assert_eq!(m.iter().filter(|(_, &v)| v != 7).count(), 2);
+        m.clear();
+        assert_eq!(m[b], 7);
+    }
+}

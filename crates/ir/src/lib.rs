@@ -236,8 +236,21 @@ pub struct OpTraits {
     /// Blocks in the regions need not dominate (graph regions).
     pub graph_region: bool,
     pub is_symbol: bool,
-    /// No side effects: may be erased when unused.
+    /// No side effects: may be erased when unused, and two with the same
+    /// operands and attributes compute the same results (CSE).
     pub pure: bool,
+    /// Its only effects are those of the ops nested in its regions
+    /// (MLIR's `HasRecursiveSideEffects`: `scf.if`, `scf.for`).
+    pub recursive_effects: bool,
+    /// Its only effects read memory or allocate its results
+    /// (`memref.load`, `memref.alloc`): erasable when unused, but never
+    /// merged with another.
+    pub dead_if_unused: bool,
+    /// Operands may be reordered (MLIR's `Commutative`): the folder moves
+    /// constants to the back.
+    pub commutative: bool,
+    /// Folds to an attribute with no operands (MLIR's `ConstantLike`).
+    pub constant_like: bool,
 }
 
 /// Everything needed to create an operation.
@@ -633,8 +646,19 @@ impl Context {
             _ => None,
         }
     }
+    /// The uses of `v`, oldest first. MLIR keeps each use-list newest
+    /// first (a new use goes to the head) and its drivers visit users in
+    /// that order, which shows in their output; the list here is that
+    /// order reversed, kept exactly (removal preserves order, and
+    /// replacement moves uses as MLIR does), so [`Context::users`] can
+    /// walk it as MLIR does.
     pub fn uses(&self, v: Value) -> &[Use] {
         &self.values[v].uses
+    }
+    /// The ops using `v`, in MLIR's order (newest use first; an op using
+    /// `v` twice is listed twice).
+    pub fn users(&self, v: Value) -> impl Iterator<Item = Op> + '_ {
+        self.values[v].uses.iter().rev().map(|u| u.op)
     }
     pub fn has_uses(&self, v: Value) -> bool {
         !self.values[v].uses.is_empty()
@@ -884,8 +908,9 @@ impl Context {
     }
     fn remove_use(&mut self, v: Value, op: Op, index: u32) {
         let uses = &mut self.values[v].uses;
-        if let Some(p) = uses.iter().position(|u| u.op == op && u.index == index) {
-            uses.swap_remove(p);
+        // Order-preserving: use-lists keep MLIR's order (see `uses`).
+        if let Some(p) = uses.iter().rposition(|u| u.op == op && u.index == index) {
+            uses.remove(p);
         }
     }
     /// Replaces the whole operand list of an op.
@@ -917,7 +942,9 @@ impl Context {
             let span = self.ops[u.op].operands;
             self.value_pool.get_mut(span)[u.index as usize] = new;
         }
-        self.values[new].uses.extend(uses);
+        // MLIR moves the uses one by one from the head of `old`'s list to
+        // the head of `new`'s: they arrive reversed, before `new`'s own.
+        self.values[new].uses.extend(uses.into_iter().rev());
     }
     /// Replaces uses of `old` for which `pred` holds.
     pub fn replace_uses_if(
@@ -927,7 +954,8 @@ impl Context {
         pred: impl Fn(&Context, Use) -> bool,
     ) {
         let uses = self.values[old].uses.clone();
-        for u in uses {
+        // Newest first, as MLIR walks a use-list (see `uses`).
+        for u in uses.into_iter().rev() {
             if pred(self, u) {
                 self.set_operand(u.op, u.index as usize, new);
             }
@@ -1157,6 +1185,25 @@ impl Context {
         }
         for b in blocks {
             self.blocks[b] = BlockData::default();
+        }
+    }
+    /// Drops every operand and successor of `op` and of the ops nested in
+    /// it (MLIR's `dropAllReferences`): what is about to be erased as a
+    /// whole (unreachable blocks, dead cycles) may use itself in cycles,
+    /// and no single erasure order would leave each op unused first.
+    pub fn drop_all_references(&mut self, op: Op) {
+        self.touch();
+        let mut all = vec![op];
+        self.walk_nested(op, &mut |o| all.push(o));
+        for o in all {
+            self.drop_operands(o);
+            let succs = std::mem::take(&mut self.ops[o].successors);
+            for si in succs.range() {
+                let s = self.succ_pool.items[si];
+                if let Some(p) = self.blocks[s].pred_uses.iter().position(|&x| x == o) {
+                    self.blocks[s].pred_uses.swap_remove(p);
+                }
+            }
         }
     }
     pub fn is_erased(&self, op: Op) -> bool {

@@ -3,6 +3,8 @@
 //! and the async passes, one file each.
 
 pub mod async_to_async_runtime;
+pub mod canonicalize;
+pub mod cse;
 
 use mlir_async_dialects::Registry;
 use mlir_async_ir::{Context, IrError, Op};
@@ -43,7 +45,11 @@ pub struct PassInfo {
 
 /// Every pass mlir-async-opt knows.
 pub fn registry() -> Vec<PassInfo> {
-    vec![async_to_async_runtime::info()]
+    vec![
+        async_to_async_runtime::info(),
+        canonicalize::info(),
+        cse::info(),
+    ]
 }
 
 /// One entry of a pipeline: a pass, nested under the ops it anchors on.

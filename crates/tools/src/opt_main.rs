@@ -351,7 +351,7 @@ fn process_chunk(
             match make_pass(name, opts) {
                 Ok((pass, anchor)) => entries.push(PipelineEntry {
                     pass,
-                    nesting: if anchor == "builtin.module" {
+                    nesting: if anchor == "builtin.module" || anchor.is_empty() {
                         vec![]
                     } else {
                         vec![anchor.to_string()]

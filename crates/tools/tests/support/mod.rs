@@ -2,6 +2,8 @@
 //! `mod support;` and uses its own part of it.
 #![allow(dead_code)]
 
+pub mod gen;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,0 +1,119 @@
+//! The dialects' side of the rewrite layer's [`OpInterfaces`]: what an
+//! op folds to (the folders in [`crate::fold`]), how each dialect
+//! materialises a constant, and what a branch forwards to its
+//! successors.
+
+use crate::cf::successor_operand_range;
+use crate::fold::{self, Folded as DialectFold};
+use crate::util::segment_sizes;
+use mlir_async_ir::{
+    AttrKind, Attribute, Context, InsertPoint, Location, Op, Type, TypeKind, Value,
+};
+use mlir_async_rewrite::fold::{FoldResult, Folded, OpInterfaces};
+use mlir_async_syntax::Edition;
+use std::ops::Range;
+
+/// The interfaces of every registered op, for one syntax generation (14
+/// and 15 fold a few ops differently).
+pub struct Interfaces {
+    pub edition: Edition,
+}
+
+impl Interfaces {
+    pub fn new(edition: Edition) -> Self {
+        Interfaces { edition }
+    }
+}
+
+/// Whether `arith.constant` can hold `value` as a `ty` (MLIR's
+/// `arith::ConstantOp::isBuildableWith`): a scalar or dense attribute of
+/// exactly that type.
+fn arith_buildable(ctx: &Context, value: Attribute, ty: Type) -> bool {
+    match ctx.attr_kind(value) {
+        AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t == ty,
+        AttrKind::Bool(_) => matches!(ctx.kind(ty), TypeKind::Integer(1, _)),
+        _ => false,
+    }
+}
+
+impl OpInterfaces for Interfaces {
+    fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
+        // The folders read constant operands from the IR themselves.
+        let Some(f) = fold::fold(ctx, op, self.edition) else {
+            return Folded::No;
+        };
+        match f {
+            DialectFold::Value(v) => Folded::Results(vec![FoldResult::Value(v)]),
+            DialectFold::SwapOperands(p) => {
+                let ops = ctx.operands(op).to_vec();
+                let [l, r] = ops[..] else { return Folded::No };
+                ctx.set_operands(op, vec![r, l]);
+                let i64t = ctx.int_type(64);
+                let a = ctx.int_attr(p as i128, i64t);
+                ctx.set_attr(op, "predicate", a);
+                Folded::InPlace
+            }
+            c => {
+                let t = ctx.value_type(ctx.result(op, 0));
+                match fold::constant_value(ctx, c, t) {
+                    Some(k) => Folded::Results(vec![FoldResult::Attr(ctx.attr(k))]),
+                    None => Folded::No,
+                }
+            }
+        }
+    }
+
+    fn materialize_constant(
+        &self,
+        ctx: &mut Context,
+        dialect: &str,
+        value: Attribute,
+        ty: Type,
+        loc: Location,
+        ip: InsertPoint,
+    ) -> Option<Op> {
+        let name = match dialect {
+            "arith" | "memref" | "scf" | "cf" | "func" | "std"
+                if arith_buildable(ctx, value, ty) =>
+            {
+                "arith.constant"
+            }
+            "func" | "std" if matches!(ctx.attr_kind(value), AttrKind::SymbolRef(..)) => {
+                "func.constant"
+            }
+            _ => return None,
+        };
+        let name = ctx.sym(name);
+        let key = ctx.sym("value");
+        let c = ctx.create_op_from(name, loc, &[], &[ty], &[(key, value)], &[], &[]);
+        ctx.insert_op(ip, c);
+        Some(c)
+    }
+
+    fn successor_operands(&self, ctx: &Context, op: Op, i: usize) -> Option<Range<usize>> {
+        match ctx.name(op) {
+            "cf.br" | "cf.cond_br" => Some(successor_operand_range(ctx, op, i)),
+            _ => None,
+        }
+    }
+
+    fn set_successor_operands(&self, ctx: &mut Context, op: Op, i: usize, vals: &[Value]) {
+        let Some(range) = self.successor_operands(ctx, op, i) else {
+            return;
+        };
+        let mut ops = ctx.operands(op).to_vec();
+        ops.splice(range, vals.iter().copied());
+        if ctx.name(op) == "cf.cond_br" {
+            let t = successor_operand_range(ctx, op, 0).len();
+            let f = successor_operand_range(ctx, op, 1).len();
+            let (t, f) = if i == 0 {
+                (vals.len(), f)
+            } else {
+                (t, vals.len())
+            };
+            let seg = segment_sizes(ctx, &[1, t, f]);
+            ctx.set_attr(op, "operand_segment_sizes", seg);
+        }
+        ctx.set_operands(op, ops);
+    }
+}

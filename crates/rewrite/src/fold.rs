@@ -1,0 +1,367 @@
+//! Folding: what the dialects tell the rewrite layer about constants
+//! ([`OpInterfaces`]), and MLIR's `OperationFolder`, which folds an op and
+//! keeps one constant per (dialect, value, type) at the top of the
+//! nearest isolated region.
+//!
+//! Where a constant lands is visible in the output: folded and visited
+//! constants are (re)created at the start of the entry block of the
+//! closest region whose parent is isolated from above (a function body),
+//! each new one before those already there, so a canonicalized function
+//! lists its constants in reverse order of first visit, as `mlir-opt`
+//! prints them.
+
+use mlir_async_ir::fxhash::FxHashMap;
+use mlir_async_ir::{
+    Attribute, Block, Context, InsertPoint, Location, Op, Region, Symbol, Type, Value,
+};
+
+/// One result of a fold: an existing value, or a constant to materialize.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FoldResult {
+    Value(Value),
+    Attr(Attribute),
+}
+
+/// What an op's folder did (MLIR's `fold` hook: failure, success with no
+/// results for an in-place update, or one result per op result).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Folded {
+    /// Not folded, and not changed.
+    No,
+    /// Changed in place (an operand swap, an attribute); stays in the IR.
+    InPlace,
+    /// Replaced: one entry per result of the op.
+    Results(Vec<FoldResult>),
+}
+
+/// What the dialects tell the rewrite layer about their ops (MLIR's op
+/// and dialect interfaces the drivers use: folding, constant
+/// materialisation, `BranchOpInterface`), handed to the drivers.
+pub trait OpInterfaces: Sync {
+    /// Folds `op`, given the constant value of each operand (`None` where
+    /// the operand is not a constant). May update `op` in place.
+    fn fold(&self, ctx: &mut Context, op: Op, operands: &[Option<Attribute>]) -> Folded;
+
+    /// Builds a constant op of `dialect` for `value` of type `ty` at `ip`
+    /// (MLIR's `Dialect::materializeConstant`); `None` if the dialect
+    /// cannot.
+    fn materialize_constant(
+        &self,
+        ctx: &mut Context,
+        dialect: &str,
+        value: Attribute,
+        ty: Type,
+        loc: Location,
+        ip: InsertPoint,
+    ) -> Option<Op>;
+
+    /// The operands `op` forwards to its successor `i`, as a range of its
+    /// operand list (`BranchOpInterface::getMutableSuccessorOperands`);
+    /// `None` if `op` is not a branch the rewrite layer may change.
+    fn successor_operands(&self, ctx: &Context, op: Op, i: usize)
+        -> Option<std::ops::Range<usize>>;
+
+    /// Makes `vals` the operands `op` forwards to successor `i` (keeping
+    /// the op's operand segments right). Only called where
+    /// [`OpInterfaces::successor_operands`] gave a range.
+    fn set_successor_operands(&self, ctx: &mut Context, op: Op, i: usize, vals: &[Value]);
+
+    /// The value of a constant-like op (`m_Constant`): by default its
+    /// `value` attribute.
+    fn constant_value(&self, ctx: &Context, op: Op) -> Option<Attribute> {
+        if !ctx.traits_of(op).constant_like {
+            return None;
+        }
+        ctx.get_attr(op, "value")
+    }
+}
+
+/// The constant value of `v` if a constant-like op defines it.
+pub fn constant_of(ctx: &Context, hooks: &dyn OpInterfaces, v: Value) -> Option<Attribute> {
+    hooks.constant_value(ctx, ctx.defining_op(v)?)
+}
+
+/// The dialect of an op, as the prefix of its name (`arith` of
+/// `arith.addi`).
+pub fn dialect_of(ctx: &Context, op: Op) -> &str {
+    let n = ctx.name(op);
+    n.split_once('.').map_or(n, |(d, _)| d)
+}
+
+/// The region folded constants of an op in `block` go to (MLIR's
+/// `getInsertionRegion`): the nearest one whose parent is isolated from
+/// above or is not nested in a block.
+pub fn insertion_region(ctx: &Context, mut block: Block) -> Option<Region> {
+    loop {
+        let region = ctx.parent_region(block)?;
+        let parent = ctx.region_parent(region)?;
+        let isolated =
+            ctx.traits_of(parent).isolated_from_above || !ctx.is_registered(ctx.op_name(parent));
+        if isolated {
+            return Some(region);
+        }
+        match ctx.parent_block(parent) {
+            Some(b) => block = b,
+            None => return Some(region),
+        }
+    }
+}
+
+/// What [`OperationFolder::try_to_fold`] did to an op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldOutcome {
+    /// Nothing.
+    Failed,
+    /// Updated in place; the op stays.
+    InPlace,
+    /// Replaced by existing values or constants, and erased.
+    Replaced,
+}
+
+/// MLIR's `OperationFolder`: folds ops and uniques the constants it
+/// creates, one per (dialect, value, type) in each insertion region.
+#[derive(Default)]
+pub struct OperationFolder {
+    scopes: FxHashMap<Region, FxHashMap<(Symbol, Attribute, Type), Op>>,
+    /// Uniqued constant op -> the dialects it is registered under.
+    referenced: FxHashMap<Op, Vec<Symbol>>,
+}
+
+impl OperationFolder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether `op` is a constant this folder created or adopted (folding
+    /// it again would change nothing).
+    pub fn is_uniqued(&self, op: Op) -> bool {
+        self.referenced.contains_key(&op)
+    }
+
+    /// Folds `op`. New constants are announced to `generated` (in IR
+    /// order); `pre_replace` runs just before `op`'s results are replaced
+    /// and `op` is erased.
+    pub fn try_to_fold(
+        &mut self,
+        ctx: &mut Context,
+        hooks: &dyn OpInterfaces,
+        op: Op,
+        generated: &mut dyn FnMut(&Context, Op),
+        pre_replace: &mut dyn FnMut(&Context, Op),
+    ) -> FoldOutcome {
+        if self.referenced.contains_key(&op) {
+            return FoldOutcome::Failed;
+        }
+        let Some(results) = self.fold_to_values(ctx, hooks, op, generated) else {
+            return FoldOutcome::Failed;
+        };
+        if results.is_empty() {
+            return FoldOutcome::InPlace;
+        }
+        pre_replace(ctx, op);
+        self.forget_nested(ctx, hooks, op);
+        for (i, &v) in results.iter().enumerate() {
+            let r = ctx.result(op, i);
+            ctx.replace_all_uses_with(r, v);
+        }
+        // Every use was just replaced: erasing cannot fail.
+        let _ = ctx.erase_op(op);
+        FoldOutcome::Replaced
+    }
+
+    /// Forgets `op` and the ops nested in it (they are being erased).
+    pub fn forget_nested(&mut self, ctx: &Context, hooks: &dyn OpInterfaces, op: Op) {
+        if self.referenced.is_empty() {
+            return;
+        }
+        let mut nested = vec![];
+        ctx.walk_post(op, &mut |o| nested.push(o));
+        nested.push(op);
+        for o in nested {
+            self.notify_removal(ctx, hooks, o);
+        }
+    }
+
+    /// Forgets `op` if it is a uniqued constant (it is being erased).
+    pub fn notify_removal(&mut self, ctx: &Context, hooks: &dyn OpInterfaces, op: Op) {
+        let Some(dialects) = self.referenced.remove(&op) else {
+            return;
+        };
+        let Some(value) = hooks.constant_value(ctx, op) else {
+            return;
+        };
+        let Some(region) = ctx.parent_block(op).and_then(|b| insertion_region(ctx, b)) else {
+            return;
+        };
+        let ty = ctx.value_type(ctx.result(op, 0));
+        if let Some(scope) = self.scopes.get_mut(&region) {
+            for d in dialects.iter() {
+                scope.remove(&(*d, value, ty));
+            }
+        }
+    }
+
+    /// The uniqued constant `value : ty` of `dialect` for ops in `block`,
+    /// created at the top of its insertion region if needed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn get_or_create_constant(
+        &mut self,
+        ctx: &mut Context,
+        hooks: &dyn OpInterfaces,
+        block: Block,
+        dialect: &str,
+        value: Attribute,
+        ty: Type,
+        loc: Location,
+    ) -> Option<Value> {
+        let region = insertion_region(ctx, block)?;
+        let entry = ctx.entry_block(region)?;
+        let d = ctx.sym(dialect);
+        let c = self.get_or_create(ctx, hooks, region, entry, d, value, ty, loc)?;
+        Some(ctx.result(c, 0))
+    }
+
+    fn fold_to_values(
+        &mut self,
+        ctx: &mut Context,
+        hooks: &dyn OpInterfaces,
+        op: Op,
+        generated: &mut dyn FnMut(&Context, Op),
+    ) -> Option<Vec<Value>> {
+        let n = ctx.operands(op).len();
+        // A commutative op gets its constant operands last (stable), and
+        // keeps that order even when it does not fold.
+        if n >= 2 && ctx.traits_of(op).commutative {
+            let ops = ctx.operands(op).to_vec();
+            let (mut vars, consts): (Vec<Value>, Vec<Value>) = ops
+                .iter()
+                .partition(|&&v| constant_of(ctx, hooks, v).is_none());
+            vars.extend(consts);
+            if vars != ops {
+                for (i, v) in vars.into_iter().enumerate() {
+                    ctx.set_operand(op, i, v);
+                }
+            }
+        }
+        let consts: Vec<Option<Attribute>> = ctx
+            .operands(op)
+            .iter()
+            .map(|&v| constant_of(ctx, hooks, v))
+            .collect();
+        let folded = match ctx.traits_of(op).constant_like {
+            true => match hooks.constant_value(ctx, op) {
+                Some(a) => Folded::Results(vec![FoldResult::Attr(a)]),
+                None => Folded::No,
+            },
+            false => hooks.fold(ctx, op, &consts),
+        };
+        let results = match folded {
+            Folded::No => return None,
+            Folded::InPlace => return Some(vec![]),
+            Folded::Results(r) => r,
+        };
+        if results.len() != ctx.results(op).len() {
+            return None;
+        }
+        let block = ctx.parent_block(op)?;
+        let region = insertion_region(ctx, block)?;
+        let entry = ctx.entry_block(region)?;
+        // The constants go before the op that is first now; everything
+        // from the block's start up to it afterwards is new.
+        let old_first = ctx.first_op(entry);
+        let dialect = dialect_of(ctx, op).to_string();
+        let dialect = ctx.sym(&dialect);
+        let loc = ctx.op_loc(op);
+        let mut out = Vec::with_capacity(results.len());
+        for (i, r) in results.into_iter().enumerate() {
+            let res = ctx.result(op, i);
+            let ty = ctx.value_type(res);
+            match r {
+                FoldResult::Value(v) => {
+                    if ctx.value_type(v) != ty {
+                        return None;
+                    }
+                    out.push(v);
+                }
+                FoldResult::Attr(a) => {
+                    let Some(c) =
+                        self.get_or_create(ctx, hooks, region, entry, dialect, a, ty, loc)
+                    else {
+                        // Undo the constants made for earlier results.
+                        let mut cur = ctx.first_op(entry);
+                        while cur.is_some() && cur != old_first {
+                            let o = cur.unwrap();
+                            cur = ctx.next_op(o);
+                            self.notify_removal(ctx, hooks, o);
+                            let _ = ctx.erase_op(o);
+                        }
+                        return None;
+                    };
+                    // The constant must dominate the op: an op in the entry
+                    // block may come before an existing constant.
+                    if ctx.parent_block(c) == Some(block) && ctx.first_op(block) != Some(c) {
+                        let first = ctx.first_op(block).expect("block holds the constant");
+                        ctx.move_op_before(c, first);
+                    }
+                    out.push(ctx.result(c, 0));
+                }
+            }
+        }
+        let mut cur = ctx.first_op(entry);
+        while cur.is_some() && cur != old_first {
+            let o = cur.unwrap();
+            generated(ctx, o);
+            cur = ctx.next_op(o);
+        }
+        Some(out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn get_or_create(
+        &mut self,
+        ctx: &mut Context,
+        hooks: &dyn OpInterfaces,
+        region: Region,
+        entry: Block,
+        dialect: Symbol,
+        value: Attribute,
+        ty: Type,
+        loc: Location,
+    ) -> Option<Op> {
+        if let Some(&c) = self
+            .scopes
+            .get(&region)
+            .and_then(|s| s.get(&(dialect, value, ty)))
+        {
+            return Some(c);
+        }
+        let ip = match ctx.first_op(entry) {
+            Some(f) => InsertPoint::Before(f),
+            None => InsertPoint::AtEnd(entry),
+        };
+        let dname = ctx.str(dialect).to_string();
+        let c = hooks.materialize_constant(ctx, &dname, value, ty, loc, ip)?;
+        let new_dialect = dialect_of(ctx, c).to_string();
+        let new_dialect = ctx.sym(&new_dialect);
+        let scope = self.scopes.entry(region).or_default();
+        if new_dialect == dialect {
+            scope.insert((dialect, value, ty), c);
+            self.referenced.entry(c).or_default().push(dialect);
+            return Some(c);
+        }
+        // Materialized in another dialect: reuse that dialect's constant
+        // if it has one.
+        if let Some(&existing) = scope.get(&(new_dialect, value, ty)) {
+            let _ = ctx.erase_op(c);
+            scope.insert((dialect, value, ty), existing);
+            self.referenced.entry(existing).or_default().push(dialect);
+            return Some(existing);
+        }
+        scope.insert((dialect, value, ty), c);
+        scope.insert((new_dialect, value, ty), c);
+        let r = self.referenced.entry(c).or_default();
+        r.push(dialect);
+        r.push(new_dialect);
+        Some(c)
+    }
+}

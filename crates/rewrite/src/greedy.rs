@@ -1,0 +1,283 @@
+//! The greedy pattern driver: MLIR's `applyPatternsAndFoldGreedily`.
+//!
+//! Each iteration seeds a worklist with every op nested in the regions
+//! (top-down: pre-order, processed first to last; bottom-up: post-order,
+//! processed last to first), then pops ops one at a time: an unused op
+//! without effects is erased, otherwise it is folded, otherwise the
+//! patterns are tried. Changes put the affected ops back on the list (the
+//! users of a replaced op, the defining ops of operands that lost a use,
+//! new ops). After the list drains, the regions' control flow is
+//! simplified. Iterations repeat until nothing changes or the limit is
+//! reached.
+//!
+//! The visiting order decides which of two overlapping rewrites wins and
+//! where folded constants land, so it follows LLVM 14 and 15 step by step
+//! (including which changes re-queue ops: an in-place modification does
+//! not, in those versions).
+
+use crate::fold::{FoldOutcome, OpInterfaces, OperationFolder};
+use crate::pattern::FrozenPatternSet;
+use crate::region::simplify_regions;
+use crate::rewriter::{Listener, RewriteError, Rewriter};
+use mlir_async_ir::entity::SecondaryMap;
+use mlir_async_ir::{Context, Op, Region, Value};
+
+/// How the greedy driver runs (MLIR's `GreedyRewriteConfig` and the
+/// `-canonicalize` options).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GreedyConfig {
+    /// Seed the worklist in pre-order and process it in order
+    /// (`top-down`, the default); otherwise post-order, last first.
+    pub top_down: bool,
+    /// Simplify the regions' control flow after each round
+    /// (`region-simplify`).
+    pub region_simplification: bool,
+    /// Rounds before giving up (`max-iterations`); `None` for no limit.
+    pub max_iterations: Option<u32>,
+    /// Pattern applications and folds allowed in one round, as a multiple
+    /// of the ops there were at its start (plus a constant). Beyond
+    /// upstream, which has no such bound and never returns when a pattern
+    /// set cycles within a round; `None` for no bound.
+    pub max_rewrites_per_op: Option<u32>,
+}
+
+impl Default for GreedyConfig {
+    fn default() -> Self {
+        GreedyConfig {
+            top_down: true,
+            region_simplification: true,
+            max_iterations: Some(10),
+            max_rewrites_per_op: Some(64),
+        }
+    }
+}
+
+/// Whether `op` may be erased once unused: not a terminator, and every
+/// effect of it (and, for ops with recursive effects, of its nested ops)
+/// is at most reading memory or allocating its own results (MLIR's
+/// `wouldOpBeTriviallyDead`).
+pub fn would_op_be_trivially_dead(ctx: &Context, op: Op) -> bool {
+    if ctx.traits_of(op).is_terminator {
+        return false;
+    }
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        let t = ctx.traits_of(o);
+        if t.recursive_effects {
+            for &r in ctx.regions_of(o) {
+                for &b in ctx.region_blocks(r) {
+                    stack.extend(ctx.block_ops_iter(b));
+                }
+            }
+        }
+        if t.pure || t.dead_if_unused || t.recursive_effects {
+            continue;
+        }
+        return false;
+    }
+    true
+}
+
+/// An unused op that [`would_op_be_trivially_dead`].
+pub fn is_op_trivially_dead(ctx: &Context, op: Op) -> bool {
+    ctx.results(op).iter().all(|&r| !ctx.has_uses(r)) && would_op_be_trivially_dead(ctx, op)
+}
+
+/// The ops waiting to be visited, each at most once.
+#[derive(Default)]
+struct Queue {
+    list: Vec<Option<Op>>,
+    /// Position + 1 in `list` of each queued op; 0 when not queued.
+    pos: SecondaryMap<Op, u32>,
+}
+
+impl Queue {
+    fn add(&mut self, op: Op) {
+        if self.pos[op] != 0 {
+            return;
+        }
+        self.list.push(Some(op));
+        self.pos[op] = self.list.len() as u32;
+    }
+    fn pop(&mut self) -> Option<Option<Op>> {
+        let op = self.list.pop()?;
+        if let Some(o) = op {
+            self.pos[o] = 0;
+        }
+        Some(op)
+    }
+    fn remove(&mut self, op: Op) {
+        let p = self.pos[op];
+        if p != 0 {
+            self.list[p as usize - 1] = None;
+            self.pos[op] = 0;
+        }
+    }
+    /// Re-queues the defining ops of `operands` that have at most one use
+    /// left: they may now be dead, or simpler to rewrite.
+    fn add_operands(&mut self, ctx: &Context, operands: &[Value]) {
+        for &v in operands {
+            if ctx.uses(v).len() > 1 {
+                continue;
+            }
+            if let Some(d) = ctx.defining_op(v) {
+                self.add(d);
+            }
+        }
+    }
+    fn add_users(&mut self, ctx: &Context, op: Op) {
+        for &r in ctx.results(op) {
+            for u in ctx.users(r) {
+                self.add(u);
+            }
+        }
+    }
+    /// `op` and its nested ops are going away: requeue what feeds it,
+    /// forget them.
+    fn removed(&mut self, ctx: &Context, op: Op) {
+        let operands = ctx.operands(op).to_vec();
+        self.add_operands(ctx, &operands);
+        ctx.walk_post(op, &mut |o| self.remove(o));
+        self.remove(op);
+    }
+}
+
+/// The driver's ears on the rewriter: every change updates the queue and
+/// the folder's constant table.
+struct DriverListener<'q, 'h> {
+    queue: &'q mut Queue,
+    folder: &'q mut OperationFolder,
+    hooks: &'h dyn OpInterfaces,
+}
+
+impl Listener for DriverListener<'_, '_> {
+    fn notify_inserted(&mut self, _ctx: &Context, op: Op) {
+        self.queue.add(op);
+    }
+    fn notify_replaced(&mut self, ctx: &Context, op: Op, _with: &[Value]) {
+        self.queue.add_users(ctx, op);
+    }
+    fn notify_erased(&mut self, ctx: &Context, op: Op) {
+        self.queue.removed(ctx, op);
+        self.folder.forget_nested(ctx, self.hooks, op);
+    }
+}
+
+/// Folds and rewrites the ops nested in `regions` until a fixed point.
+/// The regions' parent must be isolated from above (the driver creates
+/// constants at the top of such regions). Returns whether the rewrite
+/// converged within the iteration limit.
+pub fn apply_patterns_and_fold_greedily(
+    ctx: &mut Context,
+    regions: &[Region],
+    patterns: &FrozenPatternSet,
+    hooks: &dyn OpInterfaces,
+    config: GreedyConfig,
+) -> Result<bool, RewriteError> {
+    if regions.is_empty() {
+        return Ok(true);
+    }
+    let mut queue = Queue::default();
+    let mut folder = OperationFolder::new();
+    let mut iteration = 0u32;
+    loop {
+        queue.list.clear();
+        queue.pos.clear();
+        if config.top_down {
+            let mut seed = vec![];
+            for &r in regions {
+                for &b in ctx.region_blocks(r) {
+                    for o in ctx.block_ops_iter(b) {
+                        seed.push(o);
+                        ctx.walk_nested(o, &mut |n| seed.push(n));
+                    }
+                }
+            }
+            seed.reverse();
+            for (i, &o) in seed.iter().enumerate() {
+                queue.pos[o] = i as u32 + 1;
+            }
+            queue.list = seed.into_iter().map(Some).collect();
+        } else {
+            for &r in regions {
+                for &b in ctx.region_blocks(r) {
+                    for o in ctx.block_ops_iter(b) {
+                        ctx.walk_post(o, &mut |n| queue.add(n));
+                        queue.add(o);
+                    }
+                }
+            }
+        }
+
+        let mut changed = false;
+        let mut budget = config
+            .max_rewrites_per_op
+            .map(|k| u64::from(k) * (queue.list.len() as u64 + 1024));
+        while let Some(slot) = queue.pop() {
+            let Some(op) = slot else { continue };
+            if let Some(b) = budget.as_mut() {
+                if *b == 0 {
+                    // A cycle of rewrites: stop, reporting no convergence.
+                    return Ok(false);
+                }
+                *b -= 1;
+            }
+            if is_op_trivially_dead(ctx, op) {
+                queue.removed(ctx, op);
+                folder.forget_nested(ctx, hooks, op);
+                // Unused and effect-free: erasing cannot fail.
+                let _ = ctx.erase_op(op);
+                changed = true;
+                continue;
+            }
+
+            let original_operands = ctx.operands(op).to_vec();
+            let outcome = {
+                let q = std::cell::RefCell::new(&mut queue);
+                folder.try_to_fold(
+                    ctx,
+                    hooks,
+                    op,
+                    &mut |_, c| q.borrow_mut().add(c),
+                    &mut |ctx, op| {
+                        let mut q = q.borrow_mut();
+                        q.add_operands(ctx, &original_operands);
+                        q.add_users(ctx, op);
+                        q.removed(ctx, op);
+                    },
+                )
+            };
+            match outcome {
+                FoldOutcome::Failed => {}
+                FoldOutcome::InPlace => changed = true,
+                FoldOutcome::Replaced => {
+                    changed = true;
+                    continue;
+                }
+            }
+
+            let mut listener = DriverListener {
+                queue: &mut queue,
+                folder: &mut folder,
+                hooks,
+            };
+            let mut rw = Rewriter::new(ctx, &mut listener);
+            changed |= patterns.match_and_rewrite(op, &mut rw)?;
+        }
+
+        if config.region_simplification {
+            let mut listener = DriverListener {
+                queue: &mut queue,
+                folder: &mut folder,
+                hooks,
+            };
+            let mut rw = Rewriter::new(ctx, &mut listener);
+            changed |= simplify_regions(&mut rw, hooks, regions)?;
+        }
+        iteration += 1;
+        let more = config.max_iterations.is_none_or(|m| iteration < m);
+        if !(changed && more) {
+            return Ok(!changed);
+        }
+    }
+}

@@ -11,6 +11,8 @@ pub mod dominance;
 pub mod entity;
 pub mod fxhash;
 mod interner;
+pub mod liveness;
+pub mod order;
 pub mod parallel;
 pub mod types;
 
@@ -216,6 +218,9 @@ pub struct BlockData {
     /// Inline up to two: most blocks have one or two predecessors, and the
     /// async lowering creates a block with a predecessor at every await.
     pub pred_uses: SmallVec<[Op; 2]>,
+    /// Bumped whenever an op enters or leaves the block, so an order
+    /// index ([`order::OpOrder`]) knows when its numbering is stale.
+    pub order_stamp: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -1062,6 +1067,7 @@ impl Context {
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
         match ip {
             InsertPoint::AtEnd(b) => {
+                self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
                 let last = self.blocks[b].last;
                 self.ops[op].prev = last;
                 self.ops[op].next = None;
@@ -1078,6 +1084,7 @@ impl Context {
             },
             InsertPoint::Before(anchor) => {
                 let b = self.ops[anchor].parent.expect("anchor in a block");
+                self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
                 let prev = self.ops[anchor].prev;
                 self.ops[op].prev = prev;
                 self.ops[op].next = Some(anchor);
@@ -1097,6 +1104,7 @@ impl Context {
         self.touch();
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
         let last = self.blocks[b].last;
+        self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
         let d = &mut self.ops[op];
         d.prev = last;
         d.next = None;
@@ -1118,6 +1126,7 @@ impl Context {
     pub fn detach_op(&mut self, op: Op) {
         self.touch();
         let Some(b) = self.ops[op].parent else { return };
+        self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
         let (prev, next) = (self.ops[op].prev, self.ops[op].next);
         match prev {
             Some(p) => self.ops[p].next = next,
@@ -1291,6 +1300,9 @@ impl Context {
             ),
         };
         debug_assert_ne!(dst, src, "splice into another block");
+        for b in [src, dst] {
+            self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
+        }
         self.ops[from].prev = prev;
         match prev {
             Some(p) => self.ops[p].next = Some(from),

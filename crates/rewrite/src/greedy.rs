@@ -34,10 +34,13 @@ pub struct GreedyConfig {
     pub region_simplification: bool,
     /// Rounds before giving up (`max-iterations`); `None` for no limit.
     pub max_iterations: Option<u32>,
-    /// Pattern applications and folds allowed in one round, as a multiple
-    /// of the ops there were at its start (plus a constant). Beyond
-    /// upstream, which has no such bound and never returns when a pattern
-    /// set cycles within a round; `None` for no bound.
+    /// Pattern applications allowed in one round on the ops of one block,
+    /// as a multiple of the block's size (plus a constant); past it, the
+    /// block's ops are only folded until the round ends. Beyond upstream,
+    /// which has no such bound and never returns when patterns cycle (LLVM
+    /// 14 and 15 collapse a branch round a cycle of forwarding blocks
+    /// forever); a bound per block keeps such a cycle from stopping the
+    /// rewriting of everything else. `None` for no bound.
     pub max_rewrites_per_op: Option<u32>,
 }
 
@@ -210,18 +213,12 @@ pub fn apply_patterns_and_fold_greedily(
         }
 
         let mut changed = false;
-        let mut budget = config
-            .max_rewrites_per_op
-            .map(|k| u64::from(k) * (queue.list.len() as u64 + 1024));
+        // Pattern applications left per block this round (0: not yet
+        // counted; the count is set on first use).
+        let mut budget: SecondaryMap<mlir_async_ir::Block, u64> = SecondaryMap::default();
+        let mut exhausted = false;
         while let Some(slot) = queue.pop() {
             let Some(op) = slot else { continue };
-            if let Some(b) = budget.as_mut() {
-                if *b == 0 {
-                    // A cycle of rewrites: stop, reporting no convergence.
-                    return Ok(false);
-                }
-                *b -= 1;
-            }
             if is_op_trivially_dead(ctx, op) {
                 queue.removed(ctx, op);
                 folder.forget_nested(ctx, hooks, op);
@@ -256,14 +253,32 @@ pub fn apply_patterns_and_fold_greedily(
                 }
             }
 
+            let block = ctx.parent_block(op);
+            if let (Some(k), Some(b)) = (config.max_rewrites_per_op, block) {
+                if budget[b] == 0 {
+                    let size = ctx.block_ops_iter(b).count() as u64;
+                    budget[b] = u64::from(k) * (size + 16) + 1;
+                }
+                if budget[b] == 1 {
+                    exhausted = true;
+                    continue;
+                }
+            }
             let mut listener = DriverListener {
                 queue: &mut queue,
                 folder: &mut folder,
                 hooks,
             };
             let mut rw = Rewriter::new(ctx, &mut listener);
-            changed |= patterns.match_and_rewrite(op, &mut rw)?;
+            let applied = patterns.match_and_rewrite(op, &mut rw)?;
+            if let (true, Some(b)) = (applied, block) {
+                if budget[b] > 1 {
+                    budget[b] -= 1;
+                }
+            }
+            changed |= applied;
         }
+        changed |= exhausted;
 
         if config.region_simplification {
             let mut listener = DriverListener {

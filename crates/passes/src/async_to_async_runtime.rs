@@ -614,24 +614,41 @@ impl<'p, 'a> Lowering<'p, 'a> {
             self.private_func(loc, ASYNC_FN_PREFIX, &input_types, &output_types, &[]);
 
         // Await dependencies and unwrap value operands, then clone the body.
+        // A token or value listed twice is one argument (the inputs are a
+        // set, as upstream's `SetVector`), so it is awaited once, and every
+        // body argument of a repeated operand gets the same payload; indexing
+        // the arguments by list position instead reads past their end.
         let args = self.pc.ctx.block_args(entry).to_vec();
         let cur = Cursor {
             ip: InsertPoint::AtEnd(entry),
             loc,
         };
-        for &a in &args[..deps.len()] {
-            self.build(&cur, self.n.async_await, &[a], &[], &[]);
+        let mut map: FxHashMap<Value, Value> =
+            inputs.iter().copied().zip(args.iter().copied()).collect();
+        let mut awaited: FxHashMap<Value, Value> = FxHashMap::default();
+        for &d in &deps {
+            if !awaited.contains_key(&d) {
+                self.build(&cur, self.n.async_await, &[map[&d]], &[], &[]);
+                awaited.insert(d, d);
+            }
         }
-        let mut unwrapped = vec![];
-        for &a in &args[deps.len()..deps.len() + vals.len()] {
+        let mut unwrapped: Vec<Value> = Vec::with_capacity(vals.len());
+        for &v in &vals {
+            if let Some(&u) = awaited.get(&v) {
+                unwrapped.push(u);
+                continue;
+            }
+            let a = map[&v];
             let t = self.pc.ctx.value_type(a);
-            let inner = value_inner(self.pc.ctx, t).expect("verified execute operand");
-            unwrapped.push(self.build1(&cur, self.n.async_await, &[a], inner));
+            let inner = value_inner(self.pc.ctx, t).ok_or_else(|| {
+                IrError::new(loc, "'async.execute' operand is not an !async.value")
+            })?;
+            let u = self.build1(&cur, self.n.async_await, &[a], inner);
+            awaited.insert(v, u);
+            unwrapped.push(u);
         }
         // Move (rather than clone) the body: the result is the same IR,
         // with captured values, constants and block arguments remapped.
-        let mut map: FxHashMap<Value, Value> =
-            inputs.iter().copied().zip(args.iter().copied()).collect();
         map.extend(constants);
         let exec_body = self.pc.ctx.regions_of(exec)[0];
         match *self.pc.ctx.region_blocks(exec_body) {

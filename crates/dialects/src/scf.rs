@@ -8,7 +8,9 @@ use mlir_async_syntax::{PResult, Parser, Printer, RegionArg};
 pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("scf.for").syntax(parse_for, print_for),
-        OpDef::new("scf.if").syntax(parse_if, print_if),
+        OpDef::new("scf.if")
+            .syntax(parse_if, print_if)
+            .verify(verify_if),
         OpDef::new("scf.yield")
             .syntax(parse_yield, print_yield)
             .terminator(),
@@ -23,6 +25,19 @@ pub fn ops() -> Vec<OpDef> {
             .terminator(),
         OpDef::new("scf.execute_region").syntax(parse_execute_region, print_execute_region),
     ]
+}
+
+/// Results come from the branch taken: with no `else` there is nothing to
+/// yield them when the condition is false.
+fn verify_if(ctx: &Context, op: Op) -> Result<(), String> {
+    let has_else = ctx
+        .regions_of(op)
+        .get(1)
+        .is_some_and(|&r| !ctx.region_blocks(r).is_empty());
+    if !ctx.results(op).is_empty() && !has_else {
+        return Err("must have an else block if defining values".into());
+    }
+    Ok(())
 }
 
 /// `(%a = %x, %b = %y)`: region argument names and initial operands.

@@ -94,6 +94,36 @@ impl<'a> Verifier<'a> {
                 self.verify_block(b, registered && !traits.no_terminator)?;
             }
         }
+        if traits.symbol_table {
+            self.verify_symbol_table(op)?;
+        }
+        Ok(())
+    }
+
+    /// Two symbols of one name in one table make every reference to it
+    /// ambiguous (and a pass that looks one up then emits a module
+    /// `mlir-opt` rejects). As MLIR's `SymbolTable` region trait, checked
+    /// once the nested ops verified.
+    fn verify_symbol_table(&self, op: Op) -> Result<(), IrError> {
+        let ctx = self.ctx;
+        let mut first: mlir_async_ir::fxhash::FxHashMap<&str, Op> = Default::default();
+        for &r in ctx.regions_of(op) {
+            for &b in ctx.region_blocks(r) {
+                for o in ctx.block_ops_iter(b) {
+                    let Some(name) = ctx.symbol_name(o) else {
+                        continue;
+                    };
+                    if let Some(&prev) = first.get(name) {
+                        return Err(IrError::new(
+                            ctx.op_loc(o),
+                            format!("redefinition of symbol named '{name}'"),
+                        )
+                        .with_note(ctx.op_loc(prev), "see existing symbol definition here"));
+                    }
+                    first.insert(name, o);
+                }
+            }
+        }
         Ok(())
     }
 

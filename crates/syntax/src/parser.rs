@@ -1921,6 +1921,21 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.define_name(key, vals, pos)
     }
 
+    /// An entry argument declared by a custom form (`%i` of `scf.for`, a
+    /// function's `%arg`) whose name is taken gets mlir-opt's wording for
+    /// that case rather than the one for an op result.
+    fn define_region_arg(&mut self, name: &'a str, v: Value, pos: usize) -> PResult<()> {
+        self.define_value(name, &[v], pos).map_err(|mut e| {
+            if e.message.starts_with("redefinition of SSA value") {
+                e.message = format!("region entry argument '%{name}' is already in use");
+                for n in &mut e.notes {
+                    n.1 = "previously referenced here".to_string();
+                }
+            }
+            e
+        })
+    }
+
     fn define_name(&mut self, key: Name<'a>, vals: &[Value], pos: usize) -> PResult<()> {
         let name = key.s;
         let scope_idx = self.isolated_at;
@@ -1940,7 +1955,6 @@ impl<'a, 'c> Parser<'a, 'c> {
         let scope = self.scopes.len() as u32 - 1;
         let uid = self.scopes[scope as usize].uid;
         let new = Binding { scope, uid, bound };
-        let isolated_at = self.isolated_at;
         match self.bindings.entry(&key) {
             (i, false) => self.bindings.fill(i, key, new),
             (i, true) => {
@@ -1950,11 +1964,13 @@ impl<'a, 'c> Parser<'a, 'c> {
                     // where the name is defined (see `def_pos`).
                     self.bindings.slots[i].key = key;
                     self.bindings.slots[i].b = new;
-                } else if slot.b.scope as usize >= isolated_at {
-                    return self.redefinition(name, slot.key.s, pos);
                 } else {
-                    self.bindings.slots[i].b = new;
-                    self.shadowed.push((slot.key, slot.b));
+                    // Live, even in a scope an isolated region hides:
+                    // mlir-opt's names are one scope across function
+                    // bodies (only ops asking for name shadowing open a
+                    // fresh one, and none of ours do), so a module-level
+                    // `%x` redefined in a function is an error there too.
+                    return self.redefinition(name, slot.key.s, pos);
                 }
             }
         }
@@ -2104,7 +2120,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(b, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(a.name, &[v], a.pos)?;
+                    self.define_region_arg(a.name, v, a.pos)?;
                 }
             }
         } else {
@@ -2121,7 +2137,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(cur, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(a.name, &[v], a.pos)?;
+                    self.define_region_arg(a.name, v, a.pos)?;
                 }
             }
             loop {

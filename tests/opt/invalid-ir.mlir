@@ -1,0 +1,78 @@
+// Invalid IR that mlir-opt rejects and we used to accept, in the 15
+// syntax. Every diagnostic here is mlir-opt-15's (this file passes
+// `mlir-opt-15 -split-input-file -verify-diagnostics` unchanged).
+// RUN: mlir-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+// Two symbols of one name make every reference ambiguous.
+// expected-note @+1 {{see existing symbol definition here}}
+func.func private @twice()
+func.func @other() {
+  return
+}
+// expected-error @+1 {{redefinition of symbol named 'twice'}}
+func.func @twice() {
+  return
+}
+
+// -----
+
+// Only the symbol table a symbol sits in counts: the same name in a nested
+// module is another symbol.
+module {
+  func.func @inner() {
+    return
+  }
+  module @nested {
+    func.func @inner() {
+      return
+    }
+    // expected-note @+1 {{see existing symbol definition here}}
+    func.func private @x()
+    // expected-error @+1 {{redefinition of symbol named 'x'}}
+    func.func private @x()
+  }
+}
+
+// -----
+
+// Results need an else branch to come from when the condition is false.
+func.func @if_without_else(%c: i1) -> i32 {
+  // expected-error @+1 {{'scf.if' op must have an else block if defining values}}
+  %r = scf.if %c -> (i32) {
+    %z = arith.constant 0 : i32
+    scf.yield %z : i32
+  }
+  return %r : i32
+}
+
+// -----
+
+// Function bodies do not start a new name scope: a module-level name is
+// still taken inside them.
+// expected-note @+1 {{previously defined here}}
+%x = "test.source"() : () -> i32
+func.func @shadows() {
+  // expected-error @+1 {{redefinition of SSA value '%x'}}
+  %x = arith.constant 0 : i32
+  return
+}
+
+// -----
+
+// expected-note @+1 {{previously referenced here}}
+%y = "test.source"() : () -> i32
+// expected-error @+1 {{region entry argument '%y' is already in use}}
+func.func @shadows_by_argument(%y: i32) {
+  return
+}
+
+// -----
+
+// A custom form's region argument gets its own wording.
+// expected-note @+1 {{previously referenced here}}
+func.func @loop_argument(%i: index) {
+  // expected-error @+1 {{region entry argument '%i' is already in use}}
+  scf.for %i = %i to %i step %i {
+  }
+  return
+}

@@ -2522,6 +2522,53 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.err(start, "unbalanced '<' character in pretty dialect name")
     }
 
+    /// An attribute or type of a dialect no one registered: MLIR builds it
+    /// as opaque (`#"foo"<"body">`) and then refuses it, unless asked to
+    /// allow unregistered dialects. `start` is the sigil, `after` the end of
+    /// the dialect name (a `.` or `<`); the parser stands after the symbol.
+    /// The wording and the position follow the generation: 13 does not
+    /// quote the dialect; 13 and 14 read `<...>` as a string literal and
+    /// point into it, 15 takes it verbatim and points at the sigil.
+    #[cold]
+    fn unregistered_dialect_symbol<T>(
+        &self,
+        sigil: char,
+        dialect: &str,
+        start: usize,
+        after: usize,
+    ) -> PResult<T> {
+        let ed = self.seen.unwrap_or(if self.saw_legacy_func {
+            Edition::V14
+        } else {
+            Edition::V15
+        });
+        let (pos, body) = if self.b.get(after) == Some(&b'.') {
+            (after + 1, &self.src[after + 1..self.pos])
+        } else {
+            // `<...>`: the text between the angle brackets.
+            let inner = &self.src[after + 1..self.pos.saturating_sub(1).max(after + 1)];
+            if ed == Edition::V15 {
+                (start, inner)
+            } else if inner.len() >= 2 && inner.starts_with('"') && inner.ends_with('"') {
+                (after + 2, &inner[1..inner.len() - 1])
+            } else {
+                return self.err(after + 1, "expected string literal data in dialect symbol");
+            }
+        };
+        let d = if ed == Edition::V13 {
+            dialect.to_string()
+        } else {
+            format!("\"{dialect}\"")
+        };
+        const TAIL: &str = "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used";
+        let message = if sigil == '#' {
+            format!("#{d}<\"{body}\"> : 'none' attribute {TAIL}")
+        } else {
+            format!("`!{d}<\"{body}\">` type {TAIL}")
+        };
+        self.err(pos, message)
+    }
+
     fn parse_dialect_type(&mut self, dialect: &str, start: usize) -> PResult<Type> {
         if dialect == "async" && self.b.get(self.pos) == Some(&b'.') {
             self.pos += 1;
@@ -2558,12 +2605,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.balanced_body(start)?;
         }
         if !self.allow_unregistered && !self.hooks.is_known_dialect(dialect) {
-            let message = format!(
-                "unregistered dialect type !{}{}",
-                dialect,
-                &self.src[s..self.pos]
-            );
-            return self.err(start, message);
+            return self.unregistered_dialect_symbol('!', dialect, start, s);
         }
         let body = self.src[s..self.pos].to_string();
         let d = self.ctx.sym(dialect);
@@ -2871,6 +2913,10 @@ impl<'a, 'c> Parser<'a, 'c> {
                 if self.b.get(self.pos) == Some(&b'<') {
                     self.pos += 1;
                     self.balanced_body(p)?;
+                }
+                let dialect = id.split('.').next().unwrap_or(id);
+                if !self.allow_unregistered && !self.hooks.is_known_dialect(dialect) {
+                    return self.unregistered_dialect_symbol('#', dialect, p, s + dialect.len());
                 }
                 let text = format!("#{}", &self.src[s..self.pos]);
                 return Ok(self.ctx.attr(AttrKind::Opaque(text)));

@@ -1626,7 +1626,17 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
                 if i > 0 {
                     out.push_str(", ");
                 }
-                print_attr_into(ctx, x, out, false);
+                // Array elements are printed with MLIR's "may elide": the
+                // type of an `i64` integer or an `f64` float is what the
+                // parser assumes, so it is dropped (`[1, 2 : i32]`).
+                let elide = match ctx.attr_kind(x) {
+                    AttrKind::Integer(_, t) => {
+                        *ctx.kind(*t) == TypeKind::Integer(64, Signedness::Signless)
+                    }
+                    AttrKind::Float(_, t) => *ctx.kind(*t) == TypeKind::F64,
+                    _ => false,
+                };
+                print_attr_into(ctx, x, out, elide);
             }
             out.push(']');
         }

@@ -76,3 +76,26 @@ func.func @loop_argument(%i: index) {
   }
   return
 }
+
+// -----
+
+// In the 15 syntax, `func` is the default dialect only directly in a
+// `func.func` body: an unprefixed `call` in a nested region is unknown.
+func.func @callee() {
+  return
+}
+func.func @nested_call(%c: i1) {
+  scf.if %c {
+    // expected-error @+1 {{custom op 'call' is unknown (tried '.call' as well)}}
+    call @callee() : () -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @callee() {
+  return
+}
+// expected-error @+1 {{custom op 'call' is unknown (tried 'builtin.call' as well)}}
+call @callee() : () -> ()

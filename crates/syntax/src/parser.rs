@@ -405,6 +405,10 @@ pub struct Parser<'a, 'c> {
     pub seen: Option<Edition>,
     pub saw_legacy_func: bool,
     depth: usize,
+    /// The custom-form ops whose regions are being parsed, innermost last:
+    /// in 15 the innermost one's dialect is the default for unprefixed
+    /// names (`func` in a `func.func` body, none in an `scf.if`).
+    custom_parents: Vec<Symbol>,
 }
 
 /// The offsets of all newlines of the source, found in one word-at-a-time
@@ -625,6 +629,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             seen: None,
             saw_legacy_func: false,
             depth: 0,
+            custom_parents: Vec::new(),
         }
     }
 
@@ -1168,8 +1173,17 @@ impl<'a, 'c> Parser<'a, 'c> {
                 .unwrap_or_else(|| Box::new(OperationState::new(sym, loc)));
             st.name = sym;
             st.loc = loc;
+            if self.seen == Some(Edition::V15)
+                && !name.contains('.')
+                && (canon.starts_with("func.") || &*canon == "constant")
+            {
+                self.check_default_dialect(name, name_pos)?;
+            }
             let hooks = self.hooks;
-            if !hooks.parse_custom(&canon, self, &mut st, total, name_pos)? {
+            self.custom_parents.push(sym);
+            let parsed = hooks.parse_custom(&canon, self, &mut st, total, name_pos);
+            self.custom_parents.pop();
+            if !parsed? {
                 return self.err(name_pos, format!("custom op '{name}' is unknown"));
             }
             let op = self.ctx.create_op_from(
@@ -1218,6 +1232,26 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         self.result_names.truncate(names_at);
         Ok(op)
+    }
+
+    /// In the 15 syntax, `call`, `return`, `constant` and `call_indirect`
+    /// are only short for `func.*` directly in a `func.func` body, where
+    /// `func` is the default dialect; anywhere else mlir-opt-15 does not
+    /// know them.
+    #[cold]
+    fn check_default_dialect(&self, name: &str, name_pos: usize) -> PResult<()> {
+        let default = match self.custom_parents.last() {
+            None => "builtin",
+            Some(&p) => match self.ctx.str(p) {
+                "func.func" => return Ok(()),
+                "builtin.module" => "builtin",
+                _ => "",
+            },
+        };
+        self.err(
+            name_pos,
+            format!("custom op '{name}' is unknown (tried '{default}.{name}' as well)"),
+        )
     }
 
     /// The canonical name, its symbol and the edition a custom op name

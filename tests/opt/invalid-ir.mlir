@@ -99,3 +99,51 @@ func.func @callee() {
 }
 // expected-error @+1 {{custom op 'call' is unknown (tried 'builtin.call' as well)}}
 call @callee() : () -> ()
+
+// -----
+
+// A function constant names a function of its own symbol table.
+module {
+  module @m {
+    func.func @g() {
+      return
+    }
+  }
+  func.func @nested_reference() {
+    // expected-error @+1 {{custom op 'func.constant' invalid kind of attribute specified}}
+    %0 = func.constant @m::@g : () -> ()
+    return
+  }
+}
+
+// -----
+
+module @m {
+  func.func @g() {
+    return
+  }
+}
+func.func @nested_reference_generic() {
+  // expected-error @+1 {{'func.constant' op attribute 'value' failed to satisfy constraint: flat symbol reference attribute}}
+  %0 = "func.constant"() {value = @m::@g} : () -> (() -> ())
+  return
+}
+
+// -----
+
+func.func @undefined_reference() {
+  // expected-error @+1 {{'func.constant' op reference to undefined function 'nope'}}
+  %0 = constant @nope : () -> ()
+  return
+}
+
+// -----
+
+func.func @takes_i32(%a: i32) {
+  return
+}
+func.func @mismatched_reference() {
+  // expected-error @+1 {{'func.constant' op reference to function with mismatched type}}
+  %0 = constant @takes_i32 : () -> ()
+  return
+}

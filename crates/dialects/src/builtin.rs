@@ -34,6 +34,7 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("func.call_indirect").syntax(parse_call_indirect, print_call_indirect),
         OpDef::new("func.constant")
             .syntax(parse_func_constant, print_func_constant)
+            .verify(verify_func_constant)
             .pure()
             .names(|_, _, set| set(0, "f")),
     ]
@@ -455,6 +456,37 @@ fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// A function constant stands for a function of its module: the name must
+/// be one (a flat reference; nested ones are refused with the attribute,
+/// see `verify.rs`) and the type its signature, or `call_indirect` through
+/// it calls with the wrong signature.
+fn verify_func_constant(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(AttrKind::SymbolRef(root, _)) = ctx.get_attr(op, "value").map(|a| ctx.attr_kind(a))
+    else {
+        return Ok(());
+    };
+    let name = ctx.str(*root);
+    let Some(table) = ctx.nearest_symbol_table(op) else {
+        return Ok(());
+    };
+    let f = ctx
+        .lookup_symbol_id(table, *root)
+        .filter(|&f| ctx.name(f) == "func.func");
+    let Some(f) = f else {
+        return Err(format!("reference to undefined function '{name}'"));
+    };
+    let (ins, outs) = func_type_ref(ctx, f);
+    let t = ctx.value_type(ctx.result(op, 0));
+    let same = match ctx.kind(t) {
+        TypeKind::Function(i, o) => i[..] == *ins && o[..] == *outs,
+        _ => false,
+    };
+    if !same {
+        return Err("reference to function with mismatched type".into());
+    }
+    Ok(())
+}
+
 /// `: (A) -> B`: the type and its inputs and results.
 fn colon_function_type(p: &mut Parser) -> PResult<(Type, Vec<Type>, Vec<Type>)> {
     p.expect(":")?;
@@ -494,7 +526,17 @@ fn print_call_indirect(p: &mut Printer, op: Op) {
 }
 
 fn parse_func_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let at = p.pos;
     let (root, nested) = p.parse_symbol_ref_parts()?;
+    // 15's custom form reads a flat reference: a nested one is refused
+    // there (13 and 14 read any reference and reject it in the verifier).
+    if !nested.is_empty() && p.seen == Some(Edition::V15) {
+        return p.err(
+            at,
+            "custom op 'func.constant' invalid kind of attribute specified",
+        );
+    }
     let r = p.ctx.sym(&root);
     let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
     let v = p.ctx.attr(AttrKind::SymbolRef(r, n));

@@ -147,3 +147,36 @@ func.func @mismatched_reference() {
   %0 = constant @takes_i32 : () -> ()
   return
 }
+
+// -----
+
+func.func @integer_for_float() -> f32 {
+  // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+  // expected-note @+1 {{add a trailing dot to make the literal a float}}
+  %0 = arith.constant 1 : f32
+  return %0 : f32
+}
+
+// -----
+
+func.func @negative_hex() -> f16 {
+  // expected-error @+1 {{hexadecimal float literal should not have a leading minus}}
+  %0 = arith.constant -0x7C00 : f16
+  return %0 : f16
+}
+
+// -----
+
+func.func @hex_out_of_range() -> f16 {
+  // expected-error @+1 {{hexadecimal float constant out of range for type}}
+  %0 = arith.constant 0x1FFFF : f16
+  return %0 : f16
+}
+
+// -----
+
+func.func @hex_out_of_range_f32() -> f32 {
+  // expected-error @+1 {{hexadecimal float constant out of range for type}}
+  %0 = arith.constant 0x100000000 : f32
+  return %0 : f32
+}

@@ -98,7 +98,11 @@ impl Diagnostic {
             }
         }
         for n in &self.notes {
-            s.push_str(&n.render(source));
+            // As MLIR's source manager handler: a note at the place of its
+            // error does not show the line a second time.
+            let same_place =
+                (n.file.as_str(), n.line, n.col) == (self.file.as_str(), self.line, self.col);
+            s.push_str(&n.render(if same_place { None } else { source }));
         }
         s
     }

@@ -2848,13 +2848,33 @@ impl<'a, 'c> Parser<'a, 'c> {
         };
         let k = self.ctx.kind(t).clone();
         if k.is_float() {
-            // Hex literal for a float: the bits.
-            let bits = i as u64;
-            let f = match k {
-                TypeKind::F32 => f32::from_bits(bits as u32) as f64,
-                TypeKind::F64 => f64::from_bits(bits),
-                _ => return self.err(p, "unsupported hexadecimal float type"),
-            };
+            // Only a hex literal (the bits) stands for a float: `1 : f32`
+            // would otherwise be read as the bits 0x1, a tiny subnormal.
+            let neg = self.b.get(p) == Some(&b'-');
+            let digits = p + usize::from(neg);
+            if !self.src[digits..].starts_with("0x") {
+                return Err(Box::new(ParseError {
+                    pos: digits,
+                    message: "unexpected decimal integer literal for a floating point value".into(),
+                    notes: vec![(
+                        digits,
+                        "add a trailing dot to make the literal a float".into(),
+                    )],
+                }));
+            }
+            if neg {
+                return self.err(
+                    digits,
+                    "hexadecimal float literal should not have a leading minus",
+                );
+            }
+            let width = k.bit_width().unwrap_or(64);
+            let bits = i as u128;
+            // mlir-opt reads the bits as a 64-bit integer whatever the type.
+            if i < 0 || bits >> 64 != 0 || (width < 64 && bits >> width != 0) {
+                return self.err(p, "hexadecimal float constant out of range for type");
+            }
+            let f = crate::printer::float_from_bits(&k, bits);
             return Ok(self.ctx.attr(AttrKind::Float(f.to_bits(), t)));
         }
         if !k.is_int_or_index() {
@@ -3172,31 +3192,7 @@ fn normalize_int(i: i128, k: &TypeKind) -> i128 {
 
 /// Rounds to the precision of the float type (stored widened to f64).
 pub fn round_to(k: &TypeKind, f: f64) -> f64 {
-    match k {
-        TypeKind::F32 => f as f32 as f64,
-        TypeKind::F16 => half_round(f, 10, 15),
-        TypeKind::BF16 => (f as f32 as f64).pipe_bf16(),
-        _ => f,
-    }
-}
-
-trait Bf16 {
-    fn pipe_bf16(self) -> f64;
-}
-impl Bf16 for f64 {
-    fn pipe_bf16(self) -> f64 {
-        let b = (self as f32).to_bits();
-        let round = ((b >> 16) & 1) + 0x7fff;
-        f32::from_bits((b.wrapping_add(round)) & 0xffff_0000) as f64
-    }
-}
-fn half_round(f: f64, mant: i32, _bias: i32) -> f64 {
-    if f == 0.0 || !f.is_finite() {
-        return f;
-    }
-    let e = f.abs().log2().floor() as i32;
-    let scale = 2f64.powi(mant - e.max(-14));
-    (f * scale).round_ties_even() / scale
+    crate::printer::round_float(k, f)
 }
 
 /// Canonical spacing of an affine map body, as MLIR prints it.

@@ -1363,6 +1363,176 @@ pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mu
 /// form, when that reads back to the same value in the type's own
 /// precision; else `APFloat`'s natural spelling when it has a decimal
 /// point; else hex (as inf and NaN).
+/// The layout of a float type: explicit significand bits, exponent bits,
+/// total width. `f80` stores its integer bit explicitly (bit 63).
+fn float_layout(k: &TypeKind) -> (u32, u32, u32) {
+    match k {
+        TypeKind::F16 => (10, 5, 16),
+        TypeKind::BF16 => (7, 8, 16),
+        TypeKind::F32 => (23, 8, 32),
+        TypeKind::F80 => (63, 15, 80),
+        TypeKind::F128 => (112, 15, 128),
+        _ => (52, 11, 64),
+    }
+}
+
+/// `f` rounded to the float type `k` (to nearest, ties to even, too large
+/// is infinite), held in an `f64`: MLIR reads a decimal literal as a
+/// double and converts it, so every value of a type fits a double once
+/// parsed, `f80` and `f128` included (they are wider: the conversion is
+/// exact).
+pub fn round_float(k: &TypeKind, f: f64) -> f64 {
+    match k {
+        TypeKind::F32 => f as f32 as f64,
+        TypeKind::F16 | TypeKind::BF16 => {
+            if f == 0.0 || !f.is_finite() {
+                return f;
+            }
+            let (mant, exp_bits, _) = float_layout(k);
+            let emax = (1i32 << (exp_bits - 1)) - 1;
+            let emin = 1 - emax;
+            let e = ((f.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+            // The value of the last significand bit, scaled exactly.
+            let q = e.max(emin) - mant as i32;
+            let r = (f * 2f64.powi(-q)).round_ties_even() * 2f64.powi(q);
+            let max = (2.0 - 2f64.powi(-(mant as i32))) * 2f64.powi(emax);
+            if r.abs() > max {
+                f64::INFINITY.copysign(f)
+            } else {
+                r
+            }
+        }
+        _ => f,
+    }
+}
+
+/// The bit pattern of `v` (a value of `k`, see [`round_float`]) in `k`'s
+/// own layout, NaN payloads kept as far as the narrower layout allows.
+pub fn float_to_bits(k: &TypeKind, v: f64) -> u128 {
+    let (mant, exp_bits, width) = float_layout(k);
+    let b = v.to_bits();
+    if mant == 52 {
+        return u128::from(b);
+    }
+    if *k == TypeKind::F32 && !v.is_nan() {
+        return u128::from((v as f32).to_bits());
+    }
+    let sign = u128::from(b >> 63) << (width - 1);
+    let bias = (1i64 << (exp_bits - 1)) - 1;
+    let exp_all = (1u128 << exp_bits) - 1;
+    let int_bit = if *k == TypeKind::F80 { 1u128 << 63 } else { 0 };
+    // f80's exponent sits above its explicit integer bit.
+    let exp_at = mant + u32::from(*k == TypeKind::F80);
+    let frac64 = u128::from(b & ((1 << 52) - 1));
+    let shift = |x: u128| {
+        if mant >= 52 {
+            x << (mant - 52)
+        } else {
+            x >> (52 - mant)
+        }
+    };
+    if !v.is_finite() {
+        let mut payload = shift(frac64);
+        if v.is_nan() && payload == 0 {
+            payload = 1;
+        }
+        return sign | (exp_all << exp_at) | int_bit | payload;
+    }
+    if v == 0.0 {
+        return sign;
+    }
+    let e = ((b >> 52) & 0x7ff) as i64 - 1023;
+    // The significand with its leading 1, as 53 bits.
+    let (e, sig) = if (b >> 52) & 0x7ff == 0 {
+        // A double subnormal: normalise.
+        let lz = frac64.leading_zeros() as i64 - (128 - 52);
+        (-1022 - lz - 1, frac64 << (lz + 1))
+    } else {
+        (e, frac64 | (1 << 52))
+    };
+    let biased = e + bias;
+    if biased <= 0 {
+        // Subnormal in `k` (exact: `v` was rounded to `k` already).
+        let s = 1 - biased;
+        let m = if mant >= 52 {
+            (sig << (mant - 52)) >> s
+        } else {
+            sig >> (52 - mant as i64 + s)
+        };
+        return sign | m;
+    }
+    let frac = shift(sig & ((1 << 52) - 1));
+    sign | ((biased as u128) << exp_at) | int_bit | frac
+}
+
+/// The value of the bit pattern `bits` of `k` as a double (`f80` and
+/// `f128` lose what a double cannot hold).
+pub fn float_from_bits(k: &TypeKind, bits: u128) -> f64 {
+    let (mant, exp_bits, width) = float_layout(k);
+    if mant == 52 {
+        return f64::from_bits(bits as u64);
+    }
+    let neg = (bits >> (width - 1)) & 1 == 1;
+    let exp_all = (1u128 << exp_bits) - 1;
+    let exp = (bits >> (mant + u32::from(*k == TypeKind::F80))) & exp_all;
+    let frac_mask = if *k == TypeKind::F80 {
+        (1u128 << 63) - 1
+    } else {
+        (1u128 << mant) - 1
+    };
+    let frac = bits & frac_mask;
+    let bias = (1i32 << (exp_bits - 1)) - 1;
+    let sign = if neg { -1.0 } else { 1.0 };
+    if exp == exp_all {
+        if frac == 0 {
+            return f64::INFINITY * sign;
+        }
+        let payload = if mant >= 52 {
+            frac >> (mant - 52)
+        } else {
+            frac << (52 - mant)
+        } as u64
+            & ((1 << 52) - 1);
+        let payload = if payload == 0 { 1 << 51 } else { payload };
+        return f64::from_bits((u64::from(neg) << 63) | (0x7ff << 52) | payload);
+    }
+    let scale = |e: i32| 2f64.powi(e.clamp(-1074 - 64, 1100));
+    let f = frac as f64 * scale(-(mant as i32));
+    let v = if exp == 0 {
+        f * scale(1 - bias)
+    } else if *k == TypeKind::F80 {
+        (f + ((bits >> 63) & 1) as f64) * scale(exp as i32 - bias)
+    } else {
+        (1.0 + f) * scale(exp as i32 - bias)
+    };
+    sign * v
+}
+
+/// Does the decimal `s` denote exactly the double `v`?
+fn decimal_is_exactly(s: &str, v: f64) -> bool {
+    let norm = |m: &str, e: i64| -> (Vec<u8>, i64) {
+        let (int, frac) = m.split_once('.').unwrap_or((m, ""));
+        let mut d: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+        let mut e = e - frac.len() as i64;
+        while d.len() > 1 && d.last() == Some(&b'0') {
+            d.pop();
+            e += 1;
+        }
+        let lead = d.iter().position(|&c| c != b'0').unwrap_or(d.len() - 1);
+        (d[lead..].to_vec(), e)
+    };
+    let split = |t: &str| -> Option<(Vec<u8>, i64)> {
+        let t = t.trim_start_matches('-');
+        let (m, e) = match t.find(['e', 'E']) {
+            Some(i) => (&t[..i], t[i + 1..].parse().ok()?),
+            None => (t, 0),
+        };
+        Some(norm(m, e))
+    };
+    let exact = format!("{:.1100e}", v.abs());
+    s.starts_with('-') == v.is_sign_negative() && split(s).is_some() && split(s) == split(&exact)
+}
+
 pub fn format_float(v: f64, k: &TypeKind) -> String {
     if v.is_finite() {
         let s = apfloat_to_string(v, k, 6, 0, false);
@@ -1370,8 +1540,11 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
             TypeKind::F32 => s.parse::<f32>().map(f32::to_bits) == Ok((v as f32).to_bits()),
             TypeKind::F16 | TypeKind::BF16 => {
                 let back: f64 = s.parse().unwrap_or(f64::NAN);
-                crate::parser::round_to(k, back).to_bits() == v.to_bits()
+                round_float(k, back).to_bits() == v.to_bits()
             }
+            // Read back at their own (greater) precision, the text is the
+            // double only if it is exactly the double.
+            TypeKind::F80 | TypeKind::F128 => decimal_is_exactly(&s, v),
             _ => s.parse::<f64>().map(f64::to_bits) == Ok(v.to_bits()),
         };
         if same {
@@ -1382,11 +1555,7 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
             return natural;
         }
     }
-    match k {
-        TypeKind::F32 => format!("0x{:X}", (v as f32).to_bits()),
-        TypeKind::F64 => format!("0x{:X}", v.to_bits()),
-        _ => format!("0x{:X}", v.to_bits()),
-    }
+    format!("0x{:X}", float_to_bits(k, v))
 }
 
 /// The number of bits of the decimal number `digits`.
@@ -1444,6 +1613,8 @@ fn apfloat_to_string(
         TypeKind::F32 => 24,
         TypeKind::F16 => 11,
         TypeKind::BF16 => 8,
+        TypeKind::F80 => 64,
+        TypeKind::F128 => 113,
         _ => 53,
     };
     let precision = if precision == 0 {
@@ -1700,6 +1871,37 @@ mod tests {
         let f64v = |x: f64| format_float(x, &TypeKind::F64);
         assert_eq!(f64v(0.1 + 0.2), "0.30000000000000004");
         assert_eq!(f64v(0.5), "5.000000e-01");
+    }
+
+    /// Bit patterns as LLVM's APFloat lays them out (f80 keeps its
+    /// integer bit), and back.
+    #[test]
+    fn float_bits_per_type() {
+        use super::{float_from_bits, float_to_bits, round_float};
+        assert_eq!(round_float(&TypeKind::F16, 1.0e5), f64::INFINITY);
+        assert_eq!(round_float(&TypeKind::F16, 65519.0), 65504.0);
+        assert_eq!(round_float(&TypeKind::BF16, -1.0e39), f64::NEG_INFINITY);
+        assert_eq!(float_to_bits(&TypeKind::F16, f64::INFINITY), 0x7C00);
+        assert_eq!(float_to_bits(&TypeKind::F16, 2f64.powi(-24)), 0x0001);
+        assert_eq!(float_to_bits(&TypeKind::BF16, -2.0), 0xC000);
+        assert_eq!(
+            float_to_bits(&TypeKind::F80, 1.0),
+            0x3FFF_8000_0000_0000_0000
+        );
+        assert_eq!(
+            float_to_bits(&TypeKind::F128, f64::INFINITY),
+            0x7FFF_0000_0000_0000_0000_0000_0000_0000
+        );
+        for (k, b) in [
+            (TypeKind::F16, 0x7E01u128),
+            (TypeKind::F16, 0x8001),
+            (TypeKind::BF16, 0x7FC1),
+            (TypeKind::F32, 0x7F80_0001),
+            (TypeKind::F80, 0xC000_C000_0000_0000_0000),
+            (TypeKind::F128, 0x3FFE_8000_0000_0000_0000_0000_0000_0000),
+        ] {
+            assert_eq!(float_to_bits(&k, float_from_bits(&k, b)), b, "{k:?} {b:#x}");
+        }
     }
 
     /// The 6-digit text truncates the exact expansion before rounding.

@@ -823,7 +823,13 @@ impl<'a> Printer<'a> {
             spans.resize(i + 1, (NONE, NONE));
         }
         let s = self.type_text.len();
-        print_attr_into(self.ctx, a, &mut self.type_text, elide_type);
+        print_attr_ed(
+            self.ctx,
+            a,
+            &mut self.type_text,
+            elide_type,
+            self.opts.edition,
+        );
         self.out.push_str(&self.type_text[s..]);
         self.attr_spans[usize::from(elide_type)][i] = (s as u32, self.type_text.len() as u32);
     }
@@ -857,7 +863,7 @@ impl<'a> Printer<'a> {
             return;
         }
         self.w(if kw { " attributes {" } else { " {" });
-        print_dict_entries(self.ctx, attrs, &mut self.out);
+        print_dict_entries_ed(self.ctx, attrs, &mut self.out, self.opts.edition);
         self.w("}");
     }
 
@@ -1342,6 +1348,16 @@ pub fn print_symbol(s: &str, out: &mut String) {
 }
 
 pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mut String) {
+    print_dict_entries_ed(ctx, attrs, out, Edition::V15)
+}
+
+/// [`print_dict_entries`] in the spelling of `ed` (dense `i1` storage).
+fn print_dict_entries_ed(
+    ctx: &Context,
+    attrs: &[(Symbol, Attribute)],
+    out: &mut String,
+    ed: Edition,
+) {
     for (i, &(k, a)) in attrs.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -1354,7 +1370,7 @@ pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mu
         }
         if *ctx.attr_kind(a) != AttrKind::Unit {
             out.push_str(" = ");
-            print_attr_into(ctx, a, out, false);
+            print_attr_ed(ctx, a, out, false, ed);
         }
     }
 }
@@ -1762,6 +1778,60 @@ fn dense_nested(ctx: &Context, elems: &[DenseElem], shape: &[i64], et: Type, out
 
 /// Prints an attribute; `elide_type` drops the `: type` of scalars.
 pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool) {
+    print_attr_ed(ctx, a, out, elide_type, Edition::V15)
+}
+
+/// mlir-opt prints a dense attribute of more than this many elements (not
+/// a splat) as its raw storage in hex: `dense<"0x0100...">`.
+const DENSE_HEX_THRESHOLD: usize = 100;
+
+/// The raw storage of dense elements as MLIR keeps it, little-endian:
+/// each element in its width rounded up to bytes, except `i1`, packed
+/// eight to a byte (13 and 14 then pad with zero bytes to one byte per
+/// element).
+fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out: &mut String) {
+    let k = ctx.kind(et);
+    let mut bytes: Vec<u8> = vec![];
+    if *k == TypeKind::Integer(1, Signedness::Signless)
+        || elems.iter().all(|e| matches!(e, DenseElem::Bool(_)))
+    {
+        bytes.resize(elems.len().div_ceil(8), 0);
+        for (i, e) in elems.iter().enumerate() {
+            let on = match e {
+                DenseElem::Bool(b) => *b,
+                DenseElem::Int(v) => *v & 1 != 0,
+                DenseElem::Float(b) => *b != 0,
+            };
+            if on {
+                bytes[i / 8] |= 1 << (i % 8);
+            }
+        }
+        if ed != Edition::V15 {
+            bytes.resize(elems.len(), 0);
+        }
+    } else {
+        let width = match k {
+            TypeKind::Index => 64,
+            _ => k.bit_width().unwrap_or(64),
+        };
+        let nbytes = width.div_ceil(8) as usize;
+        for e in elems {
+            let raw: u128 = match e {
+                DenseElem::Int(v) => *v as u128,
+                DenseElem::Float(b) => float_to_bits(k, f64::from_bits(*b)),
+                DenseElem::Bool(b) => u128::from(*b),
+            };
+            bytes.extend_from_slice(&raw.to_le_bytes()[..nbytes.min(16)]);
+        }
+    }
+    out.push_str("\"0x");
+    for b in bytes {
+        let _ = write!(out, "{b:02X}");
+    }
+    out.push('"');
+}
+
+fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool, ed: Edition) {
     match ctx.attr_kind(a) {
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -1807,13 +1877,13 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
                     AttrKind::Float(_, t) => *ctx.kind(*t) == TypeKind::F64,
                     _ => false,
                 };
-                print_attr_into(ctx, x, out, elide);
+                print_attr_ed(ctx, x, out, elide, ed);
             }
             out.push(']');
         }
         AttrKind::Dictionary(es) => {
             out.push('{');
-            print_dict_entries(ctx, es, out);
+            print_dict_entries_ed(ctx, es, out, ed);
             out.push('}');
         }
         AttrKind::SymbolRef(r, nested) => {
@@ -1830,6 +1900,8 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
                 if let Some(e) = elems.first() {
                     dense_elem(ctx, e, et, out);
                 }
+            } else if elems.len() > DENSE_HEX_THRESHOLD {
+                dense_raw_hex(ctx, elems, et, ed, out);
             } else {
                 let shape: Vec<i64> = match ctx.kind(*t) {
                     TypeKind::Vector { shape, .. } => shape.clone(),

@@ -36,7 +36,7 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_func_constant, print_func_constant)
             .verify(verify_func_constant)
             .pure()
-            .names(|_, _, set| set(0, "f")),
+            .names(|_, _, _, set| set(0, "f")),
     ]
 }
 

@@ -45,7 +45,7 @@ pub trait DialectHooks: Sync {
 /// Prints the rest of a custom op after its name.
 pub type CustomPrintFn = fn(&mut Printer, Op);
 /// Reports result name hints as `set(result_index, name)`.
-pub type ResultNamesFn = fn(&Context, Op, &mut dyn FnMut(usize, &str));
+pub type ResultNamesFn = fn(&Context, Op, Edition, &mut dyn FnMut(usize, &str));
 
 /// The result of parsing one buffer.
 pub struct Parsed {

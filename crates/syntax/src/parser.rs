@@ -959,9 +959,18 @@ impl<'a, 'c> Parser<'a, 'c> {
         if p == ds || (p < self.b.len() && self.b[p] == b'.') {
             return None;
         }
-        let v: i128 = self.src[ds..p].parse().ok()?;
+        // Read as u128: `-2^127` (the least i128) and unsigned-range
+        // values of an i128 have no positive i128 spelling.
+        let v: u128 = self.src[ds..p].parse().ok()?;
+        if neg && v > 1 << 127 {
+            return None;
+        }
         self.pos = p;
-        Some(if neg { -v } else { v })
+        Some(if neg {
+            (v as i128).wrapping_neg()
+        } else {
+            v as i128
+        })
     }
     /// A float literal `[-]d+.d*([eE][+-]?d+)?`.
     pub fn float_lit(&mut self) -> Option<f64> {

@@ -85,6 +85,9 @@ struct Namer<'a> {
     next_conflict: u32,
     /// The generic form takes no name hints from ops.
     generic: bool,
+    /// Hints may differ by generation (14 named an i128 constant by its
+    /// low 64 bits).
+    edition: Edition,
     /// Reused buffers for the result name hints of one op.
     hint_text: String,
     hints: Vec<(usize, usize, usize)>,
@@ -234,7 +237,7 @@ impl<'a> Namer<'a> {
             let (ctx, hooks) = (self.ctx, self.hooks);
             let namer = *self.namers[s].get_or_insert_with(|| hooks.result_namer(ctx.name(op)));
             if let Some(f) = namer {
-                f(ctx, op, &mut |i, n| {
+                f(ctx, op, self.edition, &mut |i, n| {
                     let s = text.len();
                     text.push_str(n);
                     hints.push((i, s, text.len()));
@@ -292,7 +295,13 @@ impl<'a> Namer<'a> {
             }
         }
     }
-    fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, generic: bool, names: Names) -> Self {
+    fn new(
+        ctx: &'a Context,
+        hooks: &'a dyn DialectHooks,
+        generic: bool,
+        edition: Edition,
+        names: Names,
+    ) -> Self {
         Namer {
             ctx,
             hooks,
@@ -307,6 +316,7 @@ impl<'a> Namer<'a> {
             hint_text: String::new(),
             hints: vec![],
             generic,
+            edition,
             buf: String::new(),
             arg_buf: String::new(),
             namers: vec![],
@@ -458,7 +468,7 @@ struct Prerendered {
 impl<'a> Printer<'a> {
     /// Names every value under `top` and prepares to print it.
     pub fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, top: Op, opts: PrintOptions) -> Self {
-        let mut namer = Namer::new(ctx, hooks, opts.generic, Names::default());
+        let mut namer = Namer::new(ctx, hooks, opts.generic, opts.edition, Names::default());
         namer.run(top);
         Self::with_names(ctx, hooks, opts, namer.names)
     }
@@ -490,7 +500,13 @@ impl<'a> Printer<'a> {
     /// `Namer::run_part`), keeping the tables (and names) of earlier parts.
     fn name_part(&mut self, top: Op, part: &[Op]) {
         let names = std::mem::take(&mut self.names);
-        let mut namer = Namer::new(self.ctx, self.hooks, self.opts.generic, names);
+        let mut namer = Namer::new(
+            self.ctx,
+            self.hooks,
+            self.opts.generic,
+            self.opts.edition,
+            names,
+        );
         namer.run_part(top, part);
         self.names = namer.names;
     }

@@ -1171,7 +1171,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             if let Some(e) = ed {
                 self.note_edition(e);
             }
-            if name == "func" {
+            // `func` directly in a `func.func` body of the 15 syntax is
+            // that function's default dialect at work, not 14's `func`.
+            if name == "func" && !(self.seen == Some(Edition::V15) && self.in_func_body()) {
                 self.saw_legacy_func = true;
             }
             // A state from the free list: its vectors keep their capacity,
@@ -1251,8 +1253,8 @@ impl<'a, 'c> Parser<'a, 'c> {
     fn check_default_dialect(&self, name: &str, name_pos: usize) -> PResult<()> {
         let default = match self.custom_parents.last() {
             None => "builtin",
+            Some(_) if self.in_func_body() => return Ok(()),
             Some(&p) => match self.ctx.str(p) {
-                "func.func" => return Ok(()),
                 "builtin.module" => "builtin",
                 _ => "",
             },
@@ -1261,6 +1263,13 @@ impl<'a, 'c> Parser<'a, 'c> {
             name_pos,
             format!("custom op '{name}' is unknown (tried '{default}.{name}' as well)"),
         )
+    }
+
+    /// Is the op being parsed directly in a `func.func` body?
+    fn in_func_body(&self) -> bool {
+        self.custom_parents
+            .last()
+            .is_some_and(|&p| self.ctx.str(p) == "func.func")
     }
 
     /// The canonical name, its symbol and the edition a custom op name

@@ -690,6 +690,17 @@ impl<'a> Printer<'a> {
             let ed = self.opts.edition;
             (custom_name(name, ed, false), custom_name(name, ed, true))
         });
+        // 14 spells a function `func` only where `builtin` is the default
+        // dialect, in a module's body; nested anywhere else it is
+        // `builtin.func` (13 says `func` everywhere).
+        if self.opts.edition == Edition::V14
+            && outside == "func"
+            && ctx
+                .parent_op(op)
+                .is_some_and(|p| ctx.name(p) != "builtin.module")
+        {
+            return "builtin.func";
+        }
         if std::ptr::eq(outside, inside) {
             return outside;
         }
@@ -1015,6 +1026,10 @@ impl<'a> Printer<'a> {
             for (i, &r) in regions.iter().enumerate() {
                 if i > 0 {
                     self.w(", ");
+                }
+                // 13 printed a space before each region: `( {`, `},  {`.
+                if self.opts.edition == Edition::V13 {
+                    self.w(" ");
                 }
                 self.region_full(r, true, true, true);
             }

@@ -148,6 +148,9 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     let mut args: Vec<RegionArg> = vec![];
     let mut inputs = vec![];
     let mut arg_attrs = vec![];
+    // Locations written after argument types, set once the body's entry
+    // block (which holds the arguments) exists.
+    let mut arg_locs = vec![];
     let mut named = None;
     if !p.eat(")") {
         loop {
@@ -172,7 +175,11 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
             }
             arg_attrs.push(p.parse_optional_attr_dict()?);
             if p.peek_ident() == Some("loc") {
-                p.parse_location_body()?;
+                let l = p.parse_location_body()?;
+                // 13 read the location and kept the argument's position.
+                if p.seen != Some(Edition::V13) {
+                    arg_locs.push((inputs.len() - 1, l));
+                }
             }
             if !p.eat(",") {
                 break;
@@ -222,6 +229,13 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
             );
         }
         let r = p.parse_region(&args, true)?;
+        if let Some(entry) = p.ctx.entry_block(r) {
+            for (i, l) in arg_locs {
+                if let Some(&a) = p.ctx.block_args(entry).get(i) {
+                    p.ctx.set_value_loc(a, l);
+                }
+            }
+        }
         st.regions.push(r);
     } else {
         let r = p.ctx.create_region();
@@ -262,6 +276,13 @@ fn print_func(p: &mut Printer, op: Op) {
         }
         p.ty(t);
         p.attr_entries(&arg_attrs[i], false);
+        if p.opts.debug_info {
+            if let Some(b) = entry {
+                let l = ctx.value_loc(ctx.block_args(b)[i]);
+                p.w(" ");
+                p.arg_location(l);
+            }
+        }
     }
     p.w(")");
     if !outs.is_empty() {

@@ -1060,7 +1060,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.ctx.detach_op(ops[0]);
             return Ok(ops[0]);
         }
-        let loc = self.loc_at(0);
+        // mlir-opt locates the module it makes up at line 0, column 0.
+        let loc = self.ctx.loc(LocKind::FileLineCol(self.file, 0, 0));
         let mut st = OperationState::new(module_name, loc);
         st.regions = vec![region];
         Ok(self.ctx.create_op(st))

@@ -444,6 +444,11 @@ pub struct Printer<'a> {
     prerendered: Option<Prerendered>,
     /// Text before `out`, when prerendered runs were handed over.
     pieces: Vec<String>,
+    /// With debug info: each distinct location printed, in the order a
+    /// dry run of mlir-opt's printer meets them, and whether one of its
+    /// uses cannot take an alias (see [`Printer::finish_locations`]).
+    locs: Vec<(String, bool)>,
+    loc_ids: FxHashMap<String, u32>,
 }
 
 /// The body ops of a module to print, from one context: see
@@ -493,6 +498,8 @@ impl<'a> Printer<'a> {
             spellings: vec![],
             prerendered: None,
             pieces: vec![],
+            locs: vec![],
+            loc_ids: FxHashMap::default(),
         }
     }
 
@@ -525,6 +532,10 @@ impl<'a> Printer<'a> {
     ) -> Option<Result<(), E>> {
         /// Below this many nested ops, threads cost more than they save.
         const MIN_OPS: usize = 2_000;
+        // Location aliases are numbered over the whole text.
+        if opts.debug_info {
+            return None;
+        }
         let ops = Self::body_ops(ctx, top)?;
         let threads = mlir_async_ir::parallel::threads_for(ops.len());
         if threads < 2 || ctx.num_ops() < MIN_OPS {
@@ -916,6 +927,12 @@ impl<'a> Printer<'a> {
     }
     fn op_no_indent(&mut self, op: Op) {
         let ctx = self.ctx;
+        // mlir-opt meets an op's location before the op's text (its
+        // regions included), though it prints it after.
+        let loc_id = self
+            .opts
+            .debug_info
+            .then(|| self.visit_location(ctx.op_loc(op), true));
         let results = ctx.results(op);
         if !results.is_empty() {
             // Only ops with several named result groups have an entry, so
@@ -947,11 +964,90 @@ impl<'a> Printer<'a> {
         } else {
             self.generic_op(op);
         }
-        if self.opts.debug_info {
-            self.w(" ");
-            let l = ctx.op_loc(op);
-            self.location(l);
+        if let Some(id) = loc_id {
+            // A placeholder for the alias, named once all are known.
+            self.w(" loc(\u{1}");
+            push_u32(&mut self.out, id);
+            self.w("\u{1})");
         }
+    }
+
+    /// The text of a location, without `loc(...)`.
+    fn location_text(&mut self, l: Location) -> String {
+        let saved = std::mem::take(&mut self.out);
+        self.location_inner(l);
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    /// Records a location met by the printer; `deferrable`: printed
+    /// through an alias defined after the module (op locations), else the
+    /// alias is defined before it.
+    fn visit_location(&mut self, l: Location, deferrable: bool) -> u32 {
+        let text = self.location_text(l);
+        let id = match self.loc_ids.get(&text) {
+            Some(&id) => id,
+            None => {
+                let id = self.locs.len() as u32;
+                self.loc_ids.insert(text.clone(), id);
+                self.locs.push((text, false));
+                id
+            }
+        };
+        if !deferrable {
+            self.locs[id as usize].1 = true;
+        }
+        id
+    }
+
+    /// The location of a block or function argument: printed in full,
+    /// though mlir-opt (14, 15) also gives it an alias, defined on top.
+    pub fn arg_location(&mut self, l: Location) {
+        self.visit_location(l, false);
+        self.location(l);
+    }
+
+    /// With debug info, names the location aliases of the printed text as
+    /// mlir-opt (13 to 15) does: every distinct location is `#locN`, N in
+    /// the order the printer met them (`#loc` if there is only one); op
+    /// locations print as `loc(#locN)` and their definitions follow the
+    /// op, while the aliases of argument locations (printed in full) are
+    /// defined before it.
+    pub fn finish_locations(&mut self) {
+        if self.locs.is_empty() {
+            return;
+        }
+        let single = self.locs.len() == 1;
+        let name = |i: usize| {
+            if single {
+                "#loc".to_string()
+            } else {
+                format!("#loc{i}")
+            }
+        };
+        let mut top = String::new();
+        let mut bottom = String::new();
+        for (i, (text, eager)) in self.locs.iter().enumerate() {
+            let def = format!("{} = loc({text})\n", name(i));
+            if *eager {
+                top.push_str(&def);
+            } else {
+                bottom.push_str(&def);
+            }
+        }
+        let mut out = String::with_capacity(top.len() + self.out.len() + bottom.len());
+        out.push_str(&top);
+        let mut rest = self.out.as_str();
+        while let Some(i) = rest.find('\u{1}') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let end = after.find('\u{1}').unwrap_or(after.len());
+            let id: usize = after[..end].parse().unwrap_or(0);
+            out.push_str(&name(id));
+            rest = after.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out.push_str(&bottom);
+        self.out = out;
     }
 
     /// `loc(...)`.
@@ -969,6 +1065,8 @@ impl<'a> Printer<'a> {
             }
             LocKind::Name(n, child) => {
                 print_string(self.ctx.str(n), &mut self.out);
+                // An unknown child is not printed: `loc("name")`.
+                let child = child.filter(|&c| *self.ctx.loc_kind(c) != LocKind::Unknown);
                 if let Some(c) = child {
                     self.w("(");
                     self.location_inner(c);
@@ -1110,7 +1208,7 @@ impl<'a> Printer<'a> {
                     if self.opts.debug_info {
                         self.w(" ");
                         let l = self.ctx.value_loc(a);
-                        self.location(l);
+                        self.arg_location(l);
                     }
                 }
                 self.w(")");

@@ -140,3 +140,34 @@ func.func @negate_and_remainder(%f: f32) -> (f32, f32, f32) {
   %mm = arith.negf %m : f32
   return %n, %r, %mm : f32, f32, f32
 }
+
+// Vectors and tensors fold whole when their constants are splats and
+// element by element otherwise (a result whose elements are all equal is a
+// splat); comparisons and truncf read scalars only; a shift's range check
+// is the last element's (the first shifts by 40 and gives 0).
+// CHECK-LABEL: func.func @shaped
+// CHECK:         %cst_5 = arith.constant dense<[6, 7, 8, 9]> : vector<4xi32>
+// CHECK-NEXT:    %cst_6 = arith.constant dense<[3.000000e+00, -5.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:    %0 = arith.cmpi slt, %cst, %cst_0 : vector<4xi32>
+// CHECK-NEXT:    %cst_7 = arith.constant dense<5> : vector<4xi32>
+// CHECK-NEXT:    %cst_8 = arith.constant dense<[1, -2]> : tensor<2xi32>
+// CHECK-NEXT:    %cst_9 = arith.constant dense<[1069547520, -1071644672]> : tensor<2xi32>
+// CHECK-NEXT:    %cst_10 = arith.constant dense<[0, 8, 12, 16]> : vector<4xi32>
+// CHECK-NEXT:    return %cst_5, %arg0, %cst_6, %0, %cst_7, %cst_8, %cst_9, %cst_10
+func.func @shaped(%x: vector<4xi32>) -> (vector<4xi32>, vector<4xi32>, tensor<2xf32>, vector<4xi1>, vector<4xi32>, tensor<2xi32>, tensor<2xi32>, vector<4xi32>) {
+  %a = arith.constant dense<[1, 2, 3, 4]> : vector<4xi32>
+  %b = arith.constant dense<5> : vector<4xi32>
+  %z = arith.constant dense<0> : vector<4xi32>
+  %f = arith.constant dense<[1.5, -2.5]> : tensor<2xf32>
+  %g = arith.constant dense<2.0> : tensor<2xf32>
+  %sh = arith.constant dense<[40, 2, 2, 2]> : vector<4xi32>
+  %0 = arith.addi %a, %b : vector<4xi32>
+  %1 = arith.addi %x, %z : vector<4xi32>
+  %2 = arith.mulf %f, %g : tensor<2xf32>
+  %3 = arith.cmpi slt, %a, %b : vector<4xi32>
+  %4 = arith.maxsi %a, %b : vector<4xi32>
+  %5 = arith.fptosi %f : tensor<2xf32> to tensor<2xi32>
+  %6 = arith.bitcast %f : tensor<2xf32> to tensor<2xi32>
+  %7 = arith.shli %a, %sh : vector<4xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : vector<4xi32>, vector<4xi32>, tensor<2xf32>, vector<4xi1>, vector<4xi32>, tensor<2xi32>, tensor<2xi32>, vector<4xi32>
+}

@@ -11,12 +11,12 @@
 //! and 15 differ in constant shifts, the `cmpi` operand order,
 //! `mulf(1.0, x)`, and 15's `negf` and `remf`); each rule was checked
 //! against `mlir-opt-14` and `mlir-opt-15`, in the order the folder tries
-//! them, trait folds (`Idempotent`) after the op's own. Ops not covered
-//! here (`f80`/`f128` arithmetic, vectors and tensors, other dialects) are
-//! left as they are.
+//! them, trait folds (`Idempotent`) after the op's own. Vectors and
+//! tensors fold as splats or element by element. Ops not covered here
+//! (`f80`/`f128` arithmetic, other dialects) are left as they are.
 
 use crate::arith::{CMPF, CMPI};
-use mlir_async_ir::{AttrKind, Context, Op, Type, TypeKind, Value, ValueDef};
+use mlir_async_ir::{AttrKind, Context, DenseElem, Op, Type, TypeKind, Value, ValueDef};
 use mlir_async_syntax::printer::{float_from_bits, float_to_bits, round_float};
 use mlir_async_syntax::Edition;
 
@@ -65,7 +65,7 @@ pub const FOLDABLE: &[&str] = &[
 ];
 
 /// What an op folds to.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Folded {
     /// An existing value.
     Value(Value),
@@ -76,6 +76,9 @@ pub enum Folded {
     /// that type's precision), as an `f64` (which holds every value of
     /// the narrower types exactly, NaN payloads included).
     Float(f64),
+    /// A new vector or tensor constant, element by element (a splat when
+    /// they are all equal, as `DenseElementsAttr::get` makes it).
+    Elements(Vec<DenseElem>),
     /// Not folded, but changed in place (and the change stays, as in
     /// MLIR): the two operands swapped and the predicate set to this one
     /// (an index into [`CMPI`]).
@@ -99,10 +102,64 @@ fn mirror(p: &str) -> Option<usize> {
     CMPI.iter().position(|&x| x == m)
 }
 
-/// The bit width of a scalar integer or index type (index is 64 bits
-/// wide, as MLIR folds it); `None` for anything else or above 128 bits.
-fn width(ctx: &Context, t: Type) -> Option<u32> {
+/// The context the folders read constants through: `elem` is `Some((i,
+/// n))` while a vector or tensor op is folded element by element (the
+/// `i`-th of `n`), and constant operands then read as their `i`-th
+/// element; otherwise a splat reads as its element, and other dense
+/// constants as no constant at all (MLIR's matchers see splats only).
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    ctx: &'a Context,
+    elem: Option<(usize, usize)>,
+}
+
+impl std::ops::Deref for Cx<'_> {
+    type Target = Context;
+    fn deref(&self) -> &Context {
+        self.ctx
+    }
+}
+
+/// The element type of a vector or tensor, else `t` itself.
+fn scalar_of(ctx: &Context, t: Type) -> Type {
     match ctx.kind(t) {
+        TypeKind::Vector { elem, .. } | TypeKind::Tensor { elem, .. } => *elem,
+        _ => t,
+    }
+}
+
+fn is_shaped(ctx: &Context, t: Type) -> bool {
+    matches!(
+        ctx.kind(t),
+        TypeKind::Vector { .. } | TypeKind::Tensor { .. }
+    )
+}
+
+/// The `value` attribute of the `arith.constant` defining `v`.
+fn constant_attr(ctx: &Context, v: Value) -> Option<&AttrKind> {
+    let ValueDef::Result(d, 0) = ctx.value_def(v) else {
+        return None;
+    };
+    if ctx.name(d) != "arith.constant" {
+        return None;
+    }
+    Some(ctx.attr_kind(ctx.get_attr(d, "value")?))
+}
+
+/// The element of a dense constant that `cx` reads (see [`Cx`]).
+fn dense_elem(cx: Cx, elems: &[DenseElem], splat: bool) -> Option<DenseElem> {
+    match (splat, cx.elem) {
+        (true, _) => elems.first().cloned(),
+        (false, Some((i, _))) => elems.get(i).cloned(),
+        (false, None) => None,
+    }
+}
+
+/// The bit width of a scalar integer or index type, or of the elements
+/// of a vector or tensor of them (index is 64 bits wide, as MLIR folds
+/// it); `None` for anything else or above 128 bits.
+fn width(ctx: &Context, t: Type) -> Option<u32> {
+    match ctx.kind(scalar_of(ctx, t)) {
         TypeKind::Integer(w, _) if (1..=128).contains(w) => Some(*w),
         TypeKind::Index => Some(64),
         _ => None,
@@ -123,18 +180,18 @@ fn signed(bits: u128, w: u32) -> i128 {
     ((bits << shift) as i128) >> shift
 }
 
-/// The bits of `v` if an `arith.constant` defines it.
-fn const_bits(ctx: &Context, v: Value) -> Option<u128> {
-    let ValueDef::Result(d, 0) = ctx.value_def(v) else {
-        return None;
-    };
-    if ctx.name(d) != "arith.constant" {
-        return None;
-    }
-    let w = width(ctx, ctx.value_type(v))?;
-    match ctx.attr_kind(ctx.get_attr(d, "value")?) {
+/// The bits of `v` if an `arith.constant` defines it (for a vector or
+/// tensor, the element `cx` reads).
+fn const_bits(cx: Cx, v: Value) -> Option<u128> {
+    let w = width(&cx, cx.value_type(v))?;
+    match constant_attr(&cx, v)? {
         AttrKind::Integer(i, _) => Some(*i as u128 & mask(w)),
         AttrKind::Bool(b) => Some(u128::from(*b)),
+        AttrKind::Dense(elems, _, splat) => match dense_elem(cx, elems, *splat)? {
+            DenseElem::Int(i) => Some(i as u128 & mask(w)),
+            DenseElem::Bool(b) => Some(u128::from(b)),
+            DenseElem::Float(_) => None,
+        },
         _ => None,
     }
 }
@@ -143,14 +200,37 @@ fn const_bits(ctx: &Context, v: Value) -> Option<u128> {
 /// (`None` for a value or an in-place change): integers signed, as MLIR
 /// prints them, `i1` as `true`/`false`.
 pub fn constant_value(ctx: &Context, f: Folded, t: Type) -> Option<AttrKind> {
+    if is_shaped(ctx, t) {
+        let elems = match f {
+            Folded::Const(bits) => vec![int_elem(ctx, bits, t)?],
+            Folded::Float(v) => vec![DenseElem::Float(v.to_bits())],
+            Folded::Elements(v) => v,
+            Folded::Value(_) | Folded::SwapOperands(_) => return None,
+        };
+        let splat = elems.iter().all(|e| *e == elems[0]);
+        let elems = if splat { elems[..1].to_vec() } else { elems };
+        return Some(AttrKind::Dense(elems, t, splat));
+    }
     match f {
         Folded::Const(bits) => Some(match ctx.kind(t) {
             TypeKind::Integer(1, _) => AttrKind::Bool(bits != 0),
             _ => AttrKind::Integer(signed(bits, width(ctx, t)?), t),
         }),
         Folded::Float(v) => Some(AttrKind::Float(v.to_bits(), t)),
-        Folded::Value(_) | Folded::SwapOperands(_) => None,
+        Folded::Elements(_) | Folded::Value(_) | Folded::SwapOperands(_) => None,
     }
+}
+
+/// An integer element of (the element type of) `t`, from its bits.
+fn int_elem(ctx: &Context, bits: u128, t: Type) -> Option<DenseElem> {
+    let w = width(ctx, t)?;
+    Some(
+        if w == 1 && *ctx.kind(scalar_of(ctx, t)) != TypeKind::Index {
+            DenseElem::Bool(bits != 0)
+        } else {
+            DenseElem::Int(signed(bits, w))
+        },
+    )
 }
 
 /// Whether predicate `p` (an index into [`CMPI`]) holds for `a` and `b`.
@@ -188,13 +268,70 @@ fn defined_by<'c>(ctx: &'c Context, v: Value, name: &str) -> Option<&'c [Value]>
 /// the release `ed` stands for (15 moves a constant `cmpi` operand to the
 /// right, 14 does not).
 pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
+    if let Some(f) = fold_in(Cx { ctx, elem: None }, op, ed) {
+        return Some(f);
+    }
+    fold_elementwise(ctx, op, ed)
+}
+
+/// A vector or tensor op over constants of which one at least is not a
+/// splat: MLIR's constant folders apply the scalar rule to each element.
+/// An identity a rule finds for one element (`addi(x, 0)`) stands for that
+/// element's value.
+fn fold_elementwise(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
+    let &[result] = ctx.results(op) else {
+        return None;
+    };
+    let rt = ctx.value_type(result);
+    let name = ctx.name(op);
+    // These fold scalars (or splat conditions) only.
+    if !is_shaped(ctx, rt)
+        || matches!(
+            name,
+            "arith.select" | "arith.cmpi" | "arith.cmpf" | "arith.truncf" | "arith.index_cast"
+        )
+    {
+        return None;
+    }
+    let ops = ctx.operands(op);
+    let mut n = None;
+    for &v in ops {
+        match constant_attr(ctx, v)? {
+            AttrKind::Dense(elems, _, false) => n = Some(elems.len()),
+            AttrKind::Dense(..) => {}
+            _ => return None,
+        }
+    }
+    let n = n?;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let cx = Cx {
+            ctx,
+            elem: Some((i, n)),
+        };
+        let e = match fold_in(cx, op, ed)? {
+            Folded::Const(bits) => int_elem(ctx, bits, rt)?,
+            Folded::Float(v) => DenseElem::Float(v.to_bits()),
+            Folded::Value(v) if ops.contains(&v) => match const_bits(cx, v) {
+                Some(bits) => int_elem(ctx, bits, rt)?,
+                None => DenseElem::Float(const_float(cx, v)?.to_bits()),
+            },
+            _ => return None,
+        };
+        out.push(e);
+    }
+    Some(Folded::Elements(out))
+}
+
+fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
     let &[result] = ctx.results(op) else {
         return None;
     };
     let name = ctx.name(op);
     let ops = ctx.operands(op);
+    let shaped = is_shaped(&ctx, ctx.value_type(result));
     if name == "arith.select" {
-        return fold_select(ctx, ops, width(ctx, ctx.value_type(result)) == Some(1));
+        return fold_select(ctx, ops, width(&ctx, ctx.value_type(result)) == Some(1));
     }
     let rt = ctx.value_type(result);
     match name {
@@ -210,19 +347,28 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
                 return None;
             };
             // negf(negf(x)) -> x
-            if let Some(&[y]) = defined_by(ctx, x, "arith.negf") {
+            if let Some(&[y]) = defined_by(&ctx, x, "arith.negf") {
                 return Some(Folded::Value(y));
             }
-            float_kind(ctx, rt)?;
+            float_kind(&ctx, rt)?;
             return Some(Folded::Float(-const_float(ctx, x)?));
         }
         "arith.remf" => {
             let &[l, r] = ops else {
                 return None;
             };
-            float_kind(ctx, rt)?;
+            float_kind(&ctx, rt)?;
             let (a, b) = (const_float(ctx, l)?, const_float(ctx, r)?);
             return Some(Folded::Float(ieee_remainder(a, b)?));
+        }
+        // These read scalar constants only.
+        "arith.cmpf" | "arith.truncf" | "arith.index_cast" if shaped => return None,
+        // 14 folds no casts of vectors or tensors but bit casts.
+        "arith.sitofp" | "arith.uitofp" | "arith.fptosi" | "arith.fptoui" | "arith.extsi"
+        | "arith.extui" | "arith.trunci"
+            if shaped && ed != Edition::V15 =>
+        {
+            return None
         }
         "arith.cmpf" => return fold_cmpf(ctx, op, ops),
         "arith.truncf" => {
@@ -230,7 +376,7 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
                 return None;
             };
             let k = ctx.kind(rt);
-            float_kind(ctx, rt)?;
+            float_kind(&ctx, rt)?;
             // Only when the value survives the trip through the narrower
             // type (a NaN never compares equal, so it stays).
             let v = const_float(ctx, x)?;
@@ -241,8 +387,8 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
             let &[x] = ops else {
                 return None;
             };
-            let k = float_kind(ctx, rt)?;
-            let w = width(ctx, ctx.value_type(x))?;
+            let k = float_kind(&ctx, rt)?;
+            let w = width(&ctx, ctx.value_type(x))?;
             let a = const_bits(ctx, x)?;
             // Rust's integer-to-float casts round to nearest, ties to even,
             // as `APFloat::convertFromAPInt`; narrower types go through
@@ -259,8 +405,8 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
             let &[x] = ops else {
                 return None;
             };
-            let w = width(ctx, rt)?;
-            float_kind(ctx, ctx.value_type(x))?;
+            let w = width(&ctx, rt)?;
+            float_kind(&ctx, ctx.value_type(x))?;
             let v = const_float(ctx, x)?.trunc();
             // Out of range (NaN, infinities included) is an invalid
             // conversion, which the folder refuses.
@@ -283,21 +429,21 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
             let &[x] = ops else {
                 return None;
             };
-            let xt = ctx.value_type(x);
+            let xt = scalar_of(&ctx, ctx.value_type(x));
             let bits = match const_bits(ctx, x) {
                 Some(b) => b,
                 None => float_to_bits(ctx.kind(xt), const_float(ctx, x)?),
             };
-            if ctx.kind(rt).is_float() {
-                let k = float_kind(ctx, rt)?;
+            if ctx.kind(scalar_of(&ctx, rt)).is_float() {
+                let k = float_kind(&ctx, rt)?;
                 return Some(Folded::Float(float_from_bits(&k, bits)));
             }
-            width(ctx, rt)?;
+            width(&ctx, rt)?;
             return Some(Folded::Const(bits));
         }
         _ => {}
     }
-    let rw = width(ctx, ctx.value_type(result))?;
+    let rw = width(&ctx, ctx.value_type(result))?;
     let c = |i: usize| ops.get(i).and_then(|&v| const_bits(ctx, v));
     let m = mask(rw);
     let binary = || -> Option<(Value, Value, Option<u128>, Option<u128>)> {
@@ -314,12 +460,12 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
                 return Some(V(l));
             }
             // addi(subi(a, b), b) -> a; addi(b, subi(a, b)) -> a
-            if let Some(&[x, y]) = defined_by(ctx, l, "arith.subi") {
+            if let Some(&[x, y]) = defined_by(&ctx, l, "arith.subi") {
                 if y == r {
                     return Some(V(x));
                 }
             }
-            if let Some(&[x, y]) = defined_by(ctx, r, "arith.subi") {
+            if let Some(&[x, y]) = defined_by(&ctx, r, "arith.subi") {
                 if y == l {
                     return Some(V(x));
                 }
@@ -356,21 +502,23 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
             if let (Some(a), Some(b)) = (a, b) {
                 return Some(Const(a & b));
             }
-            // The `Idempotent` trait's fold, tried after the op's own.
-            (l == r).then_some(V(l))
+            // The `Idempotent` trait's fold, tried after the op's own (which
+            // folds constants, element by element if need be).
+            (l == r && constant_attr(&ctx, l).is_none()).then_some(V(l))
         }
         "arith.ori" => {
             let (l, r, a, b) = binary()?;
             if b == Some(0) {
                 return Some(V(l));
             }
-            if b == Some(m) {
+            // Read from an `IntegerAttr`: scalars only.
+            if b == Some(m) && !shaped {
                 return Some(Const(m));
             }
             if let (Some(a), Some(b)) = (a, b) {
                 return Some(Const(a | b));
             }
-            (l == r).then_some(V(l))
+            (l == r && constant_attr(&ctx, l).is_none()).then_some(V(l))
         }
         "arith.divui" | "arith.divsi" => {
             let (l, _, a, b) = binary()?;
@@ -391,6 +539,8 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
             }
             Some(Const((sa / sb) as u128 & m))
         }
+        // 14 folds remainders of scalars only.
+        "arith.remui" | "arith.remsi" if shaped && ed != Edition::V15 => None,
         "arith.remui" | "arith.remsi" => {
             let (_, _, a, b) = binary()?;
             if b == Some(1) {
@@ -410,11 +560,14 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
         "arith.shli" | "arith.shrsi" | "arith.shrui" if ed == Edition::V15 => {
             let (_, _, a, b) = binary()?;
             let (a, b) = (a?, b?);
-            if b > u128::from(rw) {
+            // The folder keeps whether the last element's shift is in
+            // range; the others shift as `APInt` does, saturating.
+            let last = ctx.elem.is_none_or(|(i, n)| i + 1 == n);
+            if b > u128::from(rw) && last {
                 return None;
             }
             let sign_fill = if signed(a, rw) < 0 { m } else { 0 };
-            Some(Const(match (name, b == u128::from(rw)) {
+            Some(Const(match (name, b >= u128::from(rw)) {
                 ("arith.shli", true) | ("arith.shrui", true) => 0,
                 ("arith.shrsi", true) => sign_fill,
                 ("arith.shli", false) => (a << b) & m,
@@ -494,16 +647,28 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
         }
         "arith.cmpi" => {
             let (l, r, a, b) = binary()?;
-            let p = predicate(ctx, op)?;
-            let w = width(ctx, ctx.value_type(l))?;
+            let p = predicate(&ctx, op)?;
+            let w = width(&ctx, ctx.value_type(l))?;
             if l == r {
                 return Some(Const(u128::from(compare(p, 0, 0, w)?)));
+            }
+            if shaped {
+                // Only the operand order changes for vectors and tensors:
+                // a constant of any kind moves to the right.
+                let (cl, cr) = (
+                    constant_attr(&ctx, l).is_some(),
+                    constant_attr(&ctx, r).is_some(),
+                );
+                if ed == Edition::V15 && cl && !cr {
+                    return Some(Folded::SwapOperands(mirror(p)?));
+                }
+                return None;
             }
             // ext(%x : i1) != 0 -> %x
             if b == Some(0) && p == "ne" {
                 for ext in ["arith.extsi", "arith.extui"] {
-                    if let Some(&[x]) = defined_by(ctx, l, ext) {
-                        if width(ctx, ctx.value_type(x)) == Some(1) {
+                    if let Some(&[x]) = defined_by(&ctx, l, ext) {
+                        if width(&ctx, ctx.value_type(x)) == Some(1) {
                             return Some(V(x));
                         }
                     }
@@ -522,7 +687,7 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
             // trunci(extsi(a)) -> a and trunci(extui(a)) -> a, of one type
             if name == "arith.trunci" {
                 for ext in ["arith.extsi", "arith.extui"] {
-                    if let Some(&[y]) = defined_by(ctx, x, ext) {
+                    if let Some(&[y]) = defined_by(&ctx, x, ext) {
                         if ctx.value_type(y) == ctx.value_type(result) {
                             return Some(V(y));
                         }
@@ -530,7 +695,7 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
                 }
             }
             let a = c(0)?;
-            let w = width(ctx, ctx.value_type(x))?;
+            let w = width(&ctx, ctx.value_type(x))?;
             Some(Const(match name {
                 "arith.extui" => a,
                 // Through a signed integer: sign-extended, then cut.
@@ -632,7 +797,7 @@ fn signed_div_round(a: u128, b: u128, w: u32, ceil: bool) -> Option<u128> {
 /// The float types the folders compute in: `f16`, `bf16`, `f32`, `f64`
 /// (`f80` and `f128` hold more than an `f64` computes).
 fn float_kind(ctx: &Context, t: Type) -> Option<TypeKind> {
-    let k = ctx.kind(t);
+    let k = ctx.kind(scalar_of(ctx, t));
     matches!(
         k,
         TypeKind::F16 | TypeKind::BF16 | TypeKind::F32 | TypeKind::F64
@@ -668,7 +833,7 @@ fn ieee_remainder(a: f64, b: f64) -> Option<f64> {
 
 /// `maxf`/`minf`: the same value twice, the bound that never wins, then
 /// `llvm::maximum`/`minimum` of constants (a NaN wins, then -0 < +0).
-fn fold_min_max_float(ctx: &Context, name: &str, ops: &[Value], t: Type) -> Option<Folded> {
+fn fold_min_max_float(ctx: Cx, name: &str, ops: &[Value], t: Type) -> Option<Folded> {
     let &[l, r] = ops else {
         return None;
     };
@@ -685,7 +850,7 @@ fn fold_min_max_float(ctx: &Context, name: &str, ops: &[Value], t: Type) -> Opti
     if b == Some(never) {
         return Some(Folded::Value(l));
     }
-    float_kind(ctx, t)?;
+    float_kind(&ctx, t)?;
     let (a, b) = (const_float(ctx, l)?, b?);
     Some(Folded::Float(if a.is_nan() {
         a
@@ -712,7 +877,7 @@ fn fold_min_max_float(ctx: &Context, name: &str, ops: &[Value], t: Type) -> Opti
 
 /// `cmpf` of constants; a constant NaN on either side decides alone (the
 /// comparison is unordered whatever the other operand).
-fn fold_cmpf(ctx: &Context, op: Op, ops: &[Value]) -> Option<Folded> {
+fn fold_cmpf(ctx: Cx, op: Op, ops: &[Value]) -> Option<Folded> {
     let &[l, r] = ops else {
         return None;
     };
@@ -751,14 +916,15 @@ fn fold_cmpf(ctx: &Context, op: Op, ops: &[Value]) -> Option<Folded> {
     Some(Folded::Const(u128::from(v)))
 }
 
-/// The value of `v` if an `arith.constant` defines it as a float.
-fn const_float(ctx: &Context, v: Value) -> Option<f64> {
-    let d = ctx.defining_op(v)?;
-    if ctx.name(d) != "arith.constant" {
-        return None;
-    }
-    match ctx.attr_kind(ctx.get_attr(d, "value")?) {
+/// The value of `v` if an `arith.constant` defines it as a float (for a
+/// vector or tensor, the element `cx` reads).
+fn const_float(cx: Cx, v: Value) -> Option<f64> {
+    match constant_attr(&cx, v)? {
         AttrKind::Float(bits, _) => Some(f64::from_bits(*bits)),
+        AttrKind::Dense(elems, _, splat) => match dense_elem(cx, elems, *splat)? {
+            DenseElem::Float(b) => Some(f64::from_bits(b)),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -768,8 +934,8 @@ fn const_float(ctx: &Context, v: Value) -> Option<f64> {
 /// constants computed in the type's precision (IEEE, to nearest, as
 /// `APFloat`). NaN operands are not folded (`APFloat` would carry their
 /// payload).
-fn fold_float(ctx: &Context, op: &str, ops: &[Value], t: Type, ed: Edition) -> Option<Folded> {
-    let k = float_kind(ctx, t)?;
+fn fold_float(ctx: Cx, op: &str, ops: &[Value], t: Type, ed: Edition) -> Option<Folded> {
+    let k = float_kind(&ctx, t)?;
     let single = k == TypeKind::F32;
     let &[l, r] = ops else {
         return None;
@@ -825,7 +991,7 @@ fn fold_float(ctx: &Context, op: &str, ops: &[Value], t: Type, ed: Edition) -> O
 }
 
 /// `arith.select`'s folder (any type: most of its rules pick a value).
-fn fold_select(ctx: &Context, ops: &[Value], boolean: bool) -> Option<Folded> {
+fn fold_select(ctx: Cx, ops: &[Value], boolean: bool) -> Option<Folded> {
     let &[cond, t, f] = ops else {
         return None;
     };
@@ -852,7 +1018,7 @@ fn fold_select(ctx: &Context, ops: &[Value], boolean: bool) -> Option<Folded> {
     if !((x == t && y == f) || (y == t && x == f)) {
         return None;
     }
-    match predicate(ctx, d)? {
+    match predicate(&ctx, d)? {
         "eq" => Some(Folded::Value(f)),
         "ne" => Some(Folded::Value(t)),
         _ => None,

@@ -385,9 +385,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // Changes in place are made at once, as the driver makes them.
         let i64t = self.ctx().int_type(64);
         let mut swapped = vec![];
-        folded.retain(|&(o, f)| match f {
+        folded.retain(|(o, f)| match *f {
             Folded::SwapOperands(p) => {
-                swapped.push((o, p));
+                swapped.push((*o, p));
                 false
             }
             _ => true,
@@ -402,7 +402,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         }
         let mut replaced: FxHashMap<Value, Value> = FxHashMap::default();
-        for &(o, f) in &folded {
+        for (o, f) in &folded {
+            let (o, f) = (*o, f.clone());
             let old = self.pc.ctx.result(o, 0);
             let new = match f {
                 Folded::Value(mut v) => {
@@ -625,13 +626,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         };
         let mut map: FxHashMap<Value, Value> =
             inputs.iter().copied().zip(args.iter().copied()).collect();
-        let mut awaited: FxHashMap<Value, Value> = FxHashMap::default();
+        let mut awaited_deps: FxHashSet<Value> = FxHashSet::default();
         for &d in &deps {
-            if !awaited.contains_key(&d) {
+            if awaited_deps.insert(d) {
                 self.build(&cur, self.n.async_await, &[map[&d]], &[], &[]);
-                awaited.insert(d, d);
             }
         }
+        let mut awaited: FxHashMap<Value, Value> = FxHashMap::default();
         let mut unwrapped: Vec<Value> = Vec::with_capacity(vals.len());
         for &v in &vals {
             if let Some(&u) = awaited.get(&v) {

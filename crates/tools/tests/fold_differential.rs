@@ -1,7 +1,7 @@
 //! Folding during `async-to-async-runtime` against `mlir-opt-14` and
 //! `mlir-opt-15`: random `arith` code (i32, i128, index, i1, f16, bf16,
-//! f32; arithmetic, min/max, ceil/floor division, comparisons, casts,
-//! NaN and infinities where the folds see them) over constants and
+//! f32, vectors and tensors; arithmetic, min/max, ceil/floor division,
+//! comparisons, casts, NaN and infinities where the folds see them) over constants and
 //! arguments, which upstream's conversion driver folds on the way, must
 //! print byte for byte as upstream prints it. Skips (and says why) when the
 //! upstream tools are not installed.
@@ -24,6 +24,10 @@ struct Pools {
     f16s: Vec<String>,
     bf16s: Vec<String>,
     i128s: Vec<String>,
+    /// vector<4xi32> and tensor<2xf32> values: splats and other dense
+    /// constants, folded whole or element by element.
+    vi32s: Vec<String>,
+    tf32s: Vec<String>,
 }
 
 /// One function of random integer and float code, in the syntax of
@@ -45,6 +49,8 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
         f16s: vec!["%h".into()],
         bf16s: vec!["%g".into()],
         i128s: vec!["%w".into()],
+        vi32s: vec!["%vx".into()],
+        tf32s: vec!["%tx".into()],
     };
     let mut n = 0;
     let mut fresh = |body: &mut String, def: String| {
@@ -104,6 +110,29 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
         let v = fresh(&mut body, format!("arith.constant {c} : i128"));
         p.i128s.push(v);
     }
+    for c in [
+        "dense<[1, 2, 3, 4]>",
+        "dense<5>",
+        "dense<0>",
+        "dense<1>",
+        "dense<-1>",
+        "dense<[-1, 0, 7, -2147483648]>",
+        "dense<[40, 1, 2, 3]>",
+        "dense<[2147483647, -7, 31, 0]>",
+    ] {
+        let v = fresh(&mut body, format!("arith.constant {c} : vector<4xi32>"));
+        p.vi32s.push(v);
+    }
+    for c in [
+        "dense<[1.500000e+00, -2.500000e+00]>",
+        "dense<2.000000e+00>",
+        "dense<1.000000e+00>",
+        "dense<-0.000000e+00>",
+        "dense<[0.000000e+00, 1.000000e+30]>",
+    ] {
+        let v = fresh(&mut body, format!("arith.constant {c} : tensor<2xf32>"));
+        p.tf32s.push(v);
+    }
     const BIN: &[&str] = &[
         "addi",
         "subi",
@@ -142,8 +171,66 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
             rng.pick(&p.f32s).to_string()
         }
     };
-    for _ in 0..24 {
-        match rng.below(20) {
+    for _ in 0..28 {
+        match rng.below(24) {
+            20 | 21 => {
+                let op = BIN[rng.below(BIN.len())];
+                let (a, b) = (
+                    rng.pick(&p.vi32s).to_string(),
+                    rng.pick(&p.vi32s).to_string(),
+                );
+                let v = fresh(&mut body, format!("arith.{op} {a}, {b} : vector<4xi32>"));
+                p.vi32s.push(v);
+            }
+            22 => {
+                let op = ["addf", "subf", "mulf", "divf", "maxf", "minf"][rng.below(6)];
+                let (a, b) = (
+                    rng.pick(&p.tf32s).to_string(),
+                    rng.pick(&p.tf32s).to_string(),
+                );
+                let v = fresh(&mut body, format!("arith.{op} {a}, {b} : tensor<2xf32>"));
+                p.tf32s.push(v);
+            }
+            23 => {
+                let a = rng.pick(&p.vi32s).to_string();
+                let b = rng.pick(&p.vi32s).to_string();
+                match rng.below(4) {
+                    0 => {
+                        let pr = PRED[rng.below(PRED.len())];
+                        fresh(
+                            &mut body,
+                            format!("arith.cmpi {pr}, {a}, {b} : vector<4xi32>"),
+                        );
+                    }
+                    1 => {
+                        let op = if rng.below(2) == 0 {
+                            "sitofp"
+                        } else {
+                            "uitofp"
+                        };
+                        fresh(
+                            &mut body,
+                            format!("arith.{op} {a} : vector<4xi32> to vector<4xf32>"),
+                        );
+                    }
+                    2 => {
+                        let v = fresh(
+                            &mut body,
+                            format!("arith.bitcast {a} : vector<4xi32> to vector<4xf32>"),
+                        );
+                        let w = fresh(
+                            &mut body,
+                            format!("arith.bitcast {v} : vector<4xf32> to vector<4xi32>"),
+                        );
+                        p.vi32s.push(w);
+                    }
+                    _ => {
+                        let c = rng.pick(&p.i1s).to_string();
+                        let v = fresh(&mut body, format!("{select} {c}, {a}, {b} : vector<4xi32>"));
+                        p.vi32s.push(v);
+                    }
+                }
+            }
             0..=5 => {
                 let op = BIN[rng.below(BIN.len())];
                 let (a, b) = (rng.pick(&p.i32s).to_string(), rng.pick(&p.i32s).to_string());
@@ -277,13 +364,15 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
     let last = |v: &Vec<String>| v.last().cloned().unwrap_or_default();
     let specials = p.f32_special.last().cloned().unwrap_or_else(|| "%f".into());
     format!(
-        "{func} @f{k}(%x: i32, %y: i32, %b: i1, %i: index, %f: f32, %h: f16, %g: bf16, %w: i128) -> (i32, i1, f32, f32, f16, bf16, i128) {{\n{body}  return {}, {}, {}, {specials}, {}, {}, {} : i32, i1, f32, f32, f16, bf16, i128\n}}\n",
+        "{func} @f{k}(%x: i32, %y: i32, %b: i1, %i: index, %f: f32, %h: f16, %g: bf16, %w: i128, %vx: vector<4xi32>, %tx: tensor<2xf32>) -> (i32, i1, f32, f32, f16, bf16, i128, vector<4xi32>, tensor<2xf32>) {{\n{body}  return {}, {}, {}, {specials}, {}, {}, {}, {}, {} : i32, i1, f32, f32, f16, bf16, i128, vector<4xi32>, tensor<2xf32>\n}}\n",
         last(&p.i32s),
         last(&p.i1s),
         last(&p.f32s),
         last(&p.f16s),
         last(&p.bf16s),
         last(&p.i128s),
+        last(&p.vi32s),
+        last(&p.tf32s),
     )
 }
 

@@ -171,3 +171,26 @@ func.func @shaped(%x: vector<4xi32>) -> (vector<4xi32>, vector<4xi32>, tensor<2x
   %7 = arith.shli %a, %sh : vector<4xi32>
   return %0, %1, %2, %3, %4, %5, %6, %7 : vector<4xi32>, vector<4xi32>, tensor<2xf32>, vector<4xi1>, vector<4xi32>, tensor<2xi32>, tensor<2xi32>, vector<4xi32>
 }
+
+// A cast of the same cast reads the first one's operand, changed in place
+// (the op stays); the driver makes such changes at once, so the next link
+// of the chain reads the chain's start too.
+// CHECK-LABEL: func.func @cast_chains
+// CHECK-NEXT:    %0 = arith.extui %arg0 : i8 to i32
+// CHECK-NEXT:    %1 = arith.extui %arg0 : i8 to i64
+// CHECK-NEXT:    %2 = arith.extsi %arg0 : i8 to i32
+// CHECK-NEXT:    %3 = arith.extsi %arg0 : i8 to i64
+// CHECK-NEXT:    %4 = arith.extsi %arg0 : i8 to i128
+// CHECK-NEXT:    %5 = arith.trunci %4 : i128 to i32
+// CHECK-NEXT:    %6 = arith.trunci %4 : i128 to i16
+// CHECK-NEXT:    return %1, %3, %6 : i64, i64, i16
+func.func @cast_chains(%x: i8) -> (i64, i64, i16) {
+  %a = arith.extui %x : i8 to i32
+  %b = arith.extui %a : i32 to i64
+  %c = arith.extsi %x : i8 to i32
+  %d = arith.extsi %c : i32 to i64
+  %y = arith.extsi %d : i64 to i128
+  %t = arith.trunci %y : i128 to i32
+  %u = arith.trunci %t : i32 to i16
+  return %b, %d, %u : i64, i64, i16
+}

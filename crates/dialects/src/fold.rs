@@ -83,6 +83,9 @@ pub enum Folded {
     /// MLIR): the two operands swapped and the predicate set to this one
     /// (an index into [`CMPI`]).
     SwapOperands(usize),
+    /// Not folded, but changed in place: the operand replaced by this
+    /// value (`extsi(extsi(x))` reads `x` directly).
+    SetOperand(Value),
 }
 
 /// The predicate that holds for swapped operands, as an index into
@@ -205,7 +208,7 @@ pub fn constant_value(ctx: &Context, f: Folded, t: Type) -> Option<AttrKind> {
             Folded::Const(bits) => vec![int_elem(ctx, bits, t)?],
             Folded::Float(v) => vec![DenseElem::Float(v.to_bits())],
             Folded::Elements(v) => v,
-            Folded::Value(_) | Folded::SwapOperands(_) => return None,
+            Folded::Value(_) | Folded::SwapOperands(_) | Folded::SetOperand(_) => return None,
         };
         let splat = elems.iter().all(|e| *e == elems[0]);
         let elems = if splat { elems[..1].to_vec() } else { elems };
@@ -217,7 +220,10 @@ pub fn constant_value(ctx: &Context, f: Folded, t: Type) -> Option<AttrKind> {
             _ => AttrKind::Integer(signed(bits, width(ctx, t)?), t),
         }),
         Folded::Float(v) => Some(AttrKind::Float(v.to_bits(), t)),
-        Folded::Elements(_) | Folded::Value(_) | Folded::SwapOperands(_) => None,
+        Folded::Elements(_)
+        | Folded::Value(_)
+        | Folded::SwapOperands(_)
+        | Folded::SetOperand(_) => None,
     }
 }
 
@@ -692,6 +698,13 @@ fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
                             return Some(V(y));
                         }
                     }
+                }
+            }
+            // extui(extui(a)), extsi(extsi(a)), trunci(trunci(a)): the op
+            // reads `a` itself, changed in place.
+            if name != "arith.index_cast" {
+                if let Some(&[y]) = defined_by(&ctx, x, name) {
+                    return Some(Folded::SetOperand(y));
                 }
             }
             let a = c(0)?;

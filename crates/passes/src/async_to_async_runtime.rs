@@ -370,35 +370,34 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     /// Folds what upstream's conversion driver folds on the way (see
     /// `mlir_async_dialects::fold`): every op of the module the target
-    /// leaves open is asked to fold, all against the IR as it is (the
-    /// driver replaces values only once it is done, so one fold never
-    /// feeds another), and folded ops are replaced, by a value or by a
-    /// constant built just before them, at the end.
+    /// leaves open is asked to fold, in order, against the IR as it is:
+    /// the driver makes changes in place at once (the ops after see them)
+    /// but replaces values only once it is done, so one fold never feeds
+    /// another; folded ops are replaced, by a value or by a constant built
+    /// just before them, at the end.
     fn fold_open_ops(&mut self) -> Result<(), IrError> {
         let candidates = std::mem::take(&mut self.fold_candidates);
-        let (ctx, ed) = (&*self.pc.ctx, self.pc.edition);
-        let mut folded: Vec<(Op, Folded)> = candidates
-            .into_iter()
-            .filter(|&o| !ctx.is_erased(o))
-            .filter_map(|o| Some((o, mlir_async_dialects::fold::fold(ctx, o, ed)?)))
-            .collect();
-        // Changes in place are made at once, as the driver makes them.
+        let ed = self.pc.edition;
         let i64t = self.ctx().int_type(64);
-        let mut swapped = vec![];
-        folded.retain(|(o, f)| match *f {
-            Folded::SwapOperands(p) => {
-                swapped.push((*o, p));
-                false
+        let mut folded: Vec<(Op, Folded)> = vec![];
+        for o in candidates {
+            let ctx = &*self.pc.ctx;
+            if ctx.is_erased(o) {
+                continue;
             }
-            _ => true,
-        });
-        for (o, p) in swapped {
-            let ops = self.pc.ctx.operands(o).to_vec();
-            if let [l, r] = ops[..] {
-                self.ctx().set_operands(o, vec![r, l]);
-                let a = self.ctx().int_attr(p as i128, i64t);
-                let key = self.n.predicate;
-                self.ctx().set_attr_sym(o, key, a);
+            match mlir_async_dialects::fold::fold(ctx, o, ed) {
+                None => {}
+                Some(Folded::SwapOperands(p)) => {
+                    let ops = ctx.operands(o).to_vec();
+                    if let [l, r] = ops[..] {
+                        self.ctx().set_operands(o, vec![r, l]);
+                        let a = self.ctx().int_attr(p as i128, i64t);
+                        let key = self.n.predicate;
+                        self.ctx().set_attr_sym(o, key, a);
+                    }
+                }
+                Some(Folded::SetOperand(v)) => self.ctx().set_operand(o, 0, v),
+                Some(f) => folded.push((o, f)),
             }
         }
         let mut replaced: FxHashMap<Value, Value> = FxHashMap::default();
@@ -412,7 +411,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     }
                     v
                 }
-                Folded::SwapOperands(_) => continue,
+                Folded::SwapOperands(_) | Folded::SetOperand(_) => continue,
                 constant => self.materialize(o, constant)?,
             };
             replaced.insert(old, new);

@@ -255,18 +255,32 @@ fn function(rng: &mut Rng, k: usize, edition: u32) -> String {
                 let v = fresh(&mut body, format!("arith.{ext} {c} : i1 to i32"));
                 p.i32s.push(v);
             }
-            9 => {
-                if rng.below(2) == 0 {
+            9 => match rng.below(4) {
+                0 => {
                     let a = rng.pick(&p.idx).to_string();
                     let v = fresh(&mut body, format!("arith.index_cast {a} : index to i32"));
                     p.i32s.push(v);
-                } else {
+                }
+                1 => {
                     let a = rng.pick(&p.i32s).to_string();
                     let v = fresh(&mut body, format!("arith.trunci {a} : i32 to i8"));
                     let w = fresh(&mut body, format!("arith.extsi {v} : i8 to i32"));
                     p.i32s.push(w);
                 }
-            }
+                _ => {
+                    // Chains of one cast, which fold in place (each link
+                    // then reads the chain's start), and back.
+                    let a = rng.pick(&p.i32s).to_string();
+                    let t1 = fresh(&mut body, format!("arith.trunci {a} : i32 to i16"));
+                    let t2 = fresh(&mut body, format!("arith.trunci {t1} : i16 to i8"));
+                    let ext = if rng.below(2) == 0 { "extsi" } else { "extui" };
+                    let e1 = fresh(&mut body, format!("arith.{ext} {t2} : i8 to i16"));
+                    let e2 = fresh(&mut body, format!("arith.{ext} {e1} : i16 to i32"));
+                    let e3 = fresh(&mut body, format!("arith.{ext} {e2} : i32 to i64"));
+                    let back = fresh(&mut body, format!("arith.trunci {e3} : i64 to i32"));
+                    p.i32s.push(if rng.below(2) == 0 { e2 } else { back });
+                }
+            },
             10 | 11 => {
                 let op = FLOAT[rng.below(FLOAT.len())];
                 let (a, b) = (rng.pick(&p.f32s).to_string(), rng.pick(&p.f32s).to_string());

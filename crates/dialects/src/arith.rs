@@ -3,7 +3,7 @@
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
-use mlir_async_syntax::{PResult, Parser, Printer};
+use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
 const BINARY: &[&str] = &[
     "arith.addf",
@@ -27,6 +27,7 @@ const BINARY: &[&str] = &[
     "arith.shrsi",
     "arith.shrui",
     "arith.ceildivsi",
+    "arith.ceildivui",
     "arith.floordivsi",
     "arith.maxsi",
     "arith.minsi",
@@ -145,7 +146,7 @@ fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn constant_names(ctx: &Context, op: Op, set: &mut dyn FnMut(usize, &str)) {
+fn constant_names(ctx: &Context, op: Op, ed: Edition, set: &mut dyn FnMut(usize, &str)) {
     let Some(v) = ctx.get_attr(op, "value") else {
         return;
     };
@@ -155,7 +156,14 @@ fn constant_names(ctx: &Context, op: Op, set: &mut dyn FnMut(usize, &str)) {
             TypeKind::Integer(1, _) => set(0, if *i != 0 { "true" } else { "false" }),
             TypeKind::Index => set(0, &format!("c{}", *i as i64)),
             _ => {
-                let n = format!("c{}_{}", *i as i64, tyname(ctx, *t));
+                // 15 prints the whole value; 13 and 14 its low 64 bits, as
+                // a signed number (`getInt()`).
+                let v = if ed == Edition::V15 {
+                    *i
+                } else {
+                    i128::from(*i as i64)
+                };
+                let n = format!("c{}_{}", v, tyname(ctx, *t));
                 set(0, &n)
             }
         },

@@ -11,7 +11,7 @@ pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("async.execute")
             .syntax(parse_execute, print_execute)
-            .names(|ctx, op, set| {
+            .names(|ctx, op, _, set| {
                 set(0, "token");
                 if ctx.results(op).len() > 1 {
                     set(1, "results");

@@ -27,7 +27,7 @@ pub type VerifyFn = fn(&Context, Op) -> Result<(), String>;
 
 /// Marks a verifier message that mlir-opt prints without the op prefix.
 pub const PLAIN_ERROR: &str = "\u{1}";
-pub type NamesFn = fn(&Context, Op, &mut dyn FnMut(usize, &str));
+pub type NamesFn = fn(&Context, Op, mlir_async_syntax::Edition, &mut dyn FnMut(usize, &str));
 
 /// Everything mlir-async knows about one op.
 #[derive(Clone, Copy)]

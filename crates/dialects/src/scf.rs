@@ -12,7 +12,8 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_for, print_for),
         OpDef::new("scf.if")
             .recursive_effects()
-            .syntax(parse_if, print_if),
+            .syntax(parse_if, print_if)
+            .verify(verify_if),
         OpDef::new("scf.yield")
             .pure()
             .syntax(parse_yield, print_yield)
@@ -33,6 +34,19 @@ pub fn ops() -> Vec<OpDef> {
             .terminator(),
         OpDef::new("scf.execute_region").syntax(parse_execute_region, print_execute_region),
     ]
+}
+
+/// Results come from the branch taken: with no `else` there is nothing to
+/// yield them when the condition is false.
+fn verify_if(ctx: &Context, op: Op) -> Result<(), String> {
+    let has_else = ctx
+        .regions_of(op)
+        .get(1)
+        .is_some_and(|&r| !ctx.region_blocks(r).is_empty());
+    if !ctx.results(op).is_empty() && !has_else {
+        return Err("must have an else block if defining values".into());
+    }
+    Ok(())
 }
 
 /// `(%a = %x, %b = %y)`: region argument names and initial operands.

@@ -370,39 +370,39 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     /// Folds what upstream's conversion driver folds on the way (see
     /// `mlir_async_dialects::fold`): every op of the module the target
-    /// leaves open is asked to fold, all against the IR as it is (the
-    /// driver replaces values only once it is done, so one fold never
-    /// feeds another), and folded ops are replaced, by a value or by a
-    /// constant built just before them, at the end.
+    /// leaves open is asked to fold, in order, against the IR as it is:
+    /// the driver makes changes in place at once (the ops after see them)
+    /// but replaces values only once it is done, so one fold never feeds
+    /// another; folded ops are replaced, by a value or by a constant built
+    /// just before them, at the end.
     fn fold_open_ops(&mut self) -> Result<(), IrError> {
         let candidates = std::mem::take(&mut self.fold_candidates);
-        let (ctx, ed) = (&*self.pc.ctx, self.pc.edition);
-        let mut folded: Vec<(Op, Folded)> = candidates
-            .into_iter()
-            .filter(|&o| !ctx.is_erased(o))
-            .filter_map(|o| Some((o, mlir_async_dialects::fold::fold(ctx, o, ed)?)))
-            .collect();
-        // Changes in place are made at once, as the driver makes them.
+        let ed = self.pc.edition;
         let i64t = self.ctx().int_type(64);
-        let mut swapped = vec![];
-        folded.retain(|&(o, f)| match f {
-            Folded::SwapOperands(p) => {
-                swapped.push((o, p));
-                false
+        let mut folded: Vec<(Op, Folded)> = vec![];
+        for o in candidates {
+            let ctx = &*self.pc.ctx;
+            if ctx.is_erased(o) {
+                continue;
             }
-            _ => true,
-        });
-        for (o, p) in swapped {
-            let ops = self.pc.ctx.operands(o).to_vec();
-            if let [l, r] = ops[..] {
-                self.ctx().set_operands(o, vec![r, l]);
-                let a = self.ctx().int_attr(p as i128, i64t);
-                let key = self.n.predicate;
-                self.ctx().set_attr_sym(o, key, a);
+            match mlir_async_dialects::fold::fold(ctx, o, ed) {
+                None => {}
+                Some(Folded::SwapOperands(p)) => {
+                    let ops = ctx.operands(o).to_vec();
+                    if let [l, r] = ops[..] {
+                        self.ctx().set_operands(o, vec![r, l]);
+                        let a = self.ctx().int_attr(p as i128, i64t);
+                        let key = self.n.predicate;
+                        self.ctx().set_attr_sym(o, key, a);
+                    }
+                }
+                Some(Folded::SetOperand(v)) => self.ctx().set_operand(o, 0, v),
+                Some(f) => folded.push((o, f)),
             }
         }
         let mut replaced: FxHashMap<Value, Value> = FxHashMap::default();
-        for &(o, f) in &folded {
+        for (o, f) in &folded {
+            let (o, f) = (*o, f.clone());
             let old = self.pc.ctx.result(o, 0);
             let new = match f {
                 Folded::Value(mut v) => {
@@ -411,7 +411,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     }
                     v
                 }
-                Folded::SwapOperands(_) => continue,
+                Folded::SwapOperands(_) | Folded::SetOperand(_) => continue,
                 constant => self.materialize(o, constant)?,
             };
             replaced.insert(old, new);
@@ -614,24 +614,41 @@ impl<'p, 'a> Lowering<'p, 'a> {
             self.private_func(loc, ASYNC_FN_PREFIX, &input_types, &output_types, &[]);
 
         // Await dependencies and unwrap value operands, then clone the body.
+        // A token or value listed twice is one argument (the inputs are a
+        // set, as upstream's `SetVector`), so it is awaited once, and every
+        // body argument of a repeated operand gets the same payload; indexing
+        // the arguments by list position instead reads past their end.
         let args = self.pc.ctx.block_args(entry).to_vec();
         let cur = Cursor {
             ip: InsertPoint::AtEnd(entry),
             loc,
         };
-        for &a in &args[..deps.len()] {
-            self.build(&cur, self.n.async_await, &[a], &[], &[]);
+        let mut map: FxHashMap<Value, Value> =
+            inputs.iter().copied().zip(args.iter().copied()).collect();
+        let mut awaited_deps: FxHashSet<Value> = FxHashSet::default();
+        for &d in &deps {
+            if awaited_deps.insert(d) {
+                self.build(&cur, self.n.async_await, &[map[&d]], &[], &[]);
+            }
         }
-        let mut unwrapped = vec![];
-        for &a in &args[deps.len()..deps.len() + vals.len()] {
+        let mut awaited: FxHashMap<Value, Value> = FxHashMap::default();
+        let mut unwrapped: Vec<Value> = Vec::with_capacity(vals.len());
+        for &v in &vals {
+            if let Some(&u) = awaited.get(&v) {
+                unwrapped.push(u);
+                continue;
+            }
+            let a = map[&v];
             let t = self.pc.ctx.value_type(a);
-            let inner = value_inner(self.pc.ctx, t).expect("verified execute operand");
-            unwrapped.push(self.build1(&cur, self.n.async_await, &[a], inner));
+            let inner = value_inner(self.pc.ctx, t).ok_or_else(|| {
+                IrError::new(loc, "'async.execute' operand is not an !async.value")
+            })?;
+            let u = self.build1(&cur, self.n.async_await, &[a], inner);
+            awaited.insert(v, u);
+            unwrapped.push(u);
         }
         // Move (rather than clone) the body: the result is the same IR,
         // with captured values, constants and block arguments remapped.
-        let mut map: FxHashMap<Value, Value> =
-            inputs.iter().copied().zip(args.iter().copied()).collect();
         map.extend(constants);
         let exec_body = self.pc.ctx.regions_of(exec)[0];
         match *self.pc.ctx.region_blocks(exec_body) {

@@ -73,7 +73,9 @@ impl Diagnostic {
     /// Renders with the source line and a caret when `source` has the line.
     pub fn render(&self, source: Option<&str>) -> String {
         let mut s = String::new();
-        if self.line == 0 {
+        // An unknown location prints `<unknown>:0:`; a file location at
+        // line 0 (the module mlir-opt makes up) keeps its column.
+        if self.line == 0 && self.file == "<unknown>" {
             s.push_str(&format!(
                 "{}:0: {}: {}\n",
                 self.file,
@@ -89,7 +91,8 @@ impl Diagnostic {
                 self.severity.as_str(),
                 self.message
             ));
-            if let Some(text) = source.and_then(|src| src.lines().nth(self.line as usize - 1)) {
+            let line = (self.line as usize).checked_sub(1);
+            if let Some(text) = source.and_then(|src| src.lines().nth(line?)) {
                 let text: String = text.chars().take(4096).collect();
                 s.push_str(&text);
                 s.push('\n');
@@ -98,7 +101,11 @@ impl Diagnostic {
             }
         }
         for n in &self.notes {
-            s.push_str(&n.render(source));
+            // As MLIR's source manager handler: a note at the place of its
+            // error does not show the line a second time.
+            let same_place =
+                (n.file.as_str(), n.line, n.col) == (self.file.as_str(), self.line, self.col);
+            s.push_str(&n.render(if same_place { None } else { source }));
         }
         s
     }

@@ -97,11 +97,10 @@ pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
         }
     }
     if ed == Edition::V15 && in_func_body {
-        // Inside `func.func` the default dialect is `func`.
+        // Inside `func.func` the default dialect is `func`: a function
+        // nested there prints as `func @inner` too.
         if let Some(rest) = name.strip_prefix("func.") {
-            if rest != "func" {
-                return rest;
-            }
+            return rest;
         }
     }
     if ed != Edition::V15 {
@@ -121,6 +120,14 @@ pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
 
 /// The spelling of `name` in the generic form of `ed`.
 pub fn generic_name(name: &str, ed: Edition) -> String {
+    // 13's builtin module and function had no dialect prefix yet.
+    if ed == Edition::V13 {
+        match name {
+            "builtin.module" => return "module".to_string(),
+            "func.func" => return "func".to_string(),
+            _ => {}
+        }
+    }
     if ed != Edition::V15 {
         if let Some(r) = RENAMES.iter().find(|r| r.0 == name) {
             return r.3.to_string();

@@ -45,7 +45,7 @@ pub trait DialectHooks: Sync {
 /// Prints the rest of a custom op after its name.
 pub type CustomPrintFn = fn(&mut Printer, Op);
 /// Reports result name hints as `set(result_index, name)`.
-pub type ResultNamesFn = fn(&Context, Op, &mut dyn FnMut(usize, &str));
+pub type ResultNamesFn = fn(&Context, Op, Edition, &mut dyn FnMut(usize, &str));
 
 /// The result of parsing one buffer.
 pub struct Parsed {
@@ -157,6 +157,7 @@ fn print_sequential(ctx: &Context, hooks: &dyn DialectHooks, op: Op, opts: Print
     let mut p = Printer::new(ctx, hooks, op, opts);
     p.op(op);
     p.out.push('\n');
+    p.finish_locations();
     p.out
 }
 
@@ -284,6 +285,13 @@ mod alias {
             }
         };
         let mut out = String::with_capacity(text.len());
+        // Aliases are defined sorted by name: location aliases (`#loc`)
+        // come first.
+        let mut head = 0;
+        while text[head..].starts_with("#loc") {
+            head += text[head..].find('\n').map_or(text.len() - head, |n| n + 1);
+        }
+        out.push_str(&text[..head]);
         for (k, list) in seen.iter().enumerate() {
             for t in list {
                 out.push_str(&name(k, t));
@@ -292,7 +300,7 @@ mod alias {
                 out.push('\n');
             }
         }
-        let mut last = 0;
+        let mut last = head;
         for &(s, e, k) in &spans {
             out.push_str(&text[last..s]);
             out.push_str(&name(k, &text[s..e]));

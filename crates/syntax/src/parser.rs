@@ -405,6 +405,10 @@ pub struct Parser<'a, 'c> {
     pub seen: Option<Edition>,
     pub saw_legacy_func: bool,
     depth: usize,
+    /// The custom-form ops whose regions are being parsed, innermost last:
+    /// in 15 the innermost one's dialect is the default for unprefixed
+    /// names (`func` in a `func.func` body, none in an `scf.if`).
+    custom_parents: Vec<Symbol>,
 }
 
 /// The offsets of all newlines of the source, found in one word-at-a-time
@@ -625,6 +629,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             seen: None,
             saw_legacy_func: false,
             depth: 0,
+            custom_parents: Vec::new(),
         }
     }
 
@@ -954,9 +959,18 @@ impl<'a, 'c> Parser<'a, 'c> {
         if p == ds || (p < self.b.len() && self.b[p] == b'.') {
             return None;
         }
-        let v: i128 = self.src[ds..p].parse().ok()?;
+        // Read as u128: `-2^127` (the least i128) and unsigned-range
+        // values of an i128 have no positive i128 spelling.
+        let v: u128 = self.src[ds..p].parse().ok()?;
+        if neg && v > 1 << 127 {
+            return None;
+        }
         self.pos = p;
-        Some(if neg { -v } else { v })
+        Some(if neg {
+            (v as i128).wrapping_neg()
+        } else {
+            v as i128
+        })
     }
     /// A float literal `[-]d+.d*([eE][+-]?d+)?`.
     pub fn float_lit(&mut self) -> Option<f64> {
@@ -1046,7 +1060,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.ctx.detach_op(ops[0]);
             return Ok(ops[0]);
         }
-        let loc = self.loc_at(0);
+        // mlir-opt locates the module it makes up at line 0, column 0.
+        let loc = self.ctx.loc(LocKind::FileLineCol(self.file, 0, 0));
         let mut st = OperationState::new(module_name, loc);
         st.regions = vec![region];
         Ok(self.ctx.create_op(st))
@@ -1157,7 +1172,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             if let Some(e) = ed {
                 self.note_edition(e);
             }
-            if name == "func" {
+            // `func` directly in a `func.func` body of the 15 syntax is
+            // that function's default dialect at work, not 14's `func`.
+            if name == "func" && !(self.seen == Some(Edition::V15) && self.in_func_body()) {
                 self.saw_legacy_func = true;
             }
             // A state from the free list: its vectors keep their capacity,
@@ -1168,8 +1185,17 @@ impl<'a, 'c> Parser<'a, 'c> {
                 .unwrap_or_else(|| Box::new(OperationState::new(sym, loc)));
             st.name = sym;
             st.loc = loc;
+            if self.seen == Some(Edition::V15)
+                && !name.contains('.')
+                && (canon.starts_with("func.") || &*canon == "constant")
+            {
+                self.check_default_dialect(name, name_pos)?;
+            }
             let hooks = self.hooks;
-            if !hooks.parse_custom(&canon, self, &mut st, total, name_pos)? {
+            self.custom_parents.push(sym);
+            let parsed = hooks.parse_custom(&canon, self, &mut st, total, name_pos);
+            self.custom_parents.pop();
+            if !parsed? {
                 return self.err(name_pos, format!("custom op '{name}' is unknown"));
             }
             let op = self.ctx.create_op_from(
@@ -1218,6 +1244,33 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         self.result_names.truncate(names_at);
         Ok(op)
+    }
+
+    /// In the 15 syntax, `call`, `return`, `constant` and `call_indirect`
+    /// are only short for `func.*` directly in a `func.func` body, where
+    /// `func` is the default dialect; anywhere else mlir-opt-15 does not
+    /// know them.
+    #[cold]
+    fn check_default_dialect(&self, name: &str, name_pos: usize) -> PResult<()> {
+        let default = match self.custom_parents.last() {
+            None => "builtin",
+            Some(_) if self.in_func_body() => return Ok(()),
+            Some(&p) => match self.ctx.str(p) {
+                "builtin.module" => "builtin",
+                _ => "",
+            },
+        };
+        self.err(
+            name_pos,
+            format!("custom op '{name}' is unknown (tried '{default}.{name}' as well)"),
+        )
+    }
+
+    /// Is the op being parsed directly in a `func.func` body?
+    fn in_func_body(&self) -> bool {
+        self.custom_parents
+            .last()
+            .is_some_and(|&p| self.ctx.str(p) == "func.func")
     }
 
     /// The canonical name, its symbol and the edition a custom op name
@@ -1921,6 +1974,21 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.define_name(key, vals, pos)
     }
 
+    /// An entry argument declared by a custom form (`%i` of `scf.for`, a
+    /// function's `%arg`) whose name is taken gets mlir-opt's wording for
+    /// that case rather than the one for an op result.
+    fn define_region_arg(&mut self, name: &'a str, v: Value, pos: usize) -> PResult<()> {
+        self.define_value(name, &[v], pos).map_err(|mut e| {
+            if e.message.starts_with("redefinition of SSA value") {
+                e.message = format!("region entry argument '%{name}' is already in use");
+                for n in &mut e.notes {
+                    n.1 = "previously referenced here".to_string();
+                }
+            }
+            e
+        })
+    }
+
     fn define_name(&mut self, key: Name<'a>, vals: &[Value], pos: usize) -> PResult<()> {
         let name = key.s;
         let scope_idx = self.isolated_at;
@@ -1940,7 +2008,6 @@ impl<'a, 'c> Parser<'a, 'c> {
         let scope = self.scopes.len() as u32 - 1;
         let uid = self.scopes[scope as usize].uid;
         let new = Binding { scope, uid, bound };
-        let isolated_at = self.isolated_at;
         match self.bindings.entry(&key) {
             (i, false) => self.bindings.fill(i, key, new),
             (i, true) => {
@@ -1950,11 +2017,13 @@ impl<'a, 'c> Parser<'a, 'c> {
                     // where the name is defined (see `def_pos`).
                     self.bindings.slots[i].key = key;
                     self.bindings.slots[i].b = new;
-                } else if slot.b.scope as usize >= isolated_at {
-                    return self.redefinition(name, slot.key.s, pos);
                 } else {
-                    self.bindings.slots[i].b = new;
-                    self.shadowed.push((slot.key, slot.b));
+                    // Live, even in a scope an isolated region hides:
+                    // mlir-opt's names are one scope across function
+                    // bodies (only ops asking for name shadowing open a
+                    // fresh one, and none of ours do), so a module-level
+                    // `%x` redefined in a function is an error there too.
+                    return self.redefinition(name, slot.key.s, pos);
                 }
             }
         }
@@ -2104,7 +2173,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(b, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(a.name, &[v], a.pos)?;
+                    self.define_region_arg(a.name, v, a.pos)?;
                 }
             }
         } else {
@@ -2121,7 +2190,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     let v = self.ctx.add_block_arg(cur, a.ty);
                     let l = self.loc_at(a.pos);
                     self.ctx.set_value_loc(v, l);
-                    self.define_value(a.name, &[v], a.pos)?;
+                    self.define_region_arg(a.name, v, a.pos)?;
                 }
             }
             loop {
@@ -2506,6 +2575,53 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.err(start, "unbalanced '<' character in pretty dialect name")
     }
 
+    /// An attribute or type of a dialect no one registered: MLIR builds it
+    /// as opaque (`#"foo"<"body">`) and then refuses it, unless asked to
+    /// allow unregistered dialects. `start` is the sigil, `after` the end of
+    /// the dialect name (a `.` or `<`); the parser stands after the symbol.
+    /// The wording and the position follow the generation: 13 does not
+    /// quote the dialect; 13 and 14 read `<...>` as a string literal and
+    /// point into it, 15 takes it verbatim and points at the sigil.
+    #[cold]
+    fn unregistered_dialect_symbol<T>(
+        &self,
+        sigil: char,
+        dialect: &str,
+        start: usize,
+        after: usize,
+    ) -> PResult<T> {
+        let ed = self.seen.unwrap_or(if self.saw_legacy_func {
+            Edition::V14
+        } else {
+            Edition::V15
+        });
+        let (pos, body) = if self.b.get(after) == Some(&b'.') {
+            (after + 1, &self.src[after + 1..self.pos])
+        } else {
+            // `<...>`: the text between the angle brackets.
+            let inner = &self.src[after + 1..self.pos.saturating_sub(1).max(after + 1)];
+            if ed == Edition::V15 {
+                (start, inner)
+            } else if inner.len() >= 2 && inner.starts_with('"') && inner.ends_with('"') {
+                (after + 2, &inner[1..inner.len() - 1])
+            } else {
+                return self.err(after + 1, "expected string literal data in dialect symbol");
+            }
+        };
+        let d = if ed == Edition::V13 {
+            dialect.to_string()
+        } else {
+            format!("\"{dialect}\"")
+        };
+        const TAIL: &str = "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used";
+        let message = if sigil == '#' {
+            format!("#{d}<\"{body}\"> : 'none' attribute {TAIL}")
+        } else {
+            format!("`!{d}<\"{body}\">` type {TAIL}")
+        };
+        self.err(pos, message)
+    }
+
     fn parse_dialect_type(&mut self, dialect: &str, start: usize) -> PResult<Type> {
         if dialect == "async" && self.b.get(self.pos) == Some(&b'.') {
             self.pos += 1;
@@ -2542,12 +2658,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.balanced_body(start)?;
         }
         if !self.allow_unregistered && !self.hooks.is_known_dialect(dialect) {
-            let message = format!(
-                "unregistered dialect type !{}{}",
-                dialect,
-                &self.src[s..self.pos]
-            );
-            return self.err(start, message);
+            return self.unregistered_dialect_symbol('!', dialect, start, s);
         }
         let body = self.src[s..self.pos].to_string();
         let d = self.ctx.sym(dialect);
@@ -2756,13 +2867,33 @@ impl<'a, 'c> Parser<'a, 'c> {
         };
         let k = self.ctx.kind(t).clone();
         if k.is_float() {
-            // Hex literal for a float: the bits.
-            let bits = i as u64;
-            let f = match k {
-                TypeKind::F32 => f32::from_bits(bits as u32) as f64,
-                TypeKind::F64 => f64::from_bits(bits),
-                _ => return self.err(p, "unsupported hexadecimal float type"),
-            };
+            // Only a hex literal (the bits) stands for a float: `1 : f32`
+            // would otherwise be read as the bits 0x1, a tiny subnormal.
+            let neg = self.b.get(p) == Some(&b'-');
+            let digits = p + usize::from(neg);
+            if !self.src[digits..].starts_with("0x") {
+                return Err(Box::new(ParseError {
+                    pos: digits,
+                    message: "unexpected decimal integer literal for a floating point value".into(),
+                    notes: vec![(
+                        digits,
+                        "add a trailing dot to make the literal a float".into(),
+                    )],
+                }));
+            }
+            if neg {
+                return self.err(
+                    digits,
+                    "hexadecimal float literal should not have a leading minus",
+                );
+            }
+            let width = k.bit_width().unwrap_or(64);
+            let bits = i as u128;
+            // mlir-opt reads the bits as a 64-bit integer whatever the type.
+            if i < 0 || bits >> 64 != 0 || (width < 64 && bits >> width != 0) {
+                return self.err(p, "hexadecimal float constant out of range for type");
+            }
+            let f = crate::printer::float_from_bits(&k, bits);
             return Ok(self.ctx.attr(AttrKind::Float(f.to_bits(), t)));
         }
         if !k.is_int_or_index() {
@@ -2855,6 +2986,10 @@ impl<'a, 'c> Parser<'a, 'c> {
                 if self.b.get(self.pos) == Some(&b'<') {
                     self.pos += 1;
                     self.balanced_body(p)?;
+                }
+                let dialect = id.split('.').next().unwrap_or(id);
+                if !self.allow_unregistered && !self.hooks.is_known_dialect(dialect) {
+                    return self.unregistered_dialect_symbol('#', dialect, p, s + dialect.len());
                 }
                 let text = format!("#{}", &self.src[s..self.pos]);
                 return Ok(self.ctx.attr(AttrKind::Opaque(text)));
@@ -2950,16 +3085,22 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.expect("<")?;
         let mut elems = vec![];
         let mut splat = true;
-        if self.peek() == b'[' {
+        let mut hex = None;
+        if self.peek() == b'"' {
+            hex = Some(self.string_lit()?);
+        } else if self.peek() == b'[' {
             splat = false;
             self.parse_dense_list(&mut elems)?;
         } else if self.peek() != b'>' {
             elems.push(self.parse_dense_elem()?);
         }
         self.expect(">")?;
+        let mut type_at = p;
         let t = match ty {
             Some(t) => t,
             None => {
+                self.skip_ws();
+                type_at = self.pos;
                 self.expect(":")?;
                 self.parse_type()?
             }
@@ -2968,6 +3109,29 @@ impl<'a, 'c> Parser<'a, 'c> {
             return self.err(p, "elements literal type must be a shaped type");
         };
         let ek = self.ctx.kind(et).clone();
+        let n: i64 = match self.ctx.kind(t) {
+            TypeKind::Vector { shape, .. } => shape.iter().product(),
+            TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => {
+                shape.iter().map(|d| d.unwrap_or(0)).product()
+            }
+            _ => 0,
+        };
+        if let Some(text) = hex {
+            match dense_from_hex(&text, &ek, n.max(0) as usize) {
+                Some((e, sp)) => {
+                    elems = e;
+                    splat = sp;
+                }
+                None => {
+                    let mut name = String::new();
+                    crate::printer::print_type_into(self.ctx, t, &mut name);
+                    return self.err(
+                        type_at,
+                        format!("elements hex data size is invalid for provided type: '{name}'"),
+                    );
+                }
+            }
+        }
         // Canonicalize element kinds to the element type.
         for e in &mut elems {
             match (&e, ek.is_float()) {
@@ -2984,13 +3148,6 @@ impl<'a, 'c> Parser<'a, 'c> {
                 _ => {}
             }
         }
-        let n: i64 = match self.ctx.kind(t) {
-            TypeKind::Vector { shape, .. } => shape.iter().product(),
-            TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => {
-                shape.iter().map(|d| d.unwrap_or(0)).product()
-            }
-            _ => 0,
-        };
         if !splat && elems.len() as i64 != n {
             return self.err(p, "inferred shape of elements literal does not match type");
         }
@@ -3074,33 +3231,66 @@ fn normalize_int(i: i128, k: &TypeKind) -> i128 {
     }
 }
 
-/// Rounds to the precision of the float type (stored widened to f64).
-pub fn round_to(k: &TypeKind, f: f64) -> f64 {
-    match k {
-        TypeKind::F32 => f as f32 as f64,
-        TypeKind::F16 => half_round(f, 10, 15),
-        TypeKind::BF16 => (f as f32 as f64).pipe_bf16(),
-        _ => f,
+/// Dense elements from the raw storage mlir-opt prints for large ones
+/// (`"0x..."`, see `printer::dense_raw_hex`): `n` elements, or one for a
+/// splat; `i1` packed eight to a byte, possibly padded to a byte each.
+fn dense_from_hex(text: &str, k: &TypeKind, n: usize) -> Option<(Vec<DenseElem>, bool)> {
+    let digits = text.strip_prefix("0x")?.as_bytes();
+    if digits.len() % 2 != 0 {
+        return None;
     }
+    let bytes: Vec<u8> = digits
+        .chunks(2)
+        .map(|c| u8::from_str_radix(std::str::from_utf8(c).ok()?, 16).ok())
+        .collect::<Option<_>>()?;
+    if *k == TypeKind::Integer(1, Signedness::Signless) {
+        let count = if bytes.len() == 1 && n != 1 {
+            // A splat: one byte, all ones or zeros.
+            return Some((vec![DenseElem::Bool(bytes[0] != 0)], true));
+        } else if bytes.len() == n.div_ceil(8) || bytes.len() == n {
+            n
+        } else {
+            return None;
+        };
+        let elems = (0..count)
+            .map(|i| DenseElem::Bool(bytes[i / 8] >> (i % 8) & 1 == 1))
+            .collect();
+        return Some((elems, false));
+    }
+    let width = match k {
+        TypeKind::Index => 64,
+        _ => k.bit_width()?,
+    };
+    let size = width.div_ceil(8) as usize;
+    let splat = bytes.len() == size && n != 1;
+    if !splat && bytes.len() != size * n {
+        return None;
+    }
+    let elems = bytes
+        .chunks(size)
+        .map(|c| {
+            let mut b = [0u8; 16];
+            b[..c.len()].copy_from_slice(c);
+            let raw = u128::from_le_bytes(b);
+            if k.is_float() {
+                DenseElem::Float(crate::printer::float_from_bits(k, raw).to_bits())
+            } else {
+                let unsigned = matches!(k, TypeKind::Integer(_, Signedness::Unsigned));
+                let v = if unsigned || width >= 128 {
+                    raw as i128
+                } else {
+                    ((raw << (128 - width)) as i128) >> (128 - width)
+                };
+                DenseElem::Int(v)
+            }
+        })
+        .collect();
+    Some((elems, splat))
 }
 
-trait Bf16 {
-    fn pipe_bf16(self) -> f64;
-}
-impl Bf16 for f64 {
-    fn pipe_bf16(self) -> f64 {
-        let b = (self as f32).to_bits();
-        let round = ((b >> 16) & 1) + 0x7fff;
-        f32::from_bits((b.wrapping_add(round)) & 0xffff_0000) as f64
-    }
-}
-fn half_round(f: f64, mant: i32, _bias: i32) -> f64 {
-    if f == 0.0 || !f.is_finite() {
-        return f;
-    }
-    let e = f.abs().log2().floor() as i32;
-    let scale = 2f64.powi(mant - e.max(-14));
-    (f * scale).round_ties_even() / scale
+/// Rounds to the precision of the float type (stored widened to f64).
+pub fn round_to(k: &TypeKind, f: f64) -> f64 {
+    crate::printer::round_float(k, f)
 }
 
 /// Canonical spacing of an affine map body, as MLIR prints it.

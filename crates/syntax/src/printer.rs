@@ -85,6 +85,9 @@ struct Namer<'a> {
     next_conflict: u32,
     /// The generic form takes no name hints from ops.
     generic: bool,
+    /// Hints may differ by generation (14 named an i128 constant by its
+    /// low 64 bits).
+    edition: Edition,
     /// Reused buffers for the result name hints of one op.
     hint_text: String,
     hints: Vec<(usize, usize, usize)>,
@@ -234,7 +237,7 @@ impl<'a> Namer<'a> {
             let (ctx, hooks) = (self.ctx, self.hooks);
             let namer = *self.namers[s].get_or_insert_with(|| hooks.result_namer(ctx.name(op)));
             if let Some(f) = namer {
-                f(ctx, op, &mut |i, n| {
+                f(ctx, op, self.edition, &mut |i, n| {
                     let s = text.len();
                     text.push_str(n);
                     hints.push((i, s, text.len()));
@@ -292,7 +295,13 @@ impl<'a> Namer<'a> {
             }
         }
     }
-    fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, generic: bool, names: Names) -> Self {
+    fn new(
+        ctx: &'a Context,
+        hooks: &'a dyn DialectHooks,
+        generic: bool,
+        edition: Edition,
+        names: Names,
+    ) -> Self {
         Namer {
             ctx,
             hooks,
@@ -307,6 +316,7 @@ impl<'a> Namer<'a> {
             hint_text: String::new(),
             hints: vec![],
             generic,
+            edition,
             buf: String::new(),
             arg_buf: String::new(),
             namers: vec![],
@@ -434,6 +444,11 @@ pub struct Printer<'a> {
     prerendered: Option<Prerendered>,
     /// Text before `out`, when prerendered runs were handed over.
     pieces: Vec<String>,
+    /// With debug info: each distinct location printed, in the order a
+    /// dry run of mlir-opt's printer meets them, and whether one of its
+    /// uses cannot take an alias (see [`Printer::finish_locations`]).
+    locs: Vec<(String, bool)>,
+    loc_ids: FxHashMap<String, u32>,
 }
 
 /// The body ops of a module to print, from one context: see
@@ -458,7 +473,7 @@ struct Prerendered {
 impl<'a> Printer<'a> {
     /// Names every value under `top` and prepares to print it.
     pub fn new(ctx: &'a Context, hooks: &'a dyn DialectHooks, top: Op, opts: PrintOptions) -> Self {
-        let mut namer = Namer::new(ctx, hooks, opts.generic, Names::default());
+        let mut namer = Namer::new(ctx, hooks, opts.generic, opts.edition, Names::default());
         namer.run(top);
         Self::with_names(ctx, hooks, opts, namer.names)
     }
@@ -483,6 +498,8 @@ impl<'a> Printer<'a> {
             spellings: vec![],
             prerendered: None,
             pieces: vec![],
+            locs: vec![],
+            loc_ids: FxHashMap::default(),
         }
     }
 
@@ -490,7 +507,13 @@ impl<'a> Printer<'a> {
     /// `Namer::run_part`), keeping the tables (and names) of earlier parts.
     fn name_part(&mut self, top: Op, part: &[Op]) {
         let names = std::mem::take(&mut self.names);
-        let mut namer = Namer::new(self.ctx, self.hooks, self.opts.generic, names);
+        let mut namer = Namer::new(
+            self.ctx,
+            self.hooks,
+            self.opts.generic,
+            self.opts.edition,
+            names,
+        );
         namer.run_part(top, part);
         self.names = namer.names;
     }
@@ -509,6 +532,10 @@ impl<'a> Printer<'a> {
     ) -> Option<Result<(), E>> {
         /// Below this many nested ops, threads cost more than they save.
         const MIN_OPS: usize = 2_000;
+        // Location aliases are numbered over the whole text.
+        if opts.debug_info {
+            return None;
+        }
         let ops = Self::body_ops(ctx, top)?;
         let threads = mlir_async_ir::parallel::threads_for(ops.len());
         if threads < 2 || ctx.num_ops() < MIN_OPS {
@@ -674,6 +701,17 @@ impl<'a> Printer<'a> {
             let ed = self.opts.edition;
             (custom_name(name, ed, false), custom_name(name, ed, true))
         });
+        // 14 spells a function `func` only where `builtin` is the default
+        // dialect, in a module's body; nested anywhere else it is
+        // `builtin.func` (13 says `func` everywhere).
+        if self.opts.edition == Edition::V14
+            && outside == "func"
+            && ctx
+                .parent_op(op)
+                .is_some_and(|p| ctx.name(p) != "builtin.module")
+        {
+            return "builtin.func";
+        }
         if std::ptr::eq(outside, inside) {
             return outside;
         }
@@ -823,7 +861,13 @@ impl<'a> Printer<'a> {
             spans.resize(i + 1, (NONE, NONE));
         }
         let s = self.type_text.len();
-        print_attr_into(self.ctx, a, &mut self.type_text, elide_type);
+        print_attr_ed(
+            self.ctx,
+            a,
+            &mut self.type_text,
+            elide_type,
+            self.opts.edition,
+        );
         self.out.push_str(&self.type_text[s..]);
         self.attr_spans[usize::from(elide_type)][i] = (s as u32, self.type_text.len() as u32);
     }
@@ -857,7 +901,7 @@ impl<'a> Printer<'a> {
             return;
         }
         self.w(if kw { " attributes {" } else { " {" });
-        print_dict_entries(self.ctx, attrs, &mut self.out);
+        print_dict_entries_ed(self.ctx, attrs, &mut self.out, self.opts.edition);
         self.w("}");
     }
 
@@ -883,6 +927,12 @@ impl<'a> Printer<'a> {
     }
     fn op_no_indent(&mut self, op: Op) {
         let ctx = self.ctx;
+        // mlir-opt meets an op's location before the op's text (its
+        // regions included), though it prints it after.
+        let loc_id = self
+            .opts
+            .debug_info
+            .then(|| self.visit_location(ctx.op_loc(op), true));
         let results = ctx.results(op);
         if !results.is_empty() {
             // Only ops with several named result groups have an entry, so
@@ -914,11 +964,90 @@ impl<'a> Printer<'a> {
         } else {
             self.generic_op(op);
         }
-        if self.opts.debug_info {
-            self.w(" ");
-            let l = ctx.op_loc(op);
-            self.location(l);
+        if let Some(id) = loc_id {
+            // A placeholder for the alias, named once all are known.
+            self.w(" loc(\u{1}");
+            push_u32(&mut self.out, id);
+            self.w("\u{1})");
         }
+    }
+
+    /// The text of a location, without `loc(...)`.
+    fn location_text(&mut self, l: Location) -> String {
+        let saved = std::mem::take(&mut self.out);
+        self.location_inner(l);
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    /// Records a location met by the printer; `deferrable`: printed
+    /// through an alias defined after the module (op locations), else the
+    /// alias is defined before it.
+    fn visit_location(&mut self, l: Location, deferrable: bool) -> u32 {
+        let text = self.location_text(l);
+        let id = match self.loc_ids.get(&text) {
+            Some(&id) => id,
+            None => {
+                let id = self.locs.len() as u32;
+                self.loc_ids.insert(text.clone(), id);
+                self.locs.push((text, false));
+                id
+            }
+        };
+        if !deferrable {
+            self.locs[id as usize].1 = true;
+        }
+        id
+    }
+
+    /// The location of a block or function argument: printed in full,
+    /// though mlir-opt (14, 15) also gives it an alias, defined on top.
+    pub fn arg_location(&mut self, l: Location) {
+        self.visit_location(l, false);
+        self.location(l);
+    }
+
+    /// With debug info, names the location aliases of the printed text as
+    /// mlir-opt (13 to 15) does: every distinct location is `#locN`, N in
+    /// the order the printer met them (`#loc` if there is only one); op
+    /// locations print as `loc(#locN)` and their definitions follow the
+    /// op, while the aliases of argument locations (printed in full) are
+    /// defined before it.
+    pub fn finish_locations(&mut self) {
+        if self.locs.is_empty() {
+            return;
+        }
+        let single = self.locs.len() == 1;
+        let name = |i: usize| {
+            if single {
+                "#loc".to_string()
+            } else {
+                format!("#loc{i}")
+            }
+        };
+        let mut top = String::new();
+        let mut bottom = String::new();
+        for (i, (text, eager)) in self.locs.iter().enumerate() {
+            let def = format!("{} = loc({text})\n", name(i));
+            if *eager {
+                top.push_str(&def);
+            } else {
+                bottom.push_str(&def);
+            }
+        }
+        let mut out = String::with_capacity(top.len() + self.out.len() + bottom.len());
+        out.push_str(&top);
+        let mut rest = self.out.as_str();
+        while let Some(i) = rest.find('\u{1}') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let end = after.find('\u{1}').unwrap_or(after.len());
+            let id: usize = after[..end].parse().unwrap_or(0);
+            out.push_str(&name(id));
+            rest = after.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out.push_str(&bottom);
+        self.out = out;
     }
 
     /// `loc(...)`.
@@ -936,6 +1065,8 @@ impl<'a> Printer<'a> {
             }
             LocKind::Name(n, child) => {
                 print_string(self.ctx.str(n), &mut self.out);
+                // An unknown child is not printed: `loc("name")`.
+                let child = child.filter(|&c| *self.ctx.loc_kind(c) != LocKind::Unknown);
                 if let Some(c) = child {
                     self.w("(");
                     self.location_inner(c);
@@ -993,6 +1124,10 @@ impl<'a> Printer<'a> {
             for (i, &r) in regions.iter().enumerate() {
                 if i > 0 {
                     self.w(", ");
+                }
+                // 13 printed a space before each region: `( {`, `},  {`.
+                if self.opts.edition == Edition::V13 {
+                    self.w(" ");
                 }
                 self.region_full(r, true, true, true);
             }
@@ -1073,7 +1208,7 @@ impl<'a> Printer<'a> {
                     if self.opts.debug_info {
                         self.w(" ");
                         let l = self.ctx.value_loc(a);
-                        self.location(l);
+                        self.arg_location(l);
                     }
                 }
                 self.w(")");
@@ -1342,6 +1477,16 @@ pub fn print_symbol(s: &str, out: &mut String) {
 }
 
 pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mut String) {
+    print_dict_entries_ed(ctx, attrs, out, Edition::V15)
+}
+
+/// [`print_dict_entries`] in the spelling of `ed` (dense `i1` storage).
+fn print_dict_entries_ed(
+    ctx: &Context,
+    attrs: &[(Symbol, Attribute)],
+    out: &mut String,
+    ed: Edition,
+) {
     for (i, &(k, a)) in attrs.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -1354,7 +1499,7 @@ pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mu
         }
         if *ctx.attr_kind(a) != AttrKind::Unit {
             out.push_str(" = ");
-            print_attr_into(ctx, a, out, false);
+            print_attr_ed(ctx, a, out, false, ed);
         }
     }
 }
@@ -1363,6 +1508,176 @@ pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mu
 /// form, when that reads back to the same value in the type's own
 /// precision; else `APFloat`'s natural spelling when it has a decimal
 /// point; else hex (as inf and NaN).
+/// The layout of a float type: explicit significand bits, exponent bits,
+/// total width. `f80` stores its integer bit explicitly (bit 63).
+fn float_layout(k: &TypeKind) -> (u32, u32, u32) {
+    match k {
+        TypeKind::F16 => (10, 5, 16),
+        TypeKind::BF16 => (7, 8, 16),
+        TypeKind::F32 => (23, 8, 32),
+        TypeKind::F80 => (63, 15, 80),
+        TypeKind::F128 => (112, 15, 128),
+        _ => (52, 11, 64),
+    }
+}
+
+/// `f` rounded to the float type `k` (to nearest, ties to even, too large
+/// is infinite), held in an `f64`: MLIR reads a decimal literal as a
+/// double and converts it, so every value of a type fits a double once
+/// parsed, `f80` and `f128` included (they are wider: the conversion is
+/// exact).
+pub fn round_float(k: &TypeKind, f: f64) -> f64 {
+    match k {
+        TypeKind::F32 => f as f32 as f64,
+        TypeKind::F16 | TypeKind::BF16 => {
+            if f == 0.0 || !f.is_finite() {
+                return f;
+            }
+            let (mant, exp_bits, _) = float_layout(k);
+            let emax = (1i32 << (exp_bits - 1)) - 1;
+            let emin = 1 - emax;
+            let e = ((f.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+            // The value of the last significand bit, scaled exactly.
+            let q = e.max(emin) - mant as i32;
+            let r = (f * 2f64.powi(-q)).round_ties_even() * 2f64.powi(q);
+            let max = (2.0 - 2f64.powi(-(mant as i32))) * 2f64.powi(emax);
+            if r.abs() > max {
+                f64::INFINITY.copysign(f)
+            } else {
+                r
+            }
+        }
+        _ => f,
+    }
+}
+
+/// The bit pattern of `v` (a value of `k`, see [`round_float`]) in `k`'s
+/// own layout, NaN payloads kept as far as the narrower layout allows.
+pub fn float_to_bits(k: &TypeKind, v: f64) -> u128 {
+    let (mant, exp_bits, width) = float_layout(k);
+    let b = v.to_bits();
+    if mant == 52 {
+        return u128::from(b);
+    }
+    if *k == TypeKind::F32 && !v.is_nan() {
+        return u128::from((v as f32).to_bits());
+    }
+    let sign = u128::from(b >> 63) << (width - 1);
+    let bias = (1i64 << (exp_bits - 1)) - 1;
+    let exp_all = (1u128 << exp_bits) - 1;
+    let int_bit = if *k == TypeKind::F80 { 1u128 << 63 } else { 0 };
+    // f80's exponent sits above its explicit integer bit.
+    let exp_at = mant + u32::from(*k == TypeKind::F80);
+    let frac64 = u128::from(b & ((1 << 52) - 1));
+    let shift = |x: u128| {
+        if mant >= 52 {
+            x << (mant - 52)
+        } else {
+            x >> (52 - mant)
+        }
+    };
+    if !v.is_finite() {
+        let mut payload = shift(frac64);
+        if v.is_nan() && payload == 0 {
+            payload = 1;
+        }
+        return sign | (exp_all << exp_at) | int_bit | payload;
+    }
+    if v == 0.0 {
+        return sign;
+    }
+    let e = ((b >> 52) & 0x7ff) as i64 - 1023;
+    // The significand with its leading 1, as 53 bits.
+    let (e, sig) = if (b >> 52) & 0x7ff == 0 {
+        // A double subnormal: normalise.
+        let lz = frac64.leading_zeros() as i64 - (128 - 52);
+        (-1022 - lz - 1, frac64 << (lz + 1))
+    } else {
+        (e, frac64 | (1 << 52))
+    };
+    let biased = e + bias;
+    if biased <= 0 {
+        // Subnormal in `k` (exact: `v` was rounded to `k` already).
+        let s = 1 - biased;
+        let m = if mant >= 52 {
+            (sig << (mant - 52)) >> s
+        } else {
+            sig >> (52 - mant as i64 + s)
+        };
+        return sign | m;
+    }
+    let frac = shift(sig & ((1 << 52) - 1));
+    sign | ((biased as u128) << exp_at) | int_bit | frac
+}
+
+/// The value of the bit pattern `bits` of `k` as a double (`f80` and
+/// `f128` lose what a double cannot hold).
+pub fn float_from_bits(k: &TypeKind, bits: u128) -> f64 {
+    let (mant, exp_bits, width) = float_layout(k);
+    if mant == 52 {
+        return f64::from_bits(bits as u64);
+    }
+    let neg = (bits >> (width - 1)) & 1 == 1;
+    let exp_all = (1u128 << exp_bits) - 1;
+    let exp = (bits >> (mant + u32::from(*k == TypeKind::F80))) & exp_all;
+    let frac_mask = if *k == TypeKind::F80 {
+        (1u128 << 63) - 1
+    } else {
+        (1u128 << mant) - 1
+    };
+    let frac = bits & frac_mask;
+    let bias = (1i32 << (exp_bits - 1)) - 1;
+    let sign = if neg { -1.0 } else { 1.0 };
+    if exp == exp_all {
+        if frac == 0 {
+            return f64::INFINITY * sign;
+        }
+        let payload = if mant >= 52 {
+            frac >> (mant - 52)
+        } else {
+            frac << (52 - mant)
+        } as u64
+            & ((1 << 52) - 1);
+        let payload = if payload == 0 { 1 << 51 } else { payload };
+        return f64::from_bits((u64::from(neg) << 63) | (0x7ff << 52) | payload);
+    }
+    let scale = |e: i32| 2f64.powi(e.clamp(-1074 - 64, 1100));
+    let f = frac as f64 * scale(-(mant as i32));
+    let v = if exp == 0 {
+        f * scale(1 - bias)
+    } else if *k == TypeKind::F80 {
+        (f + ((bits >> 63) & 1) as f64) * scale(exp as i32 - bias)
+    } else {
+        (1.0 + f) * scale(exp as i32 - bias)
+    };
+    sign * v
+}
+
+/// Does the decimal `s` denote exactly the double `v`?
+fn decimal_is_exactly(s: &str, v: f64) -> bool {
+    let norm = |m: &str, e: i64| -> (Vec<u8>, i64) {
+        let (int, frac) = m.split_once('.').unwrap_or((m, ""));
+        let mut d: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+        let mut e = e - frac.len() as i64;
+        while d.len() > 1 && d.last() == Some(&b'0') {
+            d.pop();
+            e += 1;
+        }
+        let lead = d.iter().position(|&c| c != b'0').unwrap_or(d.len() - 1);
+        (d[lead..].to_vec(), e)
+    };
+    let split = |t: &str| -> Option<(Vec<u8>, i64)> {
+        let t = t.trim_start_matches('-');
+        let (m, e) = match t.find(['e', 'E']) {
+            Some(i) => (&t[..i], t[i + 1..].parse().ok()?),
+            None => (t, 0),
+        };
+        Some(norm(m, e))
+    };
+    let exact = format!("{:.1100e}", v.abs());
+    s.starts_with('-') == v.is_sign_negative() && split(s).is_some() && split(s) == split(&exact)
+}
+
 pub fn format_float(v: f64, k: &TypeKind) -> String {
     if v.is_finite() {
         let s = apfloat_to_string(v, k, 6, 0, false);
@@ -1370,8 +1685,11 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
             TypeKind::F32 => s.parse::<f32>().map(f32::to_bits) == Ok((v as f32).to_bits()),
             TypeKind::F16 | TypeKind::BF16 => {
                 let back: f64 = s.parse().unwrap_or(f64::NAN);
-                crate::parser::round_to(k, back).to_bits() == v.to_bits()
+                round_float(k, back).to_bits() == v.to_bits()
             }
+            // Read back at their own (greater) precision, the text is the
+            // double only if it is exactly the double.
+            TypeKind::F80 | TypeKind::F128 => decimal_is_exactly(&s, v),
             _ => s.parse::<f64>().map(f64::to_bits) == Ok(v.to_bits()),
         };
         if same {
@@ -1382,11 +1700,7 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
             return natural;
         }
     }
-    match k {
-        TypeKind::F32 => format!("0x{:X}", (v as f32).to_bits()),
-        TypeKind::F64 => format!("0x{:X}", v.to_bits()),
-        _ => format!("0x{:X}", v.to_bits()),
-    }
+    format!("0x{:X}", float_to_bits(k, v))
 }
 
 /// The number of bits of the decimal number `digits`.
@@ -1444,6 +1758,8 @@ fn apfloat_to_string(
         TypeKind::F32 => 24,
         TypeKind::F16 => 11,
         TypeKind::BF16 => 8,
+        TypeKind::F80 => 64,
+        TypeKind::F128 => 113,
         _ => 53,
     };
     let precision = if precision == 0 {
@@ -1591,6 +1907,60 @@ fn dense_nested(ctx: &Context, elems: &[DenseElem], shape: &[i64], et: Type, out
 
 /// Prints an attribute; `elide_type` drops the `: type` of scalars.
 pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool) {
+    print_attr_ed(ctx, a, out, elide_type, Edition::V15)
+}
+
+/// mlir-opt prints a dense attribute of more than this many elements (not
+/// a splat) as its raw storage in hex: `dense<"0x0100...">`.
+const DENSE_HEX_THRESHOLD: usize = 100;
+
+/// The raw storage of dense elements as MLIR keeps it, little-endian:
+/// each element in its width rounded up to bytes, except `i1`, packed
+/// eight to a byte (13 and 14 then pad with zero bytes to one byte per
+/// element).
+fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out: &mut String) {
+    let k = ctx.kind(et);
+    let mut bytes: Vec<u8> = vec![];
+    if *k == TypeKind::Integer(1, Signedness::Signless)
+        || elems.iter().all(|e| matches!(e, DenseElem::Bool(_)))
+    {
+        bytes.resize(elems.len().div_ceil(8), 0);
+        for (i, e) in elems.iter().enumerate() {
+            let on = match e {
+                DenseElem::Bool(b) => *b,
+                DenseElem::Int(v) => *v & 1 != 0,
+                DenseElem::Float(b) => *b != 0,
+            };
+            if on {
+                bytes[i / 8] |= 1 << (i % 8);
+            }
+        }
+        if ed != Edition::V15 {
+            bytes.resize(elems.len(), 0);
+        }
+    } else {
+        let width = match k {
+            TypeKind::Index => 64,
+            _ => k.bit_width().unwrap_or(64),
+        };
+        let nbytes = width.div_ceil(8) as usize;
+        for e in elems {
+            let raw: u128 = match e {
+                DenseElem::Int(v) => *v as u128,
+                DenseElem::Float(b) => float_to_bits(k, f64::from_bits(*b)),
+                DenseElem::Bool(b) => u128::from(*b),
+            };
+            bytes.extend_from_slice(&raw.to_le_bytes()[..nbytes.min(16)]);
+        }
+    }
+    out.push_str("\"0x");
+    for b in bytes {
+        let _ = write!(out, "{b:02X}");
+    }
+    out.push('"');
+}
+
+fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool, ed: Edition) {
     match ctx.attr_kind(a) {
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -1626,13 +1996,23 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
                 if i > 0 {
                     out.push_str(", ");
                 }
-                print_attr_into(ctx, x, out, false);
+                // Array elements are printed with MLIR's "may elide": the
+                // type of an `i64` integer or an `f64` float is what the
+                // parser assumes, so it is dropped (`[1, 2 : i32]`).
+                let elide = match ctx.attr_kind(x) {
+                    AttrKind::Integer(_, t) => {
+                        *ctx.kind(*t) == TypeKind::Integer(64, Signedness::Signless)
+                    }
+                    AttrKind::Float(_, t) => *ctx.kind(*t) == TypeKind::F64,
+                    _ => false,
+                };
+                print_attr_ed(ctx, x, out, elide, ed);
             }
             out.push(']');
         }
         AttrKind::Dictionary(es) => {
             out.push('{');
-            print_dict_entries(ctx, es, out);
+            print_dict_entries_ed(ctx, es, out, ed);
             out.push('}');
         }
         AttrKind::SymbolRef(r, nested) => {
@@ -1649,6 +2029,8 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
                 if let Some(e) = elems.first() {
                     dense_elem(ctx, e, et, out);
                 }
+            } else if elems.len() > DENSE_HEX_THRESHOLD {
+                dense_raw_hex(ctx, elems, et, ed, out);
             } else {
                 let shape: Vec<i64> = match ctx.kind(*t) {
                     TypeKind::Vector { shape, .. } => shape.clone(),
@@ -1690,6 +2072,37 @@ mod tests {
         let f64v = |x: f64| format_float(x, &TypeKind::F64);
         assert_eq!(f64v(0.1 + 0.2), "0.30000000000000004");
         assert_eq!(f64v(0.5), "5.000000e-01");
+    }
+
+    /// Bit patterns as LLVM's APFloat lays them out (f80 keeps its
+    /// integer bit), and back.
+    #[test]
+    fn float_bits_per_type() {
+        use super::{float_from_bits, float_to_bits, round_float};
+        assert_eq!(round_float(&TypeKind::F16, 1.0e5), f64::INFINITY);
+        assert_eq!(round_float(&TypeKind::F16, 65519.0), 65504.0);
+        assert_eq!(round_float(&TypeKind::BF16, -1.0e39), f64::NEG_INFINITY);
+        assert_eq!(float_to_bits(&TypeKind::F16, f64::INFINITY), 0x7C00);
+        assert_eq!(float_to_bits(&TypeKind::F16, 2f64.powi(-24)), 0x0001);
+        assert_eq!(float_to_bits(&TypeKind::BF16, -2.0), 0xC000);
+        assert_eq!(
+            float_to_bits(&TypeKind::F80, 1.0),
+            0x3FFF_8000_0000_0000_0000
+        );
+        assert_eq!(
+            float_to_bits(&TypeKind::F128, f64::INFINITY),
+            0x7FFF_0000_0000_0000_0000_0000_0000_0000
+        );
+        for (k, b) in [
+            (TypeKind::F16, 0x7E01u128),
+            (TypeKind::F16, 0x8001),
+            (TypeKind::BF16, 0x7FC1),
+            (TypeKind::F32, 0x7F80_0001),
+            (TypeKind::F80, 0xC000_C000_0000_0000_0000),
+            (TypeKind::F128, 0x3FFE_8000_0000_0000_0000_0000_0000_0000),
+        ] {
+            assert_eq!(float_to_bits(&k, float_from_bits(&k, b)), b, "{k:?} {b:#x}");
+        }
     }
 
     /// The 6-digit text truncates the exact expansion before rounding.

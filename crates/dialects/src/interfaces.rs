@@ -53,6 +53,10 @@ impl OpInterfaces for Interfaces {
                 ctx.set_attr(op, "predicate", a);
                 Folded::InPlace
             }
+            DialectFold::SetOperand(v) => {
+                ctx.set_operand(op, 0, v);
+                Folded::InPlace
+            }
             c => {
                 let t = ctx.value_type(ctx.result(op, 0));
                 match fold::constant_value(ctx, c, t) {

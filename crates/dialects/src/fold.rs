@@ -161,7 +161,7 @@ fn dense_elem(cx: Cx, elems: &[DenseElem], splat: bool) -> Option<DenseElem> {
 /// The bit width of a scalar integer or index type, or of the elements
 /// of a vector or tensor of them (index is 64 bits wide, as MLIR folds
 /// it); `None` for anything else or above 128 bits.
-fn width(ctx: &Context, t: Type) -> Option<u32> {
+pub(crate) fn width(ctx: &Context, t: Type) -> Option<u32> {
     match ctx.kind(scalar_of(ctx, t)) {
         TypeKind::Integer(w, _) if (1..=128).contains(w) => Some(*w),
         TypeKind::Index => Some(64),
@@ -169,7 +169,7 @@ fn width(ctx: &Context, t: Type) -> Option<u32> {
     }
 }
 
-fn mask(w: u32) -> u128 {
+pub(crate) fn mask(w: u32) -> u128 {
     if w == 128 {
         u128::MAX
     } else {

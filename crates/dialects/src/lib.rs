@@ -54,6 +54,7 @@ impl OpDef {
                 pure: false,
                 recursive_effects: false,
                 dead_if_unused: false,
+                read_only: false,
                 commutative: false,
                 constant_like: false,
             },
@@ -92,6 +93,11 @@ impl OpDef {
         self.traits.dead_if_unused = true;
         self
     }
+    pub const fn read_only(mut self) -> Self {
+        self.traits.read_only = true;
+        self.traits.dead_if_unused = true;
+        self
+    }
     pub const fn commutative(mut self) -> Self {
         self.traits.commutative = true;
         self
@@ -112,8 +118,10 @@ impl OpDef {
 
 /// Every canonicalization pattern of the registered ops, in MLIR's order
 /// (dialect patterns, then each op's, by op name).
-pub fn canonicalization_patterns() -> mlir_async_rewrite::PatternSet {
-    canonicalize::patterns()
+pub fn canonicalization_patterns(
+    edition: mlir_async_syntax::Edition,
+) -> mlir_async_rewrite::PatternSet {
+    canonicalize::patterns(edition)
 }
 
 /// The registry of every known op; implements the syntax layer's hooks.

@@ -16,7 +16,7 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_alloc, print_alloc),
         OpDef::new("memref.dealloc").syntax(parse_operand_attrs_type, print_operand_attrs_type),
         OpDef::new("memref.load")
-            .dead_if_unused()
+            .read_only()
             .syntax(parse_load, print_load),
         OpDef::new("memref.store").syntax(parse_store, print_store),
         OpDef::new("memref.cast")

@@ -251,6 +251,9 @@ pub struct OpTraits {
     /// (`memref.load`, `memref.alloc`): erasable when unused, but never
     /// merged with another.
     pub dead_if_unused: bool,
+    /// Its only effect reads memory (`memref.load`): LLVM 15's CSE merges
+    /// two such ops with no write between them.
+    pub read_only: bool,
     /// Operands may be reordered (MLIR's `Commutative`): the folder moves
     /// constants to the back.
     pub commutative: bool,

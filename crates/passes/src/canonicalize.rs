@@ -63,13 +63,17 @@ impl Pass for Canonicalize {
         "Canonicalizer"
     }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
-        let patterns = mlir_async_dialects::canonicalization_patterns();
+        let patterns = mlir_async_dialects::canonicalization_patterns(pc.edition);
         let frozen = PatternSet::freeze(patterns, pc.ctx);
         let ifaces = Interfaces::new(pc.edition);
         let regions = pc.ctx.regions_of(op).to_vec();
+        let config = GreedyConfig {
+            llvm15: pc.edition == mlir_async_syntax::Edition::V15,
+            ..self.config
+        };
         // Not converging is not an error for `-canonicalize` (MLIR ignores
         // the driver's result).
-        apply_patterns_and_fold_greedily(pc.ctx, &regions, &frozen, &ifaces, self.config)
+        apply_patterns_and_fold_greedily(pc.ctx, &regions, &frozen, &ifaces, config)
             .map_err(|e| e.into_ir_error(pc.ctx))?;
         Ok(())
     }

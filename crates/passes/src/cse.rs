@@ -36,6 +36,7 @@ impl Pass for Cse {
     }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let mut walk = Walk {
+            llvm15: pc.edition == mlir_async_syntax::Edition::V15,
             known: FxHashMap::default(),
             scopes: vec![],
             dom: DominanceInfo::new(),
@@ -73,7 +74,12 @@ fn key(ctx: &Context, op: Op) -> Key {
 }
 
 struct Walk {
-    known: FxHashMap<Key, Op>,
+    /// LLVM 15 also merges memory reads in one block with no write
+    /// between them.
+    llvm15: bool,
+    /// The ops in scope by key; a later insertion shadows an earlier one
+    /// until its scope closes (LLVM's `ScopedHashTable`).
+    known: FxHashMap<Key, Vec<Op>>,
     /// Keys added in each open scope, removed when it closes.
     scopes: Vec<Vec<Key>>,
     dom: DominanceInfo,
@@ -85,8 +91,66 @@ impl Walk {
         self.scopes.push(vec![]);
     }
     fn close(&mut self) {
-        for k in self.scopes.pop().unwrap_or_default() {
-            self.known.remove(&k);
+        for k in self.scopes.pop().unwrap_or_default().into_iter().rev() {
+            if let Some(v) = self.known.get_mut(&k) {
+                v.pop();
+                if v.is_empty() {
+                    self.known.remove(&k);
+                }
+            }
+        }
+    }
+    fn lookup(&self, k: &Key) -> Option<Op> {
+        self.known.get(k).and_then(|v| v.last().copied())
+    }
+    fn insert(&mut self, k: Key, op: Op) {
+        self.known.entry(k.clone()).or_default().push(op);
+        if let Some(s) = self.scopes.last_mut() {
+            s.push(k);
+        }
+    }
+    /// Whether an op between `from` and `to` (same block) may write
+    /// memory: anything but effect-free ops, reads and allocations.
+    fn write_between(ctx: &Context, from: Op, to: Op) -> bool {
+        let mut cur = ctx.next_op(from);
+        while let Some(o) = cur {
+            if o == to {
+                return false;
+            }
+            let t = ctx.traits_of(o);
+            if !(t.pure || t.dead_if_unused) {
+                return true;
+            }
+            cur = ctx.next_op(o);
+        }
+        false
+    }
+    fn replace(&mut self, ctx: &mut Context, op: Op, existing: Op, ssa_dominance: bool) {
+        let pairs: Vec<(Value, Value)> = ctx
+            .results(op)
+            .iter()
+            .copied()
+            .zip(ctx.results(existing).iter().copied())
+            .collect();
+        if ssa_dominance {
+            for (old, new) in pairs {
+                ctx.replace_all_uses_with(old, new);
+            }
+            self.to_erase.push(op);
+        } else {
+            // In a graph region a user may come first: only users not
+            // yet visited (not in the table) switch over.
+            let visited: Vec<Op> = self.known.values().flatten().copied().collect();
+            for (old, new) in pairs {
+                ctx.replace_uses_if(old, new, |_, u| !visited.contains(&u.op));
+            }
+            if ctx.results(op).iter().all(|&r| !ctx.has_uses(r)) {
+                self.to_erase.push(op);
+            }
+        }
+        let unknown = ctx.unknown_loc();
+        if ctx.op_loc(existing) == unknown && ctx.op_loc(op) != unknown {
+            ctx.op_mut(existing).loc = ctx.op_loc(op);
         }
     }
 
@@ -101,43 +165,31 @@ impl Walk {
             self.to_erase.push(op);
             return true;
         }
-        if !ctx.regions_of(op).is_empty() || !t.pure {
+        if !ctx.regions_of(op).is_empty() {
+            return false;
+        }
+        if !t.pure {
+            if !(self.llvm15 && t.read_only) {
+                return false;
+            }
+            let k = key(ctx, op);
+            if let Some(existing) = self.lookup(&k) {
+                if ctx.parent_block(existing) == ctx.parent_block(op)
+                    && !Self::write_between(ctx, existing, op)
+                {
+                    self.replace(ctx, op, existing, ssa_dominance);
+                    return true;
+                }
+            }
+            self.insert(k, op);
             return false;
         }
         let k = key(ctx, op);
-        if let Some(&existing) = self.known.get(&k) {
-            let pairs: Vec<(Value, Value)> = ctx
-                .results(op)
-                .iter()
-                .copied()
-                .zip(ctx.results(existing).iter().copied())
-                .collect();
-            if ssa_dominance {
-                for (old, new) in pairs {
-                    ctx.replace_all_uses_with(old, new);
-                }
-                self.to_erase.push(op);
-            } else {
-                // In a graph region a user may come first: only users not
-                // yet visited (not in the table) switch over.
-                let visited: Vec<Op> = self.known.values().copied().collect();
-                for (old, new) in pairs {
-                    ctx.replace_uses_if(old, new, |_, u| !visited.contains(&u.op));
-                }
-                if ctx.results(op).iter().all(|&r| !ctx.has_uses(r)) {
-                    self.to_erase.push(op);
-                }
-            }
-            let unknown = ctx.unknown_loc();
-            if ctx.op_loc(existing) == unknown && ctx.op_loc(op) != unknown {
-                ctx.op_mut(existing).loc = ctx.op_loc(op);
-            }
+        if let Some(existing) = self.lookup(&k) {
+            self.replace(ctx, op, existing, ssa_dominance);
             return true;
         }
-        self.known.insert(k.clone(), op);
-        if let Some(s) = self.scopes.last_mut() {
-            s.push(k);
-        }
+        self.insert(k, op);
         false
     }
 

@@ -138,22 +138,100 @@ impl OperationFolder {
         self.referenced.contains_key(&op)
     }
 
+    /// LLVM 15's re-hoisting of an owned constant: if an op that is not an
+    /// owned constant was put before it, it moves to its block's front.
+    fn rehoist(&self, ctx: &mut Context, op: Op) {
+        let Some(b) = ctx.parent_block(op) else {
+            return;
+        };
+        let prev_owned = ctx.prev_op(op).is_some_and(|p| self.is_uniqued(p));
+        if ctx.first_op(b) != Some(op) && !prev_owned {
+            let first = ctx.first_op(b).expect("block holds the op");
+            ctx.move_op_before(op, first);
+        }
+    }
+
+    /// Adopts an existing constant (LLVM 15's `insertKnownConstant`, as
+    /// the greedy driver seeds its worklist): a duplicate of an adopted
+    /// one is replaced by it and erased (returns `false`); otherwise the
+    /// constant is moved to the front of its insertion region's entry
+    /// block, unless it is there already or follows an adopted one.
+    pub fn insert_known_constant(
+        &mut self,
+        ctx: &mut Context,
+        hooks: &dyn OpInterfaces,
+        op: Op,
+        value: Attribute,
+    ) -> bool {
+        if self.is_uniqued(op) {
+            self.rehoist(ctx, op);
+            return true;
+        }
+        let Some(block) = ctx.parent_block(op) else {
+            return true;
+        };
+        let Some(region) = insertion_region(ctx, block) else {
+            return true;
+        };
+        let Some(entry) = ctx.entry_block(region) else {
+            return true;
+        };
+        let d = dialect_of(ctx, op).to_string();
+        let d = ctx.sym(&d);
+        let ty = ctx.value_type(ctx.result(op, 0));
+        let scope = self.scopes.entry(region).or_default();
+        if let Some(&existing) = scope.get(&(d, value, ty)) {
+            let r = ctx.result(op, 0);
+            let e = ctx.result(existing, 0);
+            ctx.replace_all_uses_with(r, e);
+            let _ = ctx.erase_op(op);
+            let _ = hooks;
+            return false;
+        }
+        let prev_owned = ctx
+            .prev_op(op)
+            .is_some_and(|p| self.referenced.contains_key(&p));
+        if block != entry || (ctx.first_op(entry) != Some(op) && !prev_owned) {
+            let first = ctx.first_op(entry).expect("entry block holds ops");
+            ctx.detach_op(op);
+            ctx.insert_op(InsertPoint::Before(first), op);
+        }
+        self.scopes
+            .entry(region)
+            .or_default()
+            .insert((d, value, ty), op);
+        self.referenced.entry(op).or_default().push(d);
+        true
+    }
+
     /// Folds `op`. New constants are announced to `generated` (in IR
     /// order); `pre_replace` runs just before `op`'s results are replaced
     /// and `op` is erased.
+    /// With `llvm15`, LLVM 15's folder: an owned constant is re-hoisted,
+    /// and moving a commutative op's constants last counts as an in-place
+    /// fold.
     pub fn try_to_fold(
         &mut self,
         ctx: &mut Context,
         hooks: &dyn OpInterfaces,
         op: Op,
+        llvm15: bool,
         generated: &mut dyn FnMut(&Context, Op),
         pre_replace: &mut dyn FnMut(&Context, Op),
     ) -> FoldOutcome {
         if self.referenced.contains_key(&op) {
+            if llvm15 {
+                self.rehoist(ctx, op);
+            }
             return FoldOutcome::Failed;
         }
-        let Some(results) = self.fold_to_values(ctx, hooks, op, generated) else {
-            return FoldOutcome::Failed;
+        let mut reordered = false;
+        let Some(results) = self.fold_to_values(ctx, hooks, op, &mut reordered, generated) else {
+            return if llvm15 && reordered {
+                FoldOutcome::InPlace
+            } else {
+                FoldOutcome::Failed
+            };
         };
         if results.is_empty() {
             return FoldOutcome::InPlace;
@@ -226,6 +304,7 @@ impl OperationFolder {
         ctx: &mut Context,
         hooks: &dyn OpInterfaces,
         op: Op,
+        reordered: &mut bool,
         generated: &mut dyn FnMut(&Context, Op),
     ) -> Option<Vec<Value>> {
         let n = ctx.operands(op).len();
@@ -238,6 +317,7 @@ impl OperationFolder {
                 .partition(|&&v| constant_of(ctx, hooks, v).is_none());
             vars.extend(consts);
             if vars != ops {
+                *reordered = true;
                 for (i, v) in vars.into_iter().enumerate() {
                     ctx.set_operand(op, i, v);
                 }

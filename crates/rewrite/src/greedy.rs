@@ -42,6 +42,11 @@ pub struct GreedyConfig {
     /// forever); a bound per block keeps such a cycle from stopping the
     /// rewriting of everything else. `None` for no bound.
     pub max_rewrites_per_op: Option<u32>,
+    /// LLVM 15's driver: constants already in the IR are adopted by the
+    /// folder while the worklist is seeded (duplicates merged, the rest
+    /// hoisted), so their order is kept rather than reversed; LLVM 14 folds
+    /// each one when it is visited.
+    pub llvm15: bool,
 }
 
 impl Default for GreedyConfig {
@@ -51,6 +56,7 @@ impl Default for GreedyConfig {
             region_simplification: true,
             max_iterations: Some(10),
             max_rewrites_per_op: Some(64),
+            llvm15: false,
         }
     }
 }
@@ -166,6 +172,46 @@ impl Listener for DriverListener<'_, '_> {
     }
 }
 
+/// The ops of `r` in the order the worklist is seeded (pre-order when
+/// `top_down`, else post-order). With `llvm15`, each constant met is
+/// first offered to the folder, which may move it or erase it as a
+/// duplicate (then it is left out, and so are its regions).
+fn seed_region(
+    ctx: &mut Context,
+    hooks: &dyn OpInterfaces,
+    folder: &mut OperationFolder,
+    r: Region,
+    llvm15: bool,
+    top_down: bool,
+    out: &mut Vec<Op>,
+) {
+    for b in ctx.region_blocks(r).to_vec() {
+        let mut cur = ctx.first_op(b);
+        while let Some(o) = cur {
+            // Taken before `o` may move or go.
+            cur = ctx.next_op(o);
+            if !top_down {
+                for nested in ctx.regions_of(o).to_vec() {
+                    seed_region(ctx, hooks, folder, nested, llvm15, top_down, out);
+                }
+            }
+            if llvm15 {
+                if let Some(value) = hooks.constant_value(ctx, o) {
+                    if !folder.insert_known_constant(ctx, hooks, o, value) {
+                        continue;
+                    }
+                }
+            }
+            out.push(o);
+            if top_down {
+                for nested in ctx.regions_of(o).to_vec() {
+                    seed_region(ctx, hooks, folder, nested, llvm15, top_down, out);
+                }
+            }
+        }
+    }
+}
+
 /// Folds and rewrites the ops nested in `regions` until a fixed point.
 /// The regions' parent must be isolated from above (the driver creates
 /// constants at the top of such regions). Returns whether the rewrite
@@ -189,12 +235,7 @@ pub fn apply_patterns_and_fold_greedily(
         if config.top_down {
             let mut seed = vec![];
             for &r in regions {
-                for &b in ctx.region_blocks(r) {
-                    for o in ctx.block_ops_iter(b) {
-                        seed.push(o);
-                        ctx.walk_nested(o, &mut |n| seed.push(n));
-                    }
-                }
+                seed_region(ctx, hooks, &mut folder, r, config.llvm15, true, &mut seed);
             }
             seed.reverse();
             for (i, &o) in seed.iter().enumerate() {
@@ -202,13 +243,12 @@ pub fn apply_patterns_and_fold_greedily(
             }
             queue.list = seed.into_iter().map(Some).collect();
         } else {
+            let mut seed = vec![];
             for &r in regions {
-                for &b in ctx.region_blocks(r) {
-                    for o in ctx.block_ops_iter(b) {
-                        ctx.walk_post(o, &mut |n| queue.add(n));
-                        queue.add(o);
-                    }
-                }
+                seed_region(ctx, hooks, &mut folder, r, config.llvm15, false, &mut seed);
+            }
+            for o in seed {
+                queue.add(o);
             }
         }
 
@@ -235,6 +275,7 @@ pub fn apply_patterns_and_fold_greedily(
                     ctx,
                     hooks,
                     op,
+                    config.llvm15,
                     &mut |_, c| q.borrow_mut().add(c),
                     &mut |ctx, op| {
                         let mut q = q.borrow_mut();

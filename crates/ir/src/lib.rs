@@ -1486,6 +1486,38 @@ impl Context {
 
     // ----- symbols -----
 
+    /// Calls `f` with every symbol reference in `a` (root and nested
+    /// names), looking into arrays and dictionaries: what MLIR's
+    /// `SymbolTable::getSymbolUses` finds in one attribute.
+    pub fn for_each_symbol_ref(&self, a: Attribute, f: &mut dyn FnMut(Symbol, &[Symbol])) {
+        match self.attr_kind(a) {
+            AttrKind::SymbolRef(r, nested) => f(*r, nested),
+            AttrKind::Array(xs) => {
+                for &x in xs {
+                    self.for_each_symbol_ref(x, f)
+                }
+            }
+            AttrKind::Dictionary(xs) => {
+                for &(_, x) in xs {
+                    self.for_each_symbol_ref(x, f)
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The visibility of a symbol op, from `sym_visibility`: `"public"`
+    /// when absent.
+    pub fn symbol_visibility(&self, op: Op) -> &str {
+        match self
+            .get_attr(op, "sym_visibility")
+            .map(|a| self.attr_kind(a))
+        {
+            Some(AttrKind::String(s, _)) => s,
+            _ => "public",
+        }
+    }
+
     /// The `sym_name` of a symbol op.
     pub fn symbol_name(&self, op: Op) -> Option<&str> {
         match self.attr_kind(self.get_attr(op, "sym_name")?) {

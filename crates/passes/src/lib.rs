@@ -5,6 +5,7 @@
 pub mod async_to_async_runtime;
 pub mod canonicalize;
 pub mod cse;
+pub mod symbol_dce;
 
 use mlir_async_dialects::Registry;
 use mlir_async_ir::{Context, IrError, Op};
@@ -49,6 +50,7 @@ pub fn registry() -> Vec<PassInfo> {
         async_to_async_runtime::info(),
         canonicalize::info(),
         cse::info(),
+        symbol_dce::info(),
     ]
 }
 

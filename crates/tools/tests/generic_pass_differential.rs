@@ -100,3 +100,15 @@ fn canonicalize_matches_upstream() {
 fn cse_matches_upstream() {
     check(&["-cse"], Shape::new, 0x00c0_ffee_0002);
 }
+
+#[test]
+fn symbol_dce_matches_upstream() {
+    check(
+        &["-symbol-dce"],
+        |e| Shape {
+            private_funcs: true,
+            ..Shape::new(e)
+        },
+        0x00c0_ffee_0003,
+    );
+}

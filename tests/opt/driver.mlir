@@ -1,6 +1,6 @@
 // The command line: pass flags, options, pipelines, errors, output files.
 // RUN: mlir-opt %s -async-to-async-runtime | FileCheck %s --check-prefix=FLAG
-// RUN: mlir-opt %s --pass-pipeline="builtin.module(async-to-async-runtime{eliminate-blocking-await-ops=true})" | FileCheck %s --check-prefix=PIPE
+// RUN: mlir-opt %s --pass-pipeline="async-to-async-runtime{eliminate-blocking-await-ops=true}" | FileCheck %s --check-prefix=PIPE
 // RUN: mlir-opt %s -async-to-async-runtime="eliminate-blocking-await-ops=true" | FileCheck %s --check-prefix=PIPE
 // RUN: not mlir-opt %s -async-to-async-runtime="no-such-option=1" 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not mlir-opt %s -async-to-async-runtime="eliminate-blocking-await-ops=maybe" 2>&1 | FileCheck %s --check-prefix=BADVAL

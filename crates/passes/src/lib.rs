@@ -57,8 +57,32 @@ pub fn registry() -> Vec<PassInfo> {
 /// One entry of a pipeline: a pass, nested under the ops it anchors on.
 pub struct PipelineEntry {
     pub pass: Box<dyn Pass>,
-    /// Op names from the module down to the anchor (`["func.func"]`).
+    /// Op names, as the pipeline spells them, from the top-level module
+    /// down to the ops the pass runs on: `["builtin.func"]` for
+    /// `builtin.func(canonicalize)` in 14, `["builtin.module"]` for a pass
+    /// on the modules nested in the top-level one. Matched against each
+    /// op's generic name in the input's generation ([`run_entry`]), as
+    /// mlir-opt 13-15 match op names.
     pub nesting: Vec<String>,
+}
+
+/// What is wrong with a `--pass-pipeline`: a message at a character of
+/// the pipeline text (`MLIR Textual PassPipeline Parser:1:col:`), or
+/// messages with no location (the pass manager's, at `<unknown>:0:`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PipelineError {
+    At { col: usize, message: String },
+    Unlocated(Vec<String>),
+}
+
+impl PipelineError {
+    /// The first message, for callers that show one line.
+    pub fn message(&self) -> &str {
+        match self {
+            PipelineError::At { message, .. } => message,
+            PipelineError::Unlocated(ms) => ms.first().map_or("", |m| m.as_str()),
+        }
+    }
 }
 
 /// Parses `k=v k2=v2` (values may be quoted or braced).
@@ -125,15 +149,23 @@ pub fn make_pass(arg: &str, options: &str) -> Result<(Box<dyn Pass>, &'static st
     Ok(((info.make)(&opts)?, info.anchor))
 }
 
-/// Parses `builtin.module(func.func(a, b{k=v}), c)` into entries.
-pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineEntry>, String> {
+/// Parses `builtin.func(a, b{k=v}), c` into entries, with mlir-opt's
+/// diagnostics. An empty pipeline is no pass at all.
+pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineEntry>, PipelineError> {
     let mut out = vec![];
     let chars: Vec<char> = text.chars().collect();
     let mut pos = 0;
+    skip_ws(&chars, &mut pos);
+    if pos == chars.len() {
+        return Ok(out);
+    }
     parse_pipeline_list(&chars, &mut pos, &mut vec![], &mut out)?;
     skip_ws(&chars, &mut pos);
     if pos != chars.len() {
-        return Err(format!("unexpected '{}' in pass pipeline", chars[pos]));
+        return Err(PipelineError::At {
+            col: pos + 1,
+            message: "encountered extra closing ')' creating unbalanced parentheses while parsing pipeline".into(),
+        });
     }
     Ok(out)
 }
@@ -149,7 +181,7 @@ fn parse_pipeline_list(
     pos: &mut usize,
     nesting: &mut Vec<String>,
     out: &mut Vec<PipelineEntry>,
-) -> Result<(), String> {
+) -> Result<(), PipelineError> {
     loop {
         skip_ws(c, pos);
         let start = *pos;
@@ -158,17 +190,24 @@ fn parse_pipeline_list(
         }
         let name: String = c[start..*pos].iter().collect();
         if name.is_empty() {
-            return Err("expected pass or op name in pipeline".into());
+            return Err(PipelineError::At {
+                col: start + 1,
+                message: "expected pass pipeline element".into(),
+            });
         }
         skip_ws(c, pos);
         if *pos < c.len() && c[*pos] == '(' {
             *pos += 1;
             nesting.push(name);
+            let open = *pos;
             parse_pipeline_list(c, pos, nesting, out)?;
             nesting.pop();
             skip_ws(c, pos);
             if *pos >= c.len() || c[*pos] != ')' {
-                return Err("expected ')' in pass pipeline".into());
+                return Err(PipelineError::At {
+                    col: open + 1,
+                    message: "encountered unbalanced parentheses while parsing pipeline".into(),
+                });
             }
             *pos += 1;
         } else {
@@ -176,30 +215,54 @@ fn parse_pipeline_list(
             if *pos < c.len() && c[*pos] == '{' {
                 *pos += 1;
                 let s = *pos;
-                while *pos < c.len() && c[*pos] != '}' {
+                let mut depth = 1;
+                while *pos < c.len() {
+                    match c[*pos] {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
                     *pos += 1;
                 }
                 if *pos >= c.len() {
-                    return Err("expected '}' in pass options".into());
+                    return Err(PipelineError::At {
+                        col: s,
+                        message: "unbalanced '{' in pass options".into(),
+                    });
                 }
                 opts = c[s..*pos].iter().collect();
                 *pos += 1;
             }
-            let (pass, _anchor) = make_pass(&name, &opts)?;
-            let nest: Vec<String> = nesting
-                .iter()
-                .filter(|n| n.as_str() != "builtin.module" && n.as_str() != "module")
-                .map(|n| {
-                    if n == "func" {
-                        "func.func".to_string()
-                    } else {
-                        n.clone()
+            let (pass, anchor) = make_pass(&name, &opts).map_err(|message| PipelineError::At {
+                col: start + 1,
+                message,
+            })?;
+            // A pass tied to an op kind cannot run nested on another.
+            if let Some(inner) = nesting.last() {
+                if !anchor.is_empty() && anchor != inner {
+                    let mut ms = vec![
+                        format!(
+                            "Can't add pass '{}' restricted to '{anchor}' on a PassManager intended to run on '{inner}', did you intend to nest?",
+                            pass.display_name()
+                        ),
+                        format!("failed to add `{name}` with options `{opts}`"),
+                    ];
+                    for n in nesting.iter().rev() {
+                        ms.push(format!(
+                            "failed to add `{n}` with options `` to inner pipeline"
+                        ));
                     }
-                })
-                .collect();
+                    return Err(PipelineError::Unlocated(ms));
+                }
+            }
             out.push(PipelineEntry {
                 pass,
-                nesting: nest,
+                nesting: nesting.clone(),
             });
         }
         skip_ws(c, pos);
@@ -211,8 +274,12 @@ fn parse_pipeline_list(
     }
 }
 
-/// Runs one pipeline entry on a module: on the module itself or on each
-/// op matching the nesting path.
+/// Runs one pipeline entry on a module: on the module itself, or on each
+/// op matching the nesting path below it. Names are matched against the
+/// ops' generic names in the input's generation (`builtin.func` in 13 and
+/// 14, `func.func` in 15; `builtin.module` names the modules nested in
+/// the top-level one), so a pipeline written for another generation
+/// matches nothing, as in mlir-opt.
 pub fn run_entry(pc: &mut PassContext, e: &PipelineEntry, module: Op) -> Result<(), IrError> {
     let mut targets = vec![module];
     for name in &e.nesting {
@@ -221,7 +288,9 @@ pub fn run_entry(pc: &mut PassContext, e: &PipelineEntry, module: Op) -> Result<
             for &r in pc.ctx.regions_of(t) {
                 for &b in pc.ctx.region_blocks(r) {
                     for o in pc.ctx.block_ops_iter(b) {
-                        if pc.ctx.name(o) == name {
+                        let generic =
+                            mlir_async_syntax::edition::generic_name(pc.ctx.name(o), pc.edition);
+                        if generic == *name {
                             next.push(o);
                         }
                     }

@@ -6,7 +6,7 @@ mod shards;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
-    make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry,
+    make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry, PipelineError,
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
@@ -345,7 +345,10 @@ fn process_chunk(
         if *is_pipeline {
             match parse_pipeline(name) {
                 Ok(es) => entries.extend(es),
-                Err(m) => return ChunkResult::Failed(vec![Diagnostic::error(file, 0, 0, m)]),
+                // Checked before the input was read (`pipeline_errors`).
+                Err(e) => {
+                    return ChunkResult::Failed(vec![Diagnostic::error(file, 0, 0, e.message())])
+                }
             }
         } else {
             match make_pass(name, opts) {
@@ -419,6 +422,34 @@ fn process_chunk(
 }
 
 /// Runs the tool; returns the exit code.
+/// The diagnostics of the first `--pass-pipeline` that does not parse,
+/// as mlir-opt reports them while reading its command line (before the
+/// input): at a column of the pipeline text, or at `<unknown>:0` for the
+/// pass manager's complaints.
+fn pipeline_errors(o: &Options) -> Option<String> {
+    for (text, _, is_pipeline) in &o.pipeline {
+        if !*is_pipeline {
+            continue;
+        }
+        match parse_pipeline(text) {
+            Ok(_) => {}
+            Err(PipelineError::At { col, message }) => {
+                let d =
+                    Diagnostic::error("MLIR Textual PassPipeline Parser", 1, col as u32, message);
+                return Some(d.render(Some(text)));
+            }
+            Err(PipelineError::Unlocated(ms)) => {
+                return Some(
+                    ms.iter()
+                        .map(|m| format!("<unknown>:0: error: {m}\n"))
+                        .collect(),
+                );
+            }
+        }
+    }
+    None
+}
+
 pub fn main_with_args(args: &[String]) -> i32 {
     let o = match parse_args(args) {
         Ok(o) => o,
@@ -438,6 +469,10 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 1;
         }
     };
+    if let Some(report) = pipeline_errors(&o) {
+        eprint!("{report}");
+        return 1;
+    }
     let input = o.input.clone().unwrap_or_else(|| "-".into());
     let mut bytes = vec![];
     let read = if input == "-" {

@@ -103,8 +103,6 @@ macro_rules! names {
 }
 
 names! {
-    arith_addi = "arith.addi",
-    arith_cmpi = "arith.cmpi",
     arith_constant = "arith.constant",
     arith_xori = "arith.xori",
     async_add_to_group = "async.add_to_group",
@@ -139,8 +137,6 @@ names! {
     func_constant = "func.constant",
     func_func = "func.func",
     func_return = "func.return",
-    scf_condition = "scf.condition",
-    scf_yield = "scf.yield",
     callee = "callee",
     function_type = "function_type",
     msg = "msg",
@@ -1125,235 +1121,21 @@ impl<'p, 'a> Lowering<'p, 'a> {
         for func in funcs {
             scf_holding_async(ctx, func, &mut kind, &mut targets);
         }
+        let mut lowering = crate::scf_to_cf::ScfLowering::new(self.pc.ctx);
         for op in targets {
-            match self.pc.ctx.name(op) {
-                "scf.if" => self.lower_if(op)?,
-                "scf.for" => self.lower_for(op)?,
-                "scf.while" => self.lower_while(op)?,
-                "scf.execute_region" => self.lower_execute_region(op)?,
-                _ => {
-                    return Err(IrError::new(
-                        self.pc.ctx.op_loc(op),
-                        "'scf.parallel' op with async operations inside a coroutine is not supported: run -async-parallel-for or lower it to scf.for first",
-                    ))
-                }
+            if self.pc.ctx.name(op) == "scf.parallel" {
+                return Err(IrError::new(
+                    self.pc.ctx.op_loc(op),
+                    "'scf.parallel' op with async operations inside a coroutine is not supported: run -async-parallel-for or lower it to scf.for first",
+                ));
             }
+            lowering.lower(self.pc.ctx, op)?;
         }
         Ok(())
     }
 
-    /// Replaces a region terminator by a branch to `dest` forwarding its
-    /// operands.
-    fn terminator_to_branch(&mut self, b: Block, dest: Block) -> Result<(), IrError> {
-        let t = self
-            .pc
-            .ctx
-            .last_op(b)
-            .expect("region block has a terminator");
-        let loc = self.pc.ctx.op_loc(t);
-        let operands = self.pc.ctx.operands(t).to_vec();
-        self.br(InsertPoint::AtEnd(b), loc, dest, &operands);
-        self.ctx().erase_op(t).map_err(|m| IrError::new(loc, m))
-    }
-
     fn replace_results(&mut self, op: Op, with: &[Value]) -> Result<(), IrError> {
-        for (i, &n) in with.iter().enumerate() {
-            let Some(&r) = self.pc.ctx.results(op).get(i) else {
-                break;
-            };
-            self.ctx().replace_all_uses_with(r, n);
-        }
-        let loc = self.pc.ctx.op_loc(op);
-        self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
-    }
-
-    fn result_types(&self, op: Op) -> Vec<Type> {
-        let ctx = &*self.pc.ctx;
-        ctx.results(op).iter().map(|&v| ctx.value_type(v)).collect()
-    }
-
-    fn lower_if(&mut self, op: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let cond_block = self.pc.ctx.parent_block(op).expect("op in a block");
-        let remaining = self.ctx().split_block(cond_block, op);
-        let result_types = self.result_types(op);
-        let cont = if result_types.is_empty() {
-            remaining
-        } else {
-            let c = self.ctx().create_block(&result_types);
-            self.ctx().insert_block_before(remaining, c);
-            self.br(InsertPoint::AtEnd(c), loc, remaining, &[]);
-            c
-        };
-        let regions = self.pc.ctx.regions_of(op).to_vec();
-        let then_first = self.inline_region_branching_to(regions[0], cont)?;
-        let else_first = match self.inline_region_branching_to(regions[1], cont)? {
-            Some(b) => b,
-            None => cont,
-        };
-        let cond = self.pc.ctx.operand(op, 0);
-        self.cond_br(
-            InsertPoint::AtEnd(cond_block),
-            loc,
-            cond,
-            then_first.unwrap_or(cont),
-            &[],
-            else_first,
-            &[],
-        );
-        let args = self.pc.ctx.block_args(cont).to_vec();
-        self.replace_results(op, &args)
-    }
-
-    /// Moves a region's blocks before `cont`, its terminators becoming
-    /// branches to `cont`; returns its first block.
-    fn inline_region_branching_to(
-        &mut self,
-        r: Region,
-        cont: Block,
-    ) -> Result<Option<Block>, IrError> {
-        let blocks = self.pc.ctx.region_blocks(r).to_vec();
-        let Some(&first) = blocks.first() else {
-            return Ok(None);
-        };
-        for &b in &blocks {
-            let is_yield = self
-                .pc
-                .ctx
-                .last_op(b)
-                .is_some_and(|t| self.is(t, self.n.scf_yield));
-            if is_yield {
-                self.terminator_to_branch(b, cont)?;
-            }
-        }
-        self.ctx().inline_region_before(r, cont);
-        Ok(Some(first))
-    }
-
-    fn lower_for(&mut self, op: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let init_block = self.pc.ctx.parent_block(op).expect("op in a block");
-        let end_block = self.ctx().split_block(init_block, op);
-        let r = self.pc.ctx.regions_of(op)[0];
-        let cond_block = self.pc.ctx.entry_block(r).expect("scf.for has a body");
-        let first = self
-            .pc
-            .ctx
-            .first_op(cond_block)
-            .expect("body has a terminator");
-        let first_body = self.ctx().split_block(cond_block, first);
-        let last_body = *self.pc.ctx.region_blocks(r).last().expect("non-empty");
-        self.ctx().inline_region_before(r, end_block);
-        let iv = self.pc.ctx.block_args(cond_block)[0];
-        let operands = self.pc.ctx.operands(op).to_vec();
-        let (lb, ub, step) = (operands[0], operands[1], operands[2]);
-        // Step and loop back.
-        let term = self
-            .pc
-            .ctx
-            .last_op(last_body)
-            .expect("body has a terminator");
-        let index = self.ctx().index_type();
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(last_body),
-            loc,
-        };
-        let stepped = self.build1(&cur, self.n.arith_addi, &[iv, step], index);
-        let mut carried = vec![stepped];
-        carried.extend(self.pc.ctx.operands(term).to_vec());
-        self.br(InsertPoint::AtEnd(last_body), loc, cond_block, &carried);
-        self.ctx()
-            .erase_op(term)
-            .map_err(|m| IrError::new(loc, m))?;
-        // Enter the loop.
-        let mut dest = vec![lb];
-        dest.extend(&operands[3..]);
-        self.br(InsertPoint::AtEnd(init_block), loc, cond_block, &dest);
-        // The condition.
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(cond_block),
-            loc,
-        };
-        let i1 = self.ctx().int_type(1);
-        let i64t = self.ctx().int_type(64);
-        let slt = self.ctx().int_attr(2, i64t);
-        let cmp = self.build(
-            &cur,
-            self.n.arith_cmpi,
-            &[iv, ub],
-            &[i1],
-            &[(self.n.predicate, slt)],
-        );
-        let c = self.pc.ctx.result(cmp, 0);
-        self.cond_br(cur.ip, loc, c, first_body, &[], end_block, &[]);
-        let args = self.pc.ctx.block_args(cond_block)[1..].to_vec();
-        self.replace_results(op, &args)
-    }
-
-    fn lower_while(&mut self, op: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let current = self.pc.ctx.parent_block(op).expect("op in a block");
-        let result_types = self.result_types(op);
-        let cont = self.ctx().split_block(current, op);
-        let after_cont = self.ctx().create_block(&result_types);
-        self.ctx().insert_block_before(cont, after_cont);
-        self.br(InsertPoint::AtEnd(after_cont), loc, cont, &[]);
-        let regions = self.pc.ctx.regions_of(op).to_vec();
-        let before_first = self.pc.ctx.entry_block(regions[0]).expect("before region");
-        let after_first = self.pc.ctx.entry_block(regions[1]).expect("after region");
-        // The after region loops back to the before region.
-        for b in self.pc.ctx.region_blocks(regions[1]).to_vec() {
-            if self
-                .pc
-                .ctx
-                .last_op(b)
-                .is_some_and(|t| self.is(t, self.n.scf_yield))
-            {
-                self.terminator_to_branch(b, before_first)?;
-            }
-        }
-        // The condition leaves or enters the after region.
-        for b in self.pc.ctx.region_blocks(regions[0]).to_vec() {
-            let Some(t) = self.pc.ctx.last_op(b) else {
-                continue;
-            };
-            if !self.is(t, self.n.scf_condition) {
-                continue;
-            }
-            let ops = self.pc.ctx.operands(t).to_vec();
-            let tl = self.pc.ctx.op_loc(t);
-            self.cond_br(
-                InsertPoint::AtEnd(b),
-                tl,
-                ops[0],
-                after_first,
-                &ops[1..],
-                after_cont,
-                &ops[1..],
-            );
-            self.ctx().erase_op(t).map_err(|m| IrError::new(tl, m))?;
-        }
-        self.ctx().inline_region_before(regions[0], after_cont);
-        self.ctx().inline_region_before(regions[1], after_cont);
-        let inits = self.pc.ctx.operands(op).to_vec();
-        self.br(InsertPoint::AtEnd(current), loc, before_first, &inits);
-        let args = self.pc.ctx.block_args(after_cont).to_vec();
-        self.replace_results(op, &args)
-    }
-
-    fn lower_execute_region(&mut self, op: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let current = self.pc.ctx.parent_block(op).expect("op in a block");
-        let remaining = self.ctx().split_block(current, op);
-        let result_types = self.result_types(op);
-        let cont = self.ctx().create_block(&result_types);
-        self.ctx().insert_block_before(remaining, cont);
-        self.br(InsertPoint::AtEnd(cont), loc, remaining, &[]);
-        let r = self.pc.ctx.regions_of(op)[0];
-        let first = self.inline_region_branching_to(r, cont)?.unwrap_or(cont);
-        self.br(InsertPoint::AtEnd(current), loc, first, &[]);
-        let args = self.pc.ctx.block_args(cont).to_vec();
-        self.replace_results(op, &args)
+        crate::scf_to_cf::ScfLowering::replace_results(self.pc.ctx, op, with)
     }
 
     // ----- async ops -----

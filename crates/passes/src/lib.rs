@@ -5,6 +5,7 @@
 pub mod async_to_async_runtime;
 pub mod canonicalize;
 pub mod cse;
+pub mod scf_to_cf;
 pub mod symbol_dce;
 
 use mlir_async_dialects::Registry;
@@ -51,6 +52,8 @@ pub fn registry() -> Vec<PassInfo> {
         canonicalize::info(),
         cse::info(),
         symbol_dce::info(),
+        scf_to_cf::info_cf(),
+        scf_to_cf::info_std(),
     ]
 }
 

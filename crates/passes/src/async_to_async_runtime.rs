@@ -1123,12 +1123,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
         let mut lowering = crate::scf_to_cf::ScfLowering::new(self.pc.ctx);
         for op in targets {
-            if self.pc.ctx.name(op) == "scf.parallel" {
-                return Err(IrError::new(
-                    self.pc.ctx.op_loc(op),
-                    "'scf.parallel' op with async operations inside a coroutine is not supported: run -async-parallel-for or lower it to scf.for first",
-                ));
-            }
             lowering.lower(self.pc.ctx, op)?;
         }
         Ok(())

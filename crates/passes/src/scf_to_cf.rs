@@ -60,6 +60,7 @@ impl ScfLowering {
             "scf.for" => self.lower_for(ctx, op),
             "scf.while" => self.lower_while(ctx, op),
             "scf.execute_region" => self.lower_execute_region(ctx, op),
+            "scf.parallel" => self.lower_parallel(ctx, op),
             name => Err(IrError::new(
                 ctx.op_loc(op),
                 format!("failed to legalize operation '{name}'"),
@@ -333,6 +334,121 @@ impl ScfLowering {
             args.push(ctx.add_block_arg(remaining, t));
         }
         Self::replace_results(ctx, op, &args)
+    }
+}
+
+impl ScfLowering {
+    /// Creates `scf.for %iv = lb to ub step st iter_args(inits)` at `ip`,
+    /// its body holding an empty `scf.yield` when it carries nothing (as
+    /// `scf::ForOp::build` makes it).
+    fn create_for(
+        &mut self,
+        ctx: &mut Context,
+        ip: InsertPoint,
+        loc: Location,
+        (lb, ub, step): (Value, Value, Value),
+        inits: &[Value],
+    ) -> Op {
+        let index = ctx.index_type();
+        let types: Vec<Type> = inits.iter().map(|&v| ctx.value_type(v)).collect();
+        let mut arg_types = vec![index];
+        arg_types.extend_from_slice(&types);
+        let region = ctx.create_region();
+        let body = ctx.create_block(&arg_types);
+        ctx.append_block(region, body);
+        if inits.is_empty() {
+            let y = ctx.create_op_from(self.scf_yield, loc, &[], &[], &[], &[], &[]);
+            ctx.insert_op(InsertPoint::AtEnd(body), y);
+        }
+        let mut operands = vec![lb, ub, step];
+        operands.extend_from_slice(inits);
+        let name = ctx.sym("scf.for");
+        let f = ctx.create_op_from(name, loc, &operands, &types, &[], &[region], &[]);
+        ctx.insert_op(ip, f);
+        f
+    }
+
+    /// `scf.parallel` becomes a nest of `scf.for`, reductions carried down
+    /// the nest as iteration arguments and yielded back up (MLIR's
+    /// `ParallelLowering`); the loops are then lowered in the order they
+    /// were made, outermost first, as the driver legalizes created ops.
+    fn lower_parallel(&mut self, ctx: &mut Context, op: Op) -> Result<(), IrError> {
+        let loc = ctx.op_loc(op);
+        let segs = mlir_async_dialects::util::segments(ctx, op, 4);
+        let [lbs, ubs, steps, inits] = &segs[..] else {
+            return Err(IrError::new(
+                loc,
+                "'scf.parallel' op has malformed operand segments",
+            ));
+        };
+        let body = ctx.regions_of(op).first().and_then(|&r| ctx.entry_block(r));
+        let Some(body) = body else {
+            return Err(IrError::new(loc, "'scf.parallel' op has no body"));
+        };
+        let mut iter_args = inits.clone();
+        let mut loop_results = iter_args.clone();
+        let mut ivs = vec![];
+        let mut fors = vec![];
+        let mut ip = InsertPoint::Before(op);
+        // The block the insertion point is in (MLIR's insertion block).
+        let mut ip_block = ctx.parent_block(op).expect("op in a block");
+        for k in 0..lbs.len() {
+            let f = self.create_for(ctx, ip, loc, (lbs[k], ubs[k], steps[k]), &iter_args);
+            fors.push(f);
+            let fbody = ctx.entry_block(ctx.regions_of(f)[0]).expect("for body");
+            ivs.push(ctx.block_args(fbody)[0]);
+            iter_args = ctx.block_args(fbody)[1..].to_vec();
+            let results = ctx.results(f).to_vec();
+            if k == 0 {
+                loop_results = results;
+            } else if !results.is_empty() {
+                let y = ctx.create_op_from(self.scf_yield, loc, &results, &[], &[], &[], &[]);
+                ctx.insert_op(InsertPoint::AtEnd(ip_block), y);
+            }
+            ip = match ctx.first_op(fbody) {
+                Some(first) => InsertPoint::Before(first),
+                None => InsertPoint::AtEnd(fbody),
+            };
+            ip_block = fbody;
+        }
+        // Reductions merge into the body, their results yielded.
+        let mut yields = vec![];
+        for o in ctx.block_ops(body) {
+            if ctx.name(o) != "scf.reduce" {
+                continue;
+            }
+            let rb = ctx.regions_of(o).first().and_then(|&r| ctx.entry_block(r));
+            let (Some(rb), Some(&arg)) = (rb, iter_args.get(yields.len())) else {
+                return Err(IrError::new(
+                    ctx.op_loc(o),
+                    "'scf.reduce' op without a reduction to carry",
+                ));
+            };
+            let ret = ctx.last_op(rb).expect("reduction has a terminator");
+            yields.push(ctx.operand(ret, 0));
+            let rl = ctx.op_loc(ret);
+            ctx.erase_op(ret).map_err(|m| IrError::new(rl, m))?;
+            let operand = ctx.operand(o, 0);
+            ctx.inline_block(rb, InsertPoint::Before(o), &[arg, operand]);
+            let ol = ctx.op_loc(o);
+            ctx.erase_op(o).map_err(|m| IrError::new(ol, m))?;
+        }
+        let term = ctx.last_op(body).expect("parallel body has a terminator");
+        let tl = ctx.op_loc(term);
+        ctx.erase_op(term).map_err(|m| IrError::new(tl, m))?;
+        match ctx.last_op(ip_block) {
+            Some(t) => ctx.inline_block(body, InsertPoint::Before(t), &ivs),
+            None => ctx.inline_block(body, InsertPoint::AtEnd(ip_block), &ivs),
+        }
+        if !yields.is_empty() {
+            let y = ctx.create_op_from(self.scf_yield, loc, &yields, &[], &[], &[], &[]);
+            ctx.insert_op(InsertPoint::AtEnd(ip_block), y);
+        }
+        Self::replace_results(ctx, op, &loop_results)?;
+        for f in fors {
+            self.lower_for(ctx, f)?;
+        }
+        Ok(())
     }
 }
 

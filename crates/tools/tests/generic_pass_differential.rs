@@ -112,3 +112,62 @@ fn symbol_dce_matches_upstream() {
         0x00c0_ffee_0003,
     );
 }
+
+/// Each generic pass on every file of the upstream corpus of LLVM 14 and
+/// 15 (run from `../shared`, never copied), where that generation's
+/// `mlir-opt` accepts the file: the same output.
+#[test]
+fn corpus_matches_upstream() {
+    if !have("mlir-opt-14") || !have("mlir-opt-15") {
+        eprintln!("skipped: needs mlir-opt-14 and mlir-opt-15");
+        return;
+    }
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream-tests");
+    let (mut same, mut different, mut upstream_rejects) = (0, vec![], 0);
+    for (edition, dir, scf) in [
+        (14, "llvm14", "-convert-scf-to-std"),
+        (15, "llvm15", "-convert-scf-to-cf"),
+    ] {
+        let mut files = vec![];
+        support::collect(&root.join(dir), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            let split = text.lines().any(|l| l.starts_with("// -----"));
+            for pass in ["-canonicalize", "-cse", "-symbol-dce", scf] {
+                let mut args = vec![file.display().to_string(), pass.to_string()];
+                if split {
+                    args.push("-split-input-file".into());
+                }
+                let up = Command::new("timeout")
+                    .arg("60")
+                    .arg(format!("mlir-opt-{edition}"))
+                    .args(&args)
+                    .output()
+                    .expect("run upstream");
+                if !up.status.success() {
+                    upstream_rejects += 1;
+                    continue;
+                }
+                let ours = Command::new(env!("CARGO_BIN_EXE_mlir-async-opt"))
+                    .args(&args)
+                    .output()
+                    .expect("run ours");
+                if ours.status.success() && ours.stdout == up.stdout {
+                    same += 1;
+                } else {
+                    different.push(format!("{pass} {}", file.display()));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "corpus: {same} runs identical, {} different, {upstream_rejects} that upstream rejects",
+        different.len()
+    );
+    assert!(
+        different.is_empty(),
+        "differ from upstream:\n{}",
+        different.join("\n")
+    );
+}

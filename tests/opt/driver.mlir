@@ -18,14 +18,14 @@
 // PIPE-SAME: (%arg0: !async.token) -> !async.token
 // PIPE: async.runtime.await_and_resume %arg0
 
-// BADOPT: no such option no-such-option
-// BADVAL: Invalid argument 'maybe' for option 'eliminate-blocking-await-ops'
+// BADOPT: <Pass-Options-Parser>: no such option no-such-option
+// BADVAL: for the --eliminate-blocking-await-ops option: 'maybe' is invalid value for boolean argument! Try 0 or 1
 // BADPASS: Unknown command line argument '-no-such-pass'
 // DUMP: // -----// IR Dump After AsyncToAsyncRuntime //----- //
 // DUMP-NEXT: module {
 // HELP: --mlir-disable-threading
 // HELP: --async-to-async-runtime
-// HELP: --eliminate-blocking-await-ops=<value>
+// HELP-NEXT: --eliminate-blocking-await-ops {{ *}}- Rewrite functions
 func @waits(%t: !async.token) {
   async.await %t : !async.token
   return

@@ -13,7 +13,7 @@
 //! coroutines, lower structured control flow that holds async ops inside
 //! coroutines to branches, then lower each async op in place.
 
-use crate::{parse_bool, Pass, PassContext, PassInfo};
+use crate::{OptionKind, Pass, PassContext, PassInfo, PassOption};
 use mlir_async_dialects::asyncd::value_inner;
 use mlir_async_dialects::builtin::{
     coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs,
@@ -31,21 +31,22 @@ pub use sharded::{exchange, run_shard, Coordinator, NotSharded, ShardLink};
 /// Prefix of the functions outlined from `async.execute` regions.
 const ASYNC_FN_PREFIX: &str = "async_execute_fn";
 
+/// The pass's options, as upstream declares them.
+const OPTIONS: &[PassOption] = &[PassOption::new(
+            "eliminate-blocking-await-ops",
+            OptionKind::Bool,
+            "false",
+            "Rewrite functions with blocking async.runtime.await as coroutines with async.runtime.await_and_resume.",
+        )];
+
 pub fn info() -> PassInfo {
     PassInfo {
         arg: "async-to-async-runtime",
         summary: "Lower high level async operations (e.g. async.execute) to the explicit async.runtime and async.coro operations",
-        options: &[(
-            "eliminate-blocking-await-ops",
-            "Rewrite functions with blocking async.runtime.await as coroutines with async.runtime.await_and_resume.",
-            "false",
-        )],
+        options: OPTIONS,
         anchor: "builtin.module",
         make: |opts| {
-            let eliminate = match opts.get("eliminate-blocking-await-ops") {
-                Some(v) => parse_bool("eliminate-blocking-await-ops", v)?,
-                None => false,
-            };
+            let eliminate = opts.bool("eliminate-blocking-await-ops");
             Ok(Box::new(AsyncToAsyncRuntime { eliminate }))
         },
     }

@@ -31,15 +31,110 @@ pub trait Pass {
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError>;
 }
 
-/// Builds a pass from its parsed options.
-pub type PassConstructor = fn(&BTreeMap<String, String>) -> Result<Box<dyn Pass>, String>;
+/// Builds a pass from its options, checked against their declarations.
+pub type PassConstructor = fn(&PassOptions) -> Result<Box<dyn Pass>, String>;
+
+/// The type of a pass option, as LLVM's `cl::opt` parses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Bool,
+    /// A signed 64-bit integer (`cl::opt<long>`, `int64_t` in MLIR's
+    /// pass definitions).
+    Int,
+    /// A comma-separated list of strings (`ListOption<std::string>`).
+    StringList,
+}
+
+/// A pass option, declared with the pass: `--help` and the checks of
+/// given values come from these declarations.
+#[derive(Clone, Copy, Debug)]
+pub struct PassOption {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub kind: OptionKind,
+    /// The value when not given (empty for a list).
+    pub default: &'static str,
+}
+
+impl PassOption {
+    pub const fn new(
+        name: &'static str,
+        kind: OptionKind,
+        default: &'static str,
+        description: &'static str,
+    ) -> Self {
+        PassOption {
+            name,
+            description,
+            kind,
+            default,
+        }
+    }
+
+    /// The value placeholder `--help` shows (`=<long>`, `=<string>`), as
+    /// LLVM's option printer shows it; booleans take none.
+    pub fn help_value(&self) -> &'static str {
+        match self.kind {
+            OptionKind::Bool => "",
+            OptionKind::Int => "=<long>",
+            OptionKind::StringList => "=<string>",
+        }
+    }
+
+    /// Checks a given value, with LLVM's message when it does not parse.
+    fn check(&self, v: &str) -> Result<(), String> {
+        match self.kind {
+            OptionKind::Bool => parse_bool(self.name, v).map(|_| ()),
+            OptionKind::Int => v.parse::<i64>().map(|_| ()).map_err(|_| {
+                format!(
+                    "for the --{} option: '{v}' value invalid for long argument!",
+                    self.name
+                )
+            }),
+            OptionKind::StringList => Ok(()),
+        }
+    }
+}
+
+/// The options a pass was given, checked; unset ones read as their
+/// declared default.
+pub struct PassOptions {
+    decls: &'static [PassOption],
+    given: BTreeMap<String, String>,
+}
+
+impl PassOptions {
+    fn raw(&self, name: &str) -> &str {
+        if let Some(v) = self.given.get(name) {
+            return v;
+        }
+        self.decls
+            .iter()
+            .find(|o| o.name == name)
+            .map_or("", |o| o.default)
+    }
+    /// A boolean option (checked when given, so it parses).
+    pub fn bool(&self, name: &str) -> bool {
+        parse_bool(name, self.raw(name)).unwrap_or(false)
+    }
+    pub fn int(&self, name: &str) -> i64 {
+        self.raw(name).parse().unwrap_or(0)
+    }
+    pub fn list(&self, name: &str) -> Vec<String> {
+        self.raw(name)
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+}
 
 /// A registered pass: its argument, summary, options and constructor.
 pub struct PassInfo {
     pub arg: &'static str,
     pub summary: &'static str,
-    /// (name, description, default)
-    pub options: &'static [(&'static str, &'static str, &'static str)],
+    pub options: &'static [PassOption],
     /// The op the pass anchors on (`builtin.module` or `func.func`).
     pub anchor: &'static str,
     pub make: PassConstructor,
@@ -130,7 +225,7 @@ pub fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
         "true" | "1" | "TRUE" | "True" => Ok(true),
         "false" | "0" | "FALSE" | "False" => Ok(false),
         _ => Err(format!(
-            "Invalid argument '{v}' for option '{name}': expected 'true' or 'false'"
+            "for the --{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1"
         )),
     }
 }
@@ -143,12 +238,17 @@ pub fn make_pass(arg: &str, options: &str) -> Result<(Box<dyn Pass>, &'static st
             "'{arg}' does not refer to a registered pass or pass pipeline"
         ));
     };
-    let opts = parse_options(options)?;
-    for k in opts.keys() {
-        if !info.options.iter().any(|o| o.0 == k) {
-            return Err(format!("no such option {k}"));
-        }
+    let given = parse_options(options)?;
+    for (k, v) in &given {
+        let Some(decl) = info.options.iter().find(|o| o.name == k) else {
+            return Err(format!("<Pass-Options-Parser>: no such option {k}"));
+        };
+        decl.check(v)?;
     }
+    let opts = PassOptions {
+        decls: info.options,
+        given,
+    };
     Ok(((info.make)(&opts)?, info.anchor))
 }
 

@@ -60,12 +60,16 @@ fn help() -> String {
     let mut s = HELP_HEAD.to_string();
     for p in registry() {
         s.push_str(&format!("  --{:<32} - {}\n", p.arg, p.summary));
-        for (name, desc, default) in p.options {
+        for o in p.options {
+            let default = if o.default.is_empty() {
+                String::new()
+            } else {
+                format!(" (default: {})", o.default)
+            };
             s.push_str(&format!(
-                "    --{:<30} - {} (default: {})\n",
-                format!("{name}=<value>"),
-                desc,
-                default
+                "    --{:<30} - {}{default}\n",
+                format!("{}{}", o.name, o.help_value()),
+                o.description,
             ));
         }
     }
@@ -427,8 +431,13 @@ fn process_chunk(
 /// input): at a column of the pipeline text, or at `<unknown>:0` for the
 /// pass manager's complaints.
 fn pipeline_errors(o: &Options) -> Option<String> {
-    for (text, _, is_pipeline) in &o.pipeline {
+    for (text, opts, is_pipeline) in &o.pipeline {
         if !*is_pipeline {
+            // A pass flag's options are checked as the command line is
+            // read, as LLVM's option parser does.
+            if let Err(m) = make_pass(text, opts) {
+                return Some(format!("mlir-async-opt: {m}\n"));
+            }
             continue;
         }
         match parse_pipeline(text) {

@@ -6,6 +6,7 @@
 //! The core knows no dialect by name and no text: dialects describe their
 //! ops to it through [`OpTraits`], the syntax layer reads and writes it.
 
+pub mod affine;
 pub mod attrs;
 pub mod dominance;
 pub mod entity;

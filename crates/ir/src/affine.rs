@@ -3,10 +3,11 @@
 //! builds them (so `d0 + d0` is `d0 * 2` and `d0 floordiv 1` is `d0`), and
 //! printed as MLIR prints them. Printing a parsed map gives mlir-opt's
 //! canonical text; passes that lower linalg or loops compose maps here.
+//! (`Arc`, so that maps can live in the `Sync` context.)
 
 use std::fmt::{self, Write};
 use std::ops::{Add, Mul, Neg, Rem, Sub};
-use std::rc::Rc;
+use std::sync::Arc as Rc;
 
 /// The binary operators of affine expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -488,3 +488,13 @@ fn print_suspend(p: &mut Printer, op: Op) {
     }
     p.attr_dict(op, &[]);
 }
+
+/// The type of the `count` of `async.runtime.add_ref` / `drop_ref`: `i32`
+/// in LLVM 13, `i64` from 14 on (passes that build these ops ask here).
+pub fn ref_count_type(ctx: &mut Context, edition: mlir_async_syntax::Edition) -> Type {
+    if edition == mlir_async_syntax::Edition::V13 {
+        ctx.int_type(32)
+    } else {
+        ctx.int_type(64)
+    }
+}

@@ -222,6 +222,12 @@ impl Liveness {
     pub fn block(&self, b: Block) -> Option<&BlockLiveness> {
         self.blocks[b].as_deref()
     }
+    /// Records the liveness of a block a pass has just created (a pass
+    /// that keeps using the analysis while it adds blocks must say what
+    /// they hold, or later queries see an empty block).
+    pub fn set_block(&mut self, b: Block, l: BlockLiveness) {
+        self.blocks[b] = Some(Box::new(l));
+    }
     pub fn live_in(&self, b: Block) -> &[Value] {
         self.block(b).map_or(&[], |l| &l.live_in)
     }

@@ -5,6 +5,7 @@
 pub mod async_to_async_runtime;
 pub mod canonicalize;
 pub mod cse;
+pub mod ref_counting;
 pub mod scf_to_cf;
 pub mod symbol_dce;
 
@@ -149,6 +150,9 @@ pub fn registry() -> Vec<PassInfo> {
         symbol_dce::info(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
+        ref_counting::info(),
+        ref_counting::info_opt(),
+        ref_counting::info_policy(),
     ]
 }
 

@@ -1,0 +1,573 @@
+//! Reference counting of async runtime objects, as MLIR's
+//! `AsyncRuntimeRefCounting.cpp` and `AsyncRuntimeRefCountingOpt.cpp`:
+//!
+//! - `-async-runtime-ref-counting`: liveness-based. Every token, value and
+//!   group is created (or received as a block argument) with one
+//!   reference; a `drop_ref` goes after its last use in each block where it
+//!   dies (not after a return, which hands the reference on), an `add_ref`
+//!   before each call that takes it (the callee owns what it receives), and
+//!   where it is live into one successor but not another, the other edge
+//!   gets a block that drops it.
+//! - `-async-runtime-policy-based-ref-counting`: references dropped where
+//!   the default policy says they are consumed (after `is_error` of a
+//!   token or group, `load` of a value, `add_to_group` of a token).
+//! - `-async-runtime-ref-counting-opt`: cancels an `add_ref` with a later
+//!   `drop_ref` of the same count in the same block when no call in
+//!   between would see the difference.
+//!
+//! Beyond upstream: liveness stays right while blocks are added. Upstream
+//! computes it once and then inserts reference-counting blocks; a value
+//! handled later finds no liveness for them, takes them for successors it
+//! is not live into, and drops a reference there that is still in use (a
+//! use after free at run time). Here each new block gets the liveness it
+//! has (that of the successor it leads to, plus the value it drops), and
+//! blocks are visited in region order, so the output is deterministic
+//! (upstream's order of new blocks follows pointer hashes).
+
+use crate::{Pass, PassContext, PassInfo};
+use mlir_async_ir::liveness::{BlockLiveness, Liveness};
+use mlir_async_ir::{
+    AttrKind, Block, Context, InsertPoint, IrError, Op, TypeKind, Value, ValueDef,
+};
+
+pub fn info() -> PassInfo {
+    PassInfo {
+        arg: "async-runtime-ref-counting",
+        summary: "Automatic reference counting for Async runtime operations",
+        options: &[],
+        anchor: "",
+        make: |_| Ok(Box::new(RefCounting)),
+    }
+}
+
+pub fn info_policy() -> PassInfo {
+    PassInfo {
+        arg: "async-runtime-policy-based-ref-counting",
+        summary: "Policy based reference counting for Async runtime operations",
+        options: &[],
+        anchor: "",
+        make: |_| Ok(Box::new(PolicyRefCounting)),
+    }
+}
+
+pub fn info_opt() -> PassInfo {
+    PassInfo {
+        arg: "async-runtime-ref-counting-opt",
+        summary: "Optimize automatic reference counting operations for theAsync runtime by removing redundant operations",
+        options: &[],
+        anchor: "",
+        make: |_| Ok(Box::new(RefCountingOpt)),
+    }
+}
+
+fn is_ref_counted(ctx: &Context, v: Value) -> bool {
+    matches!(
+        ctx.kind(ctx.value_type(v)),
+        TypeKind::AsyncToken | TypeKind::AsyncGroup | TypeKind::AsyncValue(_)
+    )
+}
+
+/// The reference-counted values under `op`: block arguments first (blocks
+/// in post-order, as MLIR's block walk), then op results (ops in
+/// post-order). Fails at the first high-level async op left.
+fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
+    let mut bad = None;
+    ctx.walk_post(op, &mut |o| {
+        if bad.is_none()
+            && matches!(
+                ctx.name(o),
+                "async.execute" | "async.await" | "async.await_all" | "async.yield"
+            )
+        {
+            bad = Some(o);
+        }
+    });
+    if let Some(o) = bad {
+        return Err(IrError::new(
+            ctx.op_loc(o),
+            "async operations must be lowered to async runtime operations",
+        ));
+    }
+    let mut out = vec![];
+    fn blocks_post(ctx: &Context, op: Op, out: &mut Vec<Value>) {
+        for &r in ctx.regions_of(op) {
+            for &b in ctx.region_blocks(r) {
+                for o in ctx.block_ops_iter(b) {
+                    blocks_post(ctx, o, out);
+                }
+                out.extend(
+                    ctx.block_args(b)
+                        .iter()
+                        .copied()
+                        .filter(|&a| is_ref_counted(ctx, a)),
+                );
+            }
+        }
+    }
+    blocks_post(ctx, op, &mut out);
+    ctx.walk_post(op, &mut |o| {
+        out.extend(
+            ctx.results(o)
+                .iter()
+                .copied()
+                .filter(|&r| is_ref_counted(ctx, r)),
+        );
+    });
+    Ok(out)
+}
+
+/// How the passes build reference-counting ops: the count's type
+/// depends on the syntax generation.
+#[derive(Clone, Copy)]
+struct Counts {
+    ty: mlir_async_ir::Type,
+}
+
+impl Counts {
+    fn new(pc: &mut PassContext) -> Self {
+        Counts {
+            ty: mlir_async_dialects::asyncd::ref_count_type(pc.ctx, pc.edition),
+        }
+    }
+}
+
+fn ref_op(ctx: &mut Context, k: Counts, name: &str, v: Value, count: i64, ip: InsertPoint) {
+    let loc = ctx.value_loc(v);
+    ref_op_at(ctx, k, name, v, count, ip, loc);
+}
+
+fn ref_op_at(
+    ctx: &mut Context,
+    k: Counts,
+    name: &str,
+    v: Value,
+    count: i64,
+    ip: InsertPoint,
+    loc: mlir_async_ir::Location,
+) {
+    let c = ctx.int_attr(i128::from(count), k.ty);
+    let name = ctx.sym(name);
+    let key = ctx.sym("count");
+    let op = ctx.create_op_from(name, loc, &[v], &[], &[(key, c)], &[], &[]);
+    ctx.insert_op(ip, op);
+}
+
+/// A value nobody uses: its reference is dropped right where it appears.
+fn drop_if_unused(ctx: &mut Context, k: Counts, v: Value) -> bool {
+    if ctx.has_uses(v) {
+        return false;
+    }
+    let ip = match ctx.value_def(v) {
+        ValueDef::Result(op, _) => ctx.after(op),
+        ValueDef::BlockArg(b, _) => match ctx.first_op(b) {
+            Some(f) => InsertPoint::Before(f),
+            None => InsertPoint::AtEnd(b),
+        },
+    };
+    ref_op(ctx, k, "async.runtime.drop_ref", v, 1, ip);
+    true
+}
+
+fn is_return_like(ctx: &Context, op: Op) -> bool {
+    matches!(ctx.name(op), "func.return" | "async.yield" | "scf.yield")
+}
+
+pub struct RefCounting;
+
+impl Pass for RefCounting {
+    fn name(&self) -> &'static str {
+        "async-runtime-ref-counting"
+    }
+    fn display_name(&self) -> &'static str {
+        "AsyncRuntimeRefCounting"
+    }
+    fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
+        let k = Counts::new(pc);
+        let ctx = &mut *pc.ctx;
+        let values = ref_counted_values(ctx, op)?;
+        let mut liveness = Liveness::new(ctx, op);
+        for v in values {
+            if drop_if_unused(ctx, k, v) {
+                continue;
+            }
+            drop_after_last_use(ctx, k, &mut liveness, v)?;
+            add_ref_before_calls(ctx, k, v);
+            drop_in_divergent_successors(ctx, k, &mut liveness, v)?;
+        }
+        Ok(())
+    }
+}
+
+fn value_region(ctx: &Context, v: Value) -> Option<mlir_async_ir::Region> {
+    let b = match ctx.value_def(v) {
+        ValueDef::Result(op, _) => ctx.parent_block(op)?,
+        ValueDef::BlockArg(b, _) => b,
+    };
+    ctx.parent_region(b)
+}
+
+fn drop_after_last_use(
+    ctx: &mut Context,
+    k: Counts,
+    liveness: &mut Liveness,
+    v: Value,
+) -> Result<(), IrError> {
+    let Some(region) = value_region(ctx, v) else {
+        return Ok(());
+    };
+    // One user per block of the defining region (the last one MLIR's map
+    // keeps: users are visited newest first).
+    let mut users: Vec<(Block, Op)> = vec![];
+    for u in ctx.users(v).collect::<Vec<_>>() {
+        let Some(ub) = ctx.parent_block(u) else {
+            continue;
+        };
+        let Some(b) = ctx.ancestor_block_in_region(region, ub) else {
+            continue;
+        };
+        let Some(a) = ctx.ancestor_in_block(b, u) else {
+            continue;
+        };
+        match users.iter_mut().find(|(x, _)| *x == b) {
+            Some(e) => e.1 = a,
+            None => users.push((b, a)),
+        }
+    }
+    let mut last_users: Vec<Op> = vec![];
+    for (b, user) in users {
+        if liveness.block(b).is_some_and(|l| l.is_live_out(v)) {
+            continue;
+        }
+        let last = liveness.end_op(ctx, b, v, user);
+        if !last_users.contains(&last) {
+            last_users.push(last);
+        }
+    }
+    for last in last_users {
+        if is_return_like(ctx, last) {
+            continue;
+        }
+        if ctx.traits_of(last).is_terminator {
+            return Err(IrError::new(
+                ctx.op_loc(last),
+                "async reference counting can't handle terminators that are not ReturnLike",
+            ));
+        }
+        let loc = ctx.value_loc(v);
+        let ip = ctx.after(last);
+        ref_op_at(ctx, k, "async.runtime.drop_ref", v, 1, ip, loc);
+    }
+    Ok(())
+}
+
+fn add_ref_before_calls(ctx: &mut Context, k: Counts, v: Value) {
+    let calls: Vec<Op> = ctx
+        .users(v)
+        .filter(|&u| ctx.name(u) == "func.call")
+        .collect();
+    for c in calls {
+        ref_op(
+            ctx,
+            k,
+            "async.runtime.add_ref",
+            v,
+            1,
+            InsertPoint::Before(c),
+        );
+    }
+}
+
+fn drop_in_divergent_successors(
+    ctx: &mut Context,
+    k: Counts,
+    liveness: &mut Liveness,
+    v: Value,
+) -> Result<(), IrError> {
+    let Some(region) = value_region(ctx, v) else {
+        return Ok(());
+    };
+    let mut divergent: Vec<(Block, Vec<Block>)> = vec![];
+    for b in ctx.region_blocks(region).to_vec() {
+        if !liveness.block(b).is_some_and(|l| l.is_live_out(v)) {
+            continue;
+        }
+        let succs = ctx
+            .last_op(b)
+            .map(|t| ctx.successors(t).to_vec())
+            .unwrap_or_default();
+        let (mut live, mut dead): (Vec<Block>, Vec<Block>) = (vec![], vec![]);
+        for s in succs {
+            let set = if liveness.block(s).is_some_and(|l| l.is_live_in(v)) {
+                &mut live
+            } else {
+                &mut dead
+            };
+            if !set.contains(&s) {
+                set.push(s);
+            }
+        }
+        if !live.is_empty() && !dead.is_empty() {
+            divergent.push((b, dead));
+        }
+    }
+    for (b, dead) in divergent {
+        let term = ctx
+            .last_op(b)
+            .expect("a block with successors has a terminator");
+        if ctx.name(term) == "async.coro.suspend" {
+            continue;
+        }
+        if dead.iter().any(|&s| !ctx.block_args(s).is_empty()) {
+            return Err(IrError::new(
+                ctx.op_loc(term),
+                format!(
+                    "'{}' op successor have different `liveIn` property of the reference counted value",
+                    ctx.name(term)
+                ),
+            ));
+        }
+        for s in dead {
+            let preds: Vec<Option<Block>> = ctx
+                .pred_ops(s)
+                .iter()
+                .map(|&p| ctx.parent_block(p))
+                .collect();
+            let unique = preds
+                .first()
+                .copied()
+                .flatten()
+                .filter(|&p| preds.iter().all(|&x| x == Some(p)));
+            let rc = if unique == Some(b) {
+                s
+            } else {
+                let rc = ctx.create_block(&[]);
+                ctx.insert_block_before(s, rc);
+                let loc = ctx.value_loc(v);
+                mlir_async_dialects::cf::build_br(ctx, InsertPoint::AtEnd(rc), loc, s, vec![]);
+                // The new block's liveness: what its successor needs, and
+                // the value it drops on the way.
+                let mut live_in = liveness.live_in(s).to_vec();
+                if let Err(i) = live_in.binary_search(&v) {
+                    live_in.insert(i, v);
+                }
+                let live_out = liveness.live_in(s).to_vec();
+                liveness.set_block(rc, BlockLiveness { live_in, live_out });
+                rc
+            };
+            let ip = match ctx.first_op(rc) {
+                Some(f) => InsertPoint::Before(f),
+                None => InsertPoint::AtEnd(rc),
+            };
+            ref_op(ctx, k, "async.runtime.drop_ref", v, 1, ip);
+            if rc == s {
+                continue;
+            }
+            let succs = ctx.successors(term).to_vec();
+            for (i, x) in succs.iter().enumerate() {
+                if *x == s {
+                    ctx.set_successor(term, i, rc);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+pub struct PolicyRefCounting;
+
+impl Pass for PolicyRefCounting {
+    fn name(&self) -> &'static str {
+        "async-runtime-policy-based-ref-counting"
+    }
+    fn display_name(&self) -> &'static str {
+        "AsyncRuntimePolicyBasedRefCounting"
+    }
+    fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
+        let k = Counts::new(pc);
+        let llvm13 = pc.edition == mlir_async_syntax::Edition::V13;
+        let ctx = &mut *pc.ctx;
+        for v in ref_counted_values(ctx, op)? {
+            if drop_if_unused(ctx, k, v) {
+                continue;
+            }
+            let kind = ctx.kind(ctx.value_type(v)).clone();
+            let (token, group, value) = (
+                matches!(kind, TypeKind::AsyncToken),
+                matches!(kind, TypeKind::AsyncGroup),
+                matches!(kind, TypeKind::AsyncValue(_)),
+            );
+            // Uses newest first, as MLIR walks a use-list.
+            let users: Vec<Op> = ctx.users(v).collect();
+            for u in users {
+                let count = match ctx.name(u) {
+                    "async.runtime.is_error" if token || group => -1,
+                    // LLVM 13's policy also took the reference at an await.
+                    "async.runtime.await" if (token || group) && llvm13 => -1,
+                    "async.runtime.load" if value => -1,
+                    "async.runtime.add_to_group" if token => -1,
+                    _ => 0,
+                };
+                let loc = ctx.op_loc(u);
+                if count < 0 {
+                    let ip = ctx.after(u);
+                    ref_op_at(ctx, k, "async.runtime.drop_ref", v, -count, ip, loc);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+pub struct RefCountingOpt;
+
+impl Pass for RefCountingOpt {
+    fn name(&self) -> &'static str {
+        "async-runtime-ref-counting-opt"
+    }
+    fn display_name(&self) -> &'static str {
+        "AsyncRuntimeRefCountingOpt"
+    }
+    fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
+        let ctx = &mut *pc.ctx;
+        let mut values = vec![];
+        fn blocks_post(ctx: &Context, op: Op, out: &mut Vec<Value>) {
+            for &r in ctx.regions_of(op) {
+                for &b in ctx.region_blocks(r) {
+                    for o in ctx.block_ops_iter(b) {
+                        blocks_post(ctx, o, out);
+                    }
+                    out.extend(
+                        ctx.block_args(b)
+                            .iter()
+                            .copied()
+                            .filter(|&a| is_ref_counted(ctx, a)),
+                    );
+                }
+            }
+        }
+        blocks_post(ctx, op, &mut values);
+        ctx.walk_post(op, &mut |o| {
+            values.extend(
+                ctx.results(o)
+                    .iter()
+                    .copied()
+                    .filter(|&r| is_ref_counted(ctx, r)),
+            );
+        });
+        // drop_ref -> the add_ref it cancels, in the order found.
+        let mut cancel: Vec<(Op, Op)> = vec![];
+        let mut order = mlir_async_ir::order::OpOrder::new();
+        for v in values {
+            cancellable_pairs(ctx, &mut order, v, &mut cancel);
+        }
+        for (d, a) in cancel {
+            ctx.erase_op(d)
+                .map_err(|m| IrError::new(ctx.op_loc(d), m))?;
+            ctx.erase_op(a)
+                .map_err(|m| IrError::new(ctx.op_loc(a), m))?;
+        }
+        Ok(())
+    }
+}
+
+fn count_of(ctx: &Context, op: Op) -> Option<i128> {
+    match ctx.attr_kind(ctx.get_attr(op, "count")?) {
+        AttrKind::Integer(c, _) => Some(*c),
+        _ => None,
+    }
+}
+
+fn cancellable_pairs(
+    ctx: &Context,
+    order: &mut mlir_async_ir::order::OpOrder,
+    v: Value,
+    cancel: &mut Vec<(Op, Op)>,
+) {
+    let Some(region) = value_region(ctx, v) else {
+        return;
+    };
+    // Per block of the value's region: its users there (ancestors of
+    // nested users included), and among them the add_refs and drop_refs.
+    struct Info {
+        block: Block,
+        users: Vec<Op>,
+        adds: Vec<Op>,
+        drops: Vec<Op>,
+    }
+    let mut infos: Vec<Info> = vec![];
+    let note = |u: Op, infos: &mut Vec<Info>| {
+        let Some(b) = ctx.parent_block(u) else { return };
+        let i = match infos.iter().position(|x| x.block == b) {
+            Some(i) => i,
+            None => {
+                infos.push(Info {
+                    block: b,
+                    users: vec![],
+                    adds: vec![],
+                    drops: vec![],
+                });
+                infos.len() - 1
+            }
+        };
+        infos[i].users.push(u);
+        match ctx.name(u) {
+            "async.runtime.add_ref" => infos[i].adds.push(u),
+            "async.runtime.drop_ref" => infos[i].drops.push(u),
+            _ => {}
+        }
+    };
+    for u in ctx.users(v).collect::<Vec<_>>() {
+        let mut cur = u;
+        while ctx.parent_block(cur).and_then(|b| ctx.parent_region(b)) != Some(region) {
+            note(cur, &mut infos);
+            match ctx.parent_op(cur) {
+                Some(p) => cur = p,
+                None => break,
+            }
+        }
+        note(cur, &mut infos);
+    }
+    for info in &mut infos {
+        for list in [&mut info.users, &mut info.adds, &mut info.drops] {
+            list.sort_by_key(|&o| order.position(ctx, o));
+        }
+        for &add in &info.adds {
+            for &drop in &info.drops {
+                if count_of(ctx, drop) != count_of(ctx, add)
+                    || order.is_before_in_block(ctx, drop, add)
+                {
+                    continue;
+                }
+                let mut first_call: Option<Op> = None;
+                let mut last_other: Option<Op> = None;
+                for &u in &info.users {
+                    if u == add || order.is_before_in_block(ctx, u, add) {
+                        continue;
+                    }
+                    if u == drop || order.is_before_in_block(ctx, drop, u) {
+                        break;
+                    }
+                    if ctx.name(u) == "func.call" {
+                        if first_call.is_none_or(|f| order.is_before_in_block(ctx, u, f)) {
+                            first_call = Some(u);
+                        }
+                        continue;
+                    }
+                    if last_other.is_none_or(|l| order.is_before_in_block(ctx, l, u)) {
+                        last_other = Some(u);
+                    }
+                }
+                if let (Some(c), Some(o)) = (first_call, last_other) {
+                    if order.is_before_in_block(ctx, c, o) {
+                        continue;
+                    }
+                }
+                if cancel.iter().any(|&(d, _)| d == drop) {
+                    continue;
+                }
+                cancel.push((drop, add));
+                break;
+            }
+        }
+    }
+}

@@ -1010,6 +1010,10 @@ pub struct Pattern {
     backrefs: Vec<(usize, usize)>,
     ignore_case: bool,
     cached: std::cell::OnceCell<Option<regex::bytes::Regex>>,
+    /// The searcher of `fixed`, built once: a CHECK-DAG that skips n
+    /// overlapping matches searches n times, and building a searcher costs
+    /// more than a short search.
+    finder: std::cell::OnceCell<memchr::memmem::Finder<'static>>,
 }
 
 pub enum MatchOutcome {
@@ -1049,17 +1053,14 @@ fn find_regex_var_end(s: &[u8], start: usize, end: usize) -> Result<Option<usize
 }
 
 fn contains(h: &[u8], n: &[u8]) -> bool {
-    h.windows(n.len()).any(|w| w == n)
+    memchr::memmem::find(h, n).is_some()
 }
 
 fn find_from(h: &[u8], n: &[u8], from: usize) -> Option<usize> {
     if from > h.len() {
         return None;
     }
-    h[from..]
-        .windows(n.len())
-        .position(|w| w == n)
-        .map(|p| p + from)
+    memchr::memmem::find(&h[from..], n).map(|p| p + from)
 }
 
 /// A fatal parse error that LLVM prints itself (with `logAllUnhandledErrors`
@@ -1081,6 +1082,7 @@ impl Pattern {
             backrefs: Vec::new(),
             ignore_case: false,
             cached: std::cell::OnceCell::new(),
+            finder: std::cell::OnceCell::new(),
         }
     }
 
@@ -1161,7 +1163,7 @@ impl Pattern {
         while i < end {
             let rest = &s[i..end];
             if rest.starts_with(b"{{") {
-                let Some(close) = find_from(s, b"}}", i).filter(|&c| c + 2 <= end) else {
+                let Some(close) = find_from(&s[..end], b"}}", i).filter(|&c| c + 2 <= end) else {
                     err(out, i, "found start of regex string with no end '}}'");
                     return Err(ParseFailed);
                 };
@@ -1428,7 +1430,9 @@ impl Pattern {
                 hay.windows(n.len())
                     .position(|w| w.eq_ignore_ascii_case(&n))
             } else {
-                find_from(hay, &self.fixed, 0)
+                self.finder
+                    .get_or_init(|| memchr::memmem::Finder::new(&self.fixed).into_owned())
+                    .find(hay)
             };
             return match pos {
                 Some(p) => MatchOutcome::Found {

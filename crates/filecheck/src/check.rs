@@ -382,6 +382,11 @@ impl FileCheck {
                 "IMPLICIT-CHECK",
                 &self.req,
             );
+            // LLVM ignores the pattern's parse errors here, but not its
+            // `exit(1)` (an unbalanced `]` in a variable's regex).
+            if self.ctx.exit_status_one {
+                return false;
+            }
             implicit.push(DagNot { pat });
         }
         let mut dag_not = implicit.clone();

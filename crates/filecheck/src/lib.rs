@@ -395,7 +395,7 @@ pub fn run(
     };
     let cb = sm.add(check_name, canonicalize(&check_text, strict));
     if !fc.read_check_file(&mut sm, cb, stderr) {
-        return 2;
+        return if fc.ctx.exit_status_one { 1 } else { 2 };
     }
     let input_name = if o.input_file == "-" {
         "<stdin>".to_string()

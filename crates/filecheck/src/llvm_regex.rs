@@ -23,6 +23,12 @@
 pub struct Translated {
     pub rust: String,
     pub groups: usize,
+    /// The pattern has a valid back-reference (`\N` after group N closed).
+    /// LLVM 14 accepts it when checking the fragment alone, yet the pattern
+    /// FileCheck builds around it never matches (`{{(a)\1}}` fails on `aa`,
+    /// `{{(a)\1|b}}` on `b`): the caller makes the whole pattern fail to
+    /// match, a verdict (exit 1) rather than an error.
+    pub backref: bool,
 }
 
 /// Appends the `regex`-crate spelling of the literal byte `c`.
@@ -61,6 +67,9 @@ struct Parser<'a> {
     i: usize,
     out: String,
     groups: usize,
+    /// `closed[n - 1]`: group n's `)` has been read.
+    closed: Vec<bool>,
+    backref: bool,
 }
 
 const CLASSES: &[&str] = &[
@@ -105,6 +114,8 @@ impl Parser<'_> {
                     return Err("parentheses not balanced");
                 }
                 self.groups += 1;
+                let group = self.groups;
+                self.closed.push(false);
                 self.out.push('(');
                 if self.peek() != Some(b')') {
                     self.ere(Some(b')'))?;
@@ -113,6 +124,7 @@ impl Parser<'_> {
                     return Err("parentheses not balanced");
                 }
                 self.i += 1;
+                self.closed[group - 1] = true;
                 self.out.push(')');
             }
             b')' => return Err("parentheses not balanced"),
@@ -140,9 +152,22 @@ impl Parser<'_> {
                 };
                 self.i += 1;
                 if (b'1'..=b'9').contains(&n) {
-                    return Err("invalid backreference number");
+                    // POSIX: only a group closed before it can be referred to.
+                    if !self
+                        .closed
+                        .get(usize::from(n - b'1'))
+                        .copied()
+                        .unwrap_or(false)
+                    {
+                        return Err("invalid backreference number");
+                    }
+                    self.backref = true;
+                    // Stands for the group in the translation; never used to
+                    // match (see `Translated::backref`).
+                    self.out.push_str("(?:)");
+                } else {
+                    push_literal(&mut self.out, n);
                 }
-                push_literal(&mut self.out, n);
             }
             _ => push_literal(&mut self.out, c),
         }
@@ -288,6 +313,8 @@ pub fn translate(pat: &[u8]) -> Result<Translated, String> {
         i: 0,
         out: String::new(),
         groups: 0,
+        closed: Vec::new(),
+        backref: false,
     };
     p.ere(None).map_err(str::to_string)?;
     if p.i != pat.len() {
@@ -296,6 +323,7 @@ pub fn translate(pat: &[u8]) -> Result<Translated, String> {
     Ok(Translated {
         rust: p.out,
         groups: p.groups,
+        backref: p.backref,
     })
 }
 
@@ -337,5 +365,15 @@ mod tests {
         assert_eq!(e("a\\"), "trailing backslash (\\)");
         assert_eq!(e("a|"), "empty (sub)expression");
         assert_eq!(e("[[:foo:]]"), "invalid character class");
+        assert_eq!(e("\\1"), "invalid backreference number");
+        assert_eq!(e("(a\\1)"), "invalid backreference number");
+        assert_eq!(e("(a)\\2"), "invalid backreference number");
+    }
+
+    #[test]
+    fn backref_to_closed_group_is_flagged_not_rejected() {
+        let t = translate(b"(a)\\1").ok().unwrap();
+        assert!(t.backref);
+        assert!(!translate(b"(a)1").ok().unwrap().backref);
     }
 }

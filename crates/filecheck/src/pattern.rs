@@ -315,6 +315,9 @@ pub struct Context {
     pub num_vars: Vec<NumVar>,
     pub num_table: HashMap<String, usize>,
     pub line_var: usize,
+    /// The check file failed to parse where LLVM calls `exit(1)` itself
+    /// (`FindRegexVarEnd`) instead of returning an error (status 2).
+    pub exit_status_one: bool,
 }
 
 impl Context {
@@ -1014,6 +1017,9 @@ pub struct Pattern {
     /// overlapping matches searches n times, and building a searcher costs
     /// more than a short search.
     finder: std::cell::OnceCell<memchr::memmem::Finder<'static>>,
+    /// A `{{...}}` back-reference: LLVM 14 finds no match (see
+    /// `llvm_regex::Translated::backref`).
+    never_matches: bool,
 }
 
 pub enum MatchOutcome {
@@ -1083,6 +1089,7 @@ impl Pattern {
             ignore_case: false,
             cached: std::cell::OnceCell::new(),
             finder: std::cell::OnceCell::new(),
+            never_matches: false,
         }
     }
 
@@ -1177,6 +1184,7 @@ impl Pattern {
                 let frag = &s[i + 2..close];
                 match translate(frag) {
                     Ok(t) => {
+                        self.never_matches |= t.backref;
                         self.regex.push_str(&t.rust);
                         cur_paren += t.groups;
                     }
@@ -1198,7 +1206,7 @@ impl Pattern {
                     Ok(c) => c,
                     Err(at) => {
                         err(out, at, "missing closing \"]\" for regex variable");
-                        // LLVM exits with status 1 here.
+                        ctx.exit_status_one = true;
                         return Err(ParseFailed);
                     }
                 };
@@ -1259,7 +1267,10 @@ impl Pattern {
                         let rx = &s[after + 1..me];
                         if !rx.is_empty() {
                             match translate(rx) {
-                                Ok(t) => match_regex = Some((t.rust, t.groups)),
+                                Ok(t) => {
+                                    self.never_matches |= t.backref;
+                                    match_regex = Some((t.rust, t.groups));
+                                }
                                 Err(e) => {
                                     err(out, after + 1, &format!("invalid regex: {e}"));
                                     return Err(ParseFailed);
@@ -1423,6 +1434,9 @@ impl Pattern {
                 len: 0,
                 errs: vec![],
             };
+        }
+        if self.never_matches {
+            return MatchOutcome::NotFound;
         }
         if !self.fixed.is_empty() {
             let pos = if self.ignore_case {

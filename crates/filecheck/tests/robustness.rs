@@ -102,3 +102,60 @@ fn large_and_binary_input() {
     assert_eq!(code, 1);
     assert!(err.contains("expected string not found"));
 }
+
+/// LLVM 14 checks a `{{...}}` back-reference against the fragment alone (a
+/// reference to a group not closed there is a bad check file, status 2),
+/// but the pattern it builds then never matches: status 1, whatever the
+/// input, even through an alternation.
+#[test]
+fn back_references_follow_llvm_14() {
+    for input in [&b"aa\n"[..], b"a1\n", b"b\n"] {
+        for check in [
+            &b"CHECK: {{(a)\\1}}"[..],
+            b"CHECK: {{(a)\\1|b}}",
+            b"CHECK: [[V:(a)\\1]]",
+        ] {
+            let (code, err) = run_with(check, input, &["--dump-input=never"]);
+            assert_eq!(code, 1, "{}", String::from_utf8_lossy(check));
+            assert!(
+                err.contains("error: CHECK: expected string not found in input"),
+                "{err}"
+            );
+        }
+    }
+    for check in [
+        &b"CHECK: {{(a)}}{{\\1}}"[..],
+        b"CHECK: {{(a\\1)}}",
+        b"CHECK: {{\\2(a)}}",
+    ] {
+        let (code, err) = run_with(check, b"aa\n", &[]);
+        assert_eq!(code, 2, "{}", String::from_utf8_lossy(check));
+        assert!(
+            err.contains("error: invalid regex: invalid backreference number"),
+            "{err}"
+        );
+    }
+}
+
+/// LLVM's `FindRegexVarEnd` calls `exit(1)` on a `]` that closes nothing in a
+/// variable's regex, before any matching: status 1, only that message.
+#[test]
+fn unbalanced_bracket_in_variable_regex_exits_1() {
+    let (code, err) = run_with(b"CHECK: [[V:a[]-9]+]]\nCHECK: b\n", b"b\n", &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(":1:17: error: missing closing \"]\" for regex variable"),
+        "{err}"
+    );
+    assert!(!err.contains("expected string"), "{err}");
+    let (code, err) = run_with(
+        b"CHECK: b\n",
+        b"b\n",
+        &["--implicit-check-not=[[V:a[]-9]+]]"],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("missing closing \"]\" for regex variable"),
+        "{err}"
+    );
+}

@@ -88,7 +88,7 @@ struct Options {
     color: bool,
 }
 
-fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
+fn parse_args(args: &[String], out: &mut Vec<u8>, err: &mut Vec<u8>) -> Result<Options, i32> {
     let mut o = Options {
         req: Request::default(),
         check_file: None,
@@ -185,9 +185,20 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
             "dump-input-filter",
             "dump-input-context",
         ];
-        if name == "help" || name == "version" {
-            err.extend_from_slice(
+        // On stdout, as LLVM prints them, so that a failed write shows.
+        if name == "help" {
+            out.extend_from_slice(
                 b"OVERVIEW: mlir-async-filecheck, an LLVM-compatible FileCheck\n\nUSAGE: FileCheck [options] <check-file>\n",
+            );
+            return Err(0);
+        }
+        if name == "version" {
+            out.extend_from_slice(
+                format!(
+                    "mlir-async-filecheck {} (LLVM 14 FileCheck)\n",
+                    env!("CARGO_PKG_VERSION")
+                )
+                .as_bytes(),
             );
             return Err(0);
         }
@@ -315,7 +326,7 @@ pub fn run(
 ) -> i32 {
     let mut all: Vec<String> = env_opts.map(tokenize_gnu).unwrap_or_default();
     all.extend(args.iter().cloned());
-    let o = match parse_args(&all, stderr) {
+    let o = match parse_args(&all, stdout, stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };

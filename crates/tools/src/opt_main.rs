@@ -1,8 +1,18 @@
 //! `mlir-async-opt`: mlir-opt's command line over our IR, parser, verifier,
 //! passes and printer (the counterpart of MLIR's `MlirOptMain`).
 
+/// `eprint!`/`eprintln!` that cannot panic: std's panic when stderr is
+/// full (`2>/dev/full`), which would turn a diagnostic into a crash.
+macro_rules! eprint {
+    ($($t:tt)*) => { $crate::stdio::eprint(&format!($($t)*)) };
+}
+macro_rules! eprintln {
+    ($($t:tt)*) => { $crate::stdio::eprint(&format!("{}\n", format_args!($($t)*))) };
+}
+
 mod shards;
 
+use crate::stdio;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
@@ -269,16 +279,20 @@ enum ChunkResult {
 
 /// Creates the output (`-`: stdout) and writes to it with `write`. Called
 /// only once the IR is verified, so an input that fails leaves an existing
-/// output file as it was. Errors writing to stdout (a closed pipe) are not
-/// reported, as before streaming.
+/// output file as it was. A failed write to stdout (full disk, closed
+/// stdout, closed pipe) is an error, as in mlir-opt 15.
 fn write_output(
     dest: &str,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
     if dest == "-" {
-        let mut w = std::io::BufWriter::new(std::io::stdout().lock());
-        let _ = write(&mut w).and_then(|()| w.flush());
-        return Ok(());
+        return stdio::stdout()
+            .and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                write(&mut w)?;
+                w.flush()
+            })
+            .map_err(|e| format!("mlir-async-opt: {}", stdio::io_failure(&e)));
     }
     std::fs::File::create(dest)
         .and_then(|f| {
@@ -396,7 +410,7 @@ fn process_chunk(
     let out = match stream {
         Some(dest) => {
             // IR dumps come before the output, as mlir-opt prints them.
-            eprint!("{after_all}");
+            stdio::eprint(&after_all);
             after_all.clear();
             match write_output(dest, |w| {
                 write_op(&ctx, &reg, module, popts, w)?;
@@ -422,16 +436,12 @@ fn process_chunk(
 pub fn main_with_args(args: &[String]) -> i32 {
     let o = match parse_args(args) {
         Ok(o) => o,
-        Err(m) if m.is_empty() => {
-            print!("{}", help());
-            return 0;
-        }
+        Err(m) if m.is_empty() => return print_or_fail(&help()),
         Err(m) if m == "\u{0}version" => {
-            println!(
-                "mlir-async-opt {} (MLIR syntax 13/14/15)",
+            return print_or_fail(&format!(
+                "mlir-async-opt {} (MLIR syntax 13/14/15)\n",
                 env!("CARGO_PKG_VERSION")
-            );
-            return 0;
+            ));
         }
         Err(m) => {
             eprintln!("mlir-async-opt: {m}");
@@ -574,9 +584,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
             }
         }
     }
-    eprint!("{stderr}");
+    stdio::eprint(&stderr);
     if !after_all.is_empty() {
-        eprint!("{after_all}");
+        stdio::eprint(&after_all);
     }
     if o.timing {
         let total: f64 = timing.iter().map(|t| t.1).sum();
@@ -634,11 +644,31 @@ pub fn main_with_args(args: &[String]) -> i32 {
                 return 1;
             }
         }
+        _ if pieces.iter().all(String::is_empty) => {}
         _ => {
-            let _ = write(&mut std::io::stdout().lock());
+            let written = stdio::stdout().and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                write(&mut w)?;
+                w.flush()
+            });
+            if let Err(e) = written {
+                stdio::eprint(&format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
+                return 1;
+            }
         }
     }
     i32::from(failed)
+}
+
+/// `--help` and `--version`: status 1 when the text cannot be written.
+fn print_or_fail(text: &str) -> i32 {
+    match stdio::write_stdout(text.as_bytes()) {
+        Ok(()) => 0,
+        Err(e) => {
+            stdio::eprint(&format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
+            1
+        }
+    }
 }
 
 fn chunk_source(text: &str) -> &str {

@@ -1,0 +1,85 @@
+//! Standard output and error for the binaries, with every failed write
+//! visible.
+//!
+//! Why not `std::io::stdout()` and `print!`: std swallows `EBADF`, so with
+//! stdout closed every write "succeeds", and `print!`/`eprint!` panic on any
+//! other error (`/dev/full`). The tools instead write to a duplicate of
+//! fd 1, which reports what the kernel says, and turn a failure into a
+//! diagnostic and an exit status (mlir-opt 15: "IO failure on output
+//! stream").
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+
+/// A handle on fd 1 that reports errors. Fails (`EBADF`) when stdout is
+/// closed.
+pub fn stdout() -> io::Result<File> {
+    if stdout_was_closed() {
+        // EBADF, what the write would have failed with.
+        return Err(io::Error::from_raw_os_error(9));
+    }
+    io::stdout().as_fd().try_clone_to_owned().map(File::from)
+}
+
+/// Whether fd 1 was closed when the process started. Before `main`, std
+/// reopens a closed fd 0, 1 or 2 on `/dev/null`, read-write, so a closed
+/// stdout looks like a working one; a shell's `>/dev/null` opens it
+/// write-only. Linux only (`/proc`); elsewhere, or with `1<>/dev/null`,
+/// the output is discarded as std would.
+fn stdout_was_closed() -> bool {
+    let is_null =
+        std::fs::read_link("/proc/self/fd/1").is_ok_and(|t| t == std::path::Path::new("/dev/null"));
+    if !is_null {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    info.lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+        .is_some_and(|flags| flags & 3 == 2) // O_ACCMODE == O_RDWR
+}
+
+/// Writes `bytes` to stdout. Nothing to write is not an error, even with
+/// stdout closed (as with mlir-opt, which only fails on a write).
+pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    let mut f = stdout()?;
+    f.write_all(bytes)?;
+    f.flush()
+}
+
+/// Writes to stderr, ignoring failure: there is nowhere left to report it,
+/// and a panic would only add a second failed write.
+pub fn eprint(s: impl AsRef<[u8]>) {
+    let _ = io::stderr().lock().write_all(s.as_ref());
+}
+
+/// LLVM's text for a failed write: the system's message without Rust's
+/// "(os error N)" suffix.
+pub fn io_failure(e: &io::Error) -> String {
+    let s = e.to_string();
+    let s = match s.find(" (os error") {
+        Some(p) => s[..p].to_string(),
+        None => s,
+    };
+    format!("IO failure on output stream: {s}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_failure_drops_the_os_error_number() {
+        let e = io::Error::from_raw_os_error(28);
+        assert_eq!(
+            io_failure(&e),
+            "IO failure on output stream: No space left on device"
+        );
+    }
+}

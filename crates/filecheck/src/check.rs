@@ -447,7 +447,10 @@ impl FileCheck {
                 not_found.remove(&prefix);
             }
             let prefix_start = pos;
-            pos = if after == pos {
+            // LLVM skips to the suffix's end unless nothing follows it: a
+            // directive ending the file (`CHECK-DAG:` without a newline)
+            // keeps the text after the prefix (`-DAG:`) as its pattern.
+            pos = if after == pos || after >= text.len() {
                 pos + prefix.len()
             } else {
                 after

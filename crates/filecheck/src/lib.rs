@@ -100,6 +100,8 @@ fn parse_args(args: &[String], out: &mut Vec<u8>, err: &mut Vec<u8>) -> Result<O
     };
     let mut i = 0;
     let mut only_positional = false;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut repeated = false;
     let fail = |err: &mut Vec<u8>, msg: String| {
         err.extend_from_slice(format!("FileCheck: {msg}\n").as_bytes());
         1
@@ -150,6 +152,21 @@ fn parse_args(args: &[String], out: &mut Vec<u8>, err: &mut Vec<u8>) -> Result<O
             "vv",
             "color",
         ];
+        // LLVM's plain `cl::opt`s (not lists, not `-v`/`-vv`) take one
+        // occurrence; each extra one is an error, reported as parsing goes
+        // on, and the status is then 1.
+        if ONCE.contains(&name) {
+            if seen.contains(&name) {
+                err.extend_from_slice(
+                    format!(
+                        "FileCheck: for the --{name} option: may only occur zero or one times!\n"
+                    )
+                    .as_bytes(),
+                );
+                repeated = true;
+            }
+            seen.push(name);
+        }
         if bools.contains(&name) {
             let Ok(v) = flag(&inline) else {
                 return Err(fail(
@@ -271,8 +288,22 @@ fn parse_args(args: &[String], out: &mut Vec<u8>, err: &mut Vec<u8>) -> Result<O
             },
         }
     }
+    if repeated {
+        return Err(1);
+    }
     Ok(o)
 }
+
+const ONCE: &[&str] = &[
+    "strict-whitespace",
+    "ignore-case",
+    "allow-empty",
+    "match-full-lines",
+    "enable-var-scope",
+    "allow-deprecated-dag-overlap",
+    "color",
+    "input-file",
+];
 
 const DUMP_HELP: &str = "The following description was requested by -dump-input=help to
 explain the input dump printed by FileCheck.

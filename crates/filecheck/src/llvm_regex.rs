@@ -108,6 +108,7 @@ impl Parser<'_> {
         let c = self.s[self.i];
         self.i += 1;
         let mut was_anchor = false;
+        let mut was_caret = false;
         match c {
             b'(' => {
                 if self.peek().is_none() {
@@ -131,6 +132,7 @@ impl Parser<'_> {
             b'^' => {
                 self.out.push('^');
                 was_anchor = true;
+                was_caret = true;
             }
             b'$' => {
                 self.out.push('$');
@@ -177,8 +179,13 @@ impl Parser<'_> {
         if !(r == b'*' || r == b'+' || r == b'?' || is_bound) {
             return Ok(());
         }
+        if was_caret {
+            // regcomp's `REQUIRE(!wascaret, REG_BADRPT)`: `^*`, `^+`, `^?`,
+            // `^{n}` are errors, while `$*` is accepted.
+            return Err("repetition-operator operand invalid");
+        }
         if was_anchor {
-            // `^*` is accepted by LLVM and repeats an anchor; emit as literal-free.
+            // `$*` is accepted by LLVM and repeats an anchor; emit as literal-free.
             self.out.insert_str(self.out.len() - 1, "(?:");
             self.out.push(')');
         }
@@ -289,10 +296,17 @@ impl Parser<'_> {
                         self.i += 4;
                     }
                 }
-                if end < c {
+                // regcomp compares `char`s, signed here: bytes from 0x80
+                // sort before ASCII, so `[\xe9-f]` is 0xE9-0xFF and 0x00-f,
+                // and `[a-\xe9]` is an error.
+                if (end as i8) < (c as i8) {
                     return Err("invalid character range");
                 }
-                cls.push_str(&format!("\\x{:02X}-\\x{:02X}", c, end));
+                if (c as i8) < 0 && (end as i8) >= 0 {
+                    cls.push_str(&format!("\\x{:02X}-\\xFF\\x00-\\x{:02X}", c, end));
+                } else {
+                    cls.push_str(&format!("\\x{:02X}-\\x{:02X}", c, end));
+                }
             } else {
                 cls.push_str(&format!("\\x{:02X}", c));
             }
@@ -354,6 +368,24 @@ mod tests {
     }
 
     #[test]
+    fn ranges_compare_bytes_as_signed_chars() {
+        let t = translate(b"[\xe9-b]").ok().unwrap();
+        let re = regex::bytes::RegexBuilder::new(&format!("(?-u){}", t.rust))
+            .build()
+            .unwrap();
+        for (byte, hit) in [
+            (0xe9u8, true),
+            (0xff, true),
+            (0x00, true),
+            (b'b', true),
+            (b'c', false),
+            (0xe8, false),
+        ] {
+            assert_eq!(re.is_match(&[byte]), hit, "{byte:#x}");
+        }
+    }
+
+    #[test]
     fn ere_errors_use_llvm_text() {
         let e = |p: &str| translate(p.as_bytes()).err().unwrap();
         assert_eq!(e("*"), "repetition-operator operand invalid");
@@ -362,10 +394,17 @@ mod tests {
         assert_eq!(e("a)"), "parentheses not balanced");
         assert_eq!(e("[a"), "brackets ([ ]) not balanced");
         assert_eq!(e("[z-a]"), "invalid character range");
+        assert_eq!(
+            translate(b"[a-\xe9]").err().as_deref(),
+            Some("invalid character range")
+        );
         assert_eq!(e("a\\"), "trailing backslash (\\)");
         assert_eq!(e("a|"), "empty (sub)expression");
         assert_eq!(e("[[:foo:]]"), "invalid character class");
         assert_eq!(e("\\1"), "invalid backreference number");
+        assert_eq!(e("a^*"), "repetition-operator operand invalid");
+        assert_eq!(e("^{2}a"), "repetition-operator operand invalid");
+        assert!(translate(b"a$*").is_ok());
         assert_eq!(e("(a\\1)"), "invalid backreference number");
         assert_eq!(e("(a)\\2"), "invalid backreference number");
     }

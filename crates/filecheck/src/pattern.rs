@@ -558,22 +558,37 @@ impl ExprParser<'_> {
         // Literal.
         let save = *i;
         let mut j = *i;
-        let neg = j < end && self.s[j] == b'-';
+        // LLVM reads a legacy `[[@LINE+N]]` offset as unsigned only.
+        let neg = ao != Allowed::Literal && j < end && self.s[j] == b'-';
         if neg {
             j += 1;
         }
+        // `StringRef::consumeInteger` with radix 0 (LLVM's
+        // `GetAutoSenseRadix`): 0x hex, 0b binary, 0o and a leading 0 octal;
+        // a prefix with no digit of its radix after it is no number.
         let mut radix = 10;
-        if ao != Allowed::Literal
-            && j + 1 < end
-            && self.s[j] == b'0'
-            && (self.s[j + 1] == b'x' || self.s[j + 1] == b'X')
-            && j + 2 < end
-            && self.s[j + 2].is_ascii_hexdigit()
-        {
-            radix = 16;
-            j += 2;
+        if ao != Allowed::Literal {
+            let rest = &self.s[j..end];
+            let two = |p: &[u8]| rest.starts_with(p);
+            if two(b"0x") || two(b"0X") {
+                radix = 16;
+                j += 2;
+            } else if two(b"0b") || two(b"0B") {
+                radix = 2;
+                j += 2;
+            } else if two(b"0o") {
+                radix = 8;
+                j += 2;
+            } else if rest.len() > 1 && rest[0] == b'0' && rest[1].is_ascii_digit() {
+                radix = 8;
+                j += 1;
+            }
         }
         let ds = j;
+        // Where LLVM reports a bad literal: its second, signed attempt is
+        // left past the radix prefix (`GetAutoSenseRadix` consumed it),
+        // unless a `-` made it work on a copy.
+        let err_at = if ao == Allowed::Any && !neg { ds } else { save };
         while j < end && (self.s[j] as char).is_digit(radix) {
             j += 1;
         }
@@ -588,7 +603,7 @@ impl ExprParser<'_> {
             }
         }
         Err(ErrDiag::at(
-            self.loc(save),
+            self.loc(err_at),
             format!(
                 "invalid {}operand format",
                 if maybe_invalid_constraint {

@@ -57,7 +57,7 @@ fn malformed_check_files_exit_2_with_llvm_text() {
             b"CHECK: {{*}}",
             "invalid regex: repetition-operator operand invalid",
         ),
-        (b"CHECK:", "found empty check string with prefix 'CHECK:'"),
+        (b"CHECK:\n", "found empty check string with prefix 'CHECK:'"),
         (
             b"CHECK-COUNT-0: x",
             "invalid count in -COUNT specification on prefix 'CHECK'",
@@ -156,6 +156,74 @@ fn unbalanced_bracket_in_variable_regex_exits_1() {
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("missing closing \"]\" for regex variable"),
+        "{err}"
+    );
+}
+
+/// A directive that ends the file (no newline) keeps the text after its
+/// prefix as its pattern, as LLVM 14 does: `CHECK:` looks for `:`, and
+/// `CHECK-DAG:` for `-DAG:`; neither is an empty-pattern error.
+#[test]
+fn directive_at_end_of_file_keeps_its_suffix() {
+    let (code, err) = run_with(b"CHECK:", b"abc\n", &["--dump-input=never"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(":1:6: error: CHECK: expected string not found in input"),
+        "{err}"
+    );
+    assert_eq!(run_with(b"CHECK:", b"a:c\n", &[]).0, 0);
+    let (code, err) = run_with(b"CHECK: a\nCHECK-DAG:", b"a\n-DAG:\n", &[]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// LLVM's plain options take one occurrence (status 1, one message per
+/// extra one); `-v` and `--allow-unused-prefixes` any number.
+#[test]
+fn repeated_options() {
+    let (code, err) = run_with(
+        b"CHECK: a\n",
+        b"a\n",
+        &["--allow-empty", "--strict-whitespace", "--allow-empty"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "FileCheck: for the --allow-empty option: may only occur zero or one times!\n"
+    );
+    let (code, err) = run_with(
+        b"CHECK: a\n",
+        b"a\n",
+        &[
+            "-v",
+            "-v",
+            "--allow-unused-prefixes",
+            "--allow-unused-prefixes",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Numeric literals are read as `StringRef::consumeInteger` with radix 0:
+/// 0x, 0b, 0o and a leading 0 (octal) prefixes; a legacy `[[@LINE+N]]`
+/// offset is unsigned decimal only.
+#[test]
+fn numeric_literal_radixes() {
+    for (check, input, want) in [
+        ("CHECK: v[[#010]]", "v8", 0),
+        ("CHECK: v[[#010]]", "v10", 1),
+        ("CHECK: v[[#0b101]]", "v5", 0),
+        ("CHECK: v[[#0o17]]", "v15", 0),
+        ("CHECK: v[[#0x1f]]", "v31", 0),
+        ("CHECK: v[[#@LINE+010]]", "v9", 0),
+        ("CHECK: v[[#08]]", "v8", 2),
+        ("CHECK: v[[@LINE--1]]", "v0", 2),
+    ] {
+        let (code, err) = run_with(check.as_bytes(), format!("{input}\n").as_bytes(), &[]);
+        assert_eq!(code, want, "{check} on {input}: {err}");
+    }
+    let (_, err) = run_with(b"CHECK: v[[#0xg]]", b"v\n", &[]);
+    assert!(
+        err.contains(":1:14: error: invalid matching constraint or operand format"),
         "{err}"
     );
 }

@@ -70,7 +70,12 @@ struct Parser<'a> {
     /// `closed[n - 1]`: group n's `)` has been read.
     closed: Vec<bool>,
     backref: bool,
+    depth: usize,
 }
+
+/// Deepest group nesting translated; the `regex` crate is built to accept
+/// it (`nest_limit`).
+pub const MAX_DEPTH: usize = 200;
 
 const CLASSES: &[&str] = &[
     "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space",
@@ -114,6 +119,12 @@ impl Parser<'_> {
                 if self.peek().is_none() {
                     return Err("parentheses not balanced");
                 }
+                // Recursion bound (LLVM 14 itself overflows its stack on
+                // deep nesting); far above any real pattern.
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return Err("parentheses nested too deeply");
+                }
                 self.groups += 1;
                 let group = self.groups;
                 self.closed.push(false);
@@ -125,6 +136,7 @@ impl Parser<'_> {
                     return Err("parentheses not balanced");
                 }
                 self.i += 1;
+                self.depth -= 1;
                 self.closed[group - 1] = true;
                 self.out.push(')');
             }
@@ -329,6 +341,7 @@ pub fn translate(pat: &[u8]) -> Result<Translated, String> {
         groups: 0,
         closed: Vec::new(),
         backref: false,
+        depth: 0,
     };
     p.ere(None).map_err(str::to_string)?;
     if p.i != pat.len() {

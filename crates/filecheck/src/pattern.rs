@@ -418,6 +418,27 @@ struct ExprParser<'a> {
     s: &'a [u8],
     buf: usize,
     line: Option<usize>,
+    /// Operands read so far and parentheses/calls open now: bounded so
+    /// that parsing, evaluating and dropping the (recursive) tree cannot
+    /// overflow the stack, where LLVM 14 crashes (`[[#((((...1))))]]`,
+    /// `[[#1+1+...+1]]` with tens of thousands of terms).
+    operands: std::cell::Cell<usize>,
+    nesting: std::cell::Cell<usize>,
+}
+
+const MAX_OPERANDS: usize = 1000;
+const MAX_NESTING: usize = 100;
+
+impl<'a> ExprParser<'a> {
+    fn new(s: &'a [u8], buf: usize, line: Option<usize>) -> Self {
+        ExprParser {
+            s,
+            buf,
+            line,
+            operands: std::cell::Cell::new(0),
+            nesting: std::cell::Cell::new(0),
+        }
+    }
 }
 
 #[derive(PartialEq, Clone, Copy)]
@@ -523,6 +544,13 @@ impl ExprParser<'_> {
         ao: Allowed,
         maybe_invalid_constraint: bool,
     ) -> Result<Ast, ErrDiag> {
+        self.operands.set(self.operands.get() + 1);
+        if self.operands.get() > MAX_OPERANDS {
+            return Err(ErrDiag::at(
+                self.loc(*i),
+                format!("numeric expression too long (more than {MAX_OPERANDS} operands)"),
+            ));
+        }
         if *i < end && self.s[*i] == b'(' {
             if ao != Allowed::Any {
                 return Err(ErrDiag::at(
@@ -615,7 +643,26 @@ impl ExprParser<'_> {
         ))
     }
 
+    /// Runs `f` one nesting level deeper (a parenthesis, a call).
+    fn nested<T>(&self, at: usize, f: impl FnOnce() -> Result<T, ErrDiag>) -> Result<T, ErrDiag> {
+        if self.nesting.get() >= MAX_NESTING {
+            return Err(ErrDiag::at(
+                self.loc(at),
+                format!("numeric expression nested too deeply (more than {MAX_NESTING} levels)"),
+            ));
+        }
+        self.nesting.set(self.nesting.get() + 1);
+        let r = f();
+        self.nesting.set(self.nesting.get() - 1);
+        r
+    }
+
     fn paren(&self, ctx: &mut Context, i: &mut usize, end: usize) -> Result<Ast, ErrDiag> {
+        let at = *i;
+        self.nested(at, || self.paren_body(ctx, i, end))
+    }
+
+    fn paren_body(&self, ctx: &mut Context, i: &mut usize, end: usize) -> Result<Ast, ErrDiag> {
         *i += 1;
         *i = self.ltrim(*i, end);
         if *i >= end {
@@ -683,6 +730,17 @@ impl ExprParser<'_> {
     }
 
     fn call(
+        &self,
+        ctx: &mut Context,
+        i: &mut usize,
+        end: usize,
+        name: &str,
+        name_at: usize,
+    ) -> Result<Ast, ErrDiag> {
+        self.nested(name_at, || self.call_body(ctx, i, end, name, name_at))
+    }
+
+    fn call_body(
         &self,
         ctx: &mut Context,
         i: &mut usize,
@@ -767,7 +825,7 @@ pub fn parse_variable(
     start: usize,
     end: usize,
 ) -> Result<(String, bool, usize), ErrDiag> {
-    ExprParser { s, buf, line: None }.parse_variable(start, end)
+    ExprParser::new(s, buf, None).parse_variable(start, end)
 }
 
 /// Parsed `[[#...]]` block: expression (if any), its format and the defined
@@ -788,7 +846,7 @@ pub fn parse_numeric_block(
     legacy: bool,
     line: Option<usize>,
 ) -> Result<NumBlock, ErrDiag> {
-    let p = ExprParser { s, buf, line };
+    let p = ExprParser::new(s, buf, line);
     let mut i = start;
     let mut explicit: Option<Format> = None;
     let mut precision = 0usize;
@@ -1251,11 +1309,7 @@ impl Pattern {
                         err(out, ms + sp, "unexpected whitespace");
                         return Err(ParseFailed);
                     }
-                    let p = ExprParser {
-                        s,
-                        buf,
-                        line: self.line,
-                    };
+                    let p = ExprParser::new(s, buf, self.line);
                     let (name, pseudo, after) = match p.parse_variable(ms, me) {
                         Ok(v) => v,
                         Err(e) => {
@@ -1428,6 +1482,9 @@ impl Pattern {
         };
         regex::bytes::RegexBuilder::new(&format!("{flags}{rx}"))
             .size_limit(64 << 20)
+            // Room for `llvm_regex::MAX_DEPTH` groups plus FileCheck's own
+            // (one per `{{...}}` with `|`, per variable definition).
+            .nest_limit(4 * crate::llvm_regex::MAX_DEPTH as u32)
             .build()
             .ok()
     }

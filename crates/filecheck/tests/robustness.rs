@@ -227,3 +227,31 @@ fn numeric_literal_radixes() {
         "{err}"
     );
 }
+
+/// Nesting that would overflow the stack (LLVM 14 crashes on all of these)
+/// is a diagnostic and status 2; nesting a real check could use still works.
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let regex = |n: usize| format!("CHECK: {{{{{}a{}}}}}\n", "(".repeat(n), ")".repeat(n));
+    let num = |n: usize| format!("CHECK: [[#{}1{}]]\n", "(".repeat(n), ")".repeat(n));
+    assert_eq!(run_with(regex(150).as_bytes(), b"a\n", &[]).0, 0);
+    let (code, err) = run_with(regex(100_000).as_bytes(), b"a\n", &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid regex: parentheses nested too deeply"),
+        "{err}"
+    );
+    assert_eq!(run_with(num(50).as_bytes(), b"1\n", &[]).0, 0);
+    let (code, err) = run_with(num(100_000).as_bytes(), b"1\n", &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("numeric expression nested too deeply"),
+        "{err}"
+    );
+    let chain = format!("CHECK: [[#{}1]]\n", "1+".repeat(50_000));
+    let (code, err) = run_with(chain.as_bytes(), b"50001\n", &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("numeric expression too long"), "{err}");
+    let chain = format!("CHECK: [[#{}1]]\n", "1+".repeat(500));
+    assert_eq!(run_with(chain.as_bytes(), b"501\n", &[]).0, 0);
+}

@@ -344,13 +344,16 @@ fn write_output(
             })
             .map_err(|e| format!("mlir-async-opt: {}", stdio::io_failure(&e)));
     }
-    std::fs::File::create(dest)
-        .and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            write(&mut w)?;
-            w.flush()
-        })
-        .map_err(|e| format!("mlir-async-opt: cannot write '{dest}': {e}"))
+    let f = std::fs::File::create(dest).map_err(|e| open_failure(dest, &e))?;
+    let mut w = std::io::BufWriter::new(f);
+    write(&mut w)
+        .and_then(|()| w.flush())
+        .map_err(|e| format!("mlir-async-opt: {}", stdio::io_failure(&e)))
+}
+
+/// mlir-opt's text for an output file it cannot create.
+fn open_failure(path: &str, e: &std::io::Error) -> String {
+    format!("cannot open output file '{path}': {}", stdio::os_message(e))
 }
 
 /// `stream`: where to write the output as it is printed (`-`: stdout),
@@ -506,7 +509,10 @@ pub fn main_with_args(args: &[String]) -> i32 {
         std::fs::File::open(&input).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
     };
     if let Err(e) = read {
-        eprintln!("mlir-async-opt: cannot open input file '{input}': {e}");
+        eprintln!(
+            "cannot open input file '{input}': {}",
+            stdio::os_message(&e)
+        );
         return 1;
     }
     let file = if input == "-" {
@@ -684,13 +690,8 @@ pub fn main_with_args(args: &[String]) -> i32 {
             if failed {
                 return 1;
             }
-            let written = std::fs::File::create(path).and_then(|f| {
-                let mut w = std::io::BufWriter::new(f);
-                write(&mut w)?;
-                w.flush()
-            });
-            if let Err(e) = written {
-                eprintln!("mlir-async-opt: cannot write '{path}': {e}");
+            if let Err(m) = write_output(path, write) {
+                eprintln!("{m}");
                 return 1;
             }
         }

@@ -59,15 +59,19 @@ pub fn eprint(s: impl AsRef<[u8]>) {
     let _ = io::stderr().lock().write_all(s.as_ref());
 }
 
-/// LLVM's text for a failed write: the system's message without Rust's
-/// "(os error N)" suffix.
+/// LLVM's text for a failed write.
 pub fn io_failure(e: &io::Error) -> String {
+    format!("IO failure on output stream: {}", os_message(e))
+}
+
+/// The system's message (`strerror`), as LLVM prints it: without Rust's
+/// " (os error N)".
+pub fn os_message(e: &io::Error) -> String {
     let s = e.to_string();
-    let s = match s.find(" (os error") {
+    match s.find(" (os error") {
         Some(p) => s[..p].to_string(),
         None => s,
-    };
-    format!("IO failure on output stream: {s}")
+    }
 }
 
 #[cfg(test)]

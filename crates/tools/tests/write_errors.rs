@@ -142,3 +142,34 @@ fn lit_report_help_and_version() {
     expect_failure(lit, &["--help"], b"", 2);
     expect_failure(lit, &["--version"], b"", 2);
 }
+
+/// `-o FILE`: a file that cannot be created and one that cannot be written
+/// fail with mlir-opt's two messages.
+#[test]
+fn opt_output_file_errors() {
+    let opt = env!("CARGO_BIN_EXE_mlir-async-opt");
+    let f = tmp("o.mlir", MODULE);
+    let f = f.to_str().unwrap();
+    for (out, msg) in [
+        (
+            "/dev/full",
+            "mlir-async-opt: IO failure on output stream: No space left on device\n",
+        ),
+        (
+            "/nonexistent-dir/out.mlir",
+            "cannot open output file '/nonexistent-dir/out.mlir': No such file or directory\n",
+        ),
+    ] {
+        for extra in [
+            &[][..],
+            &["-split-input-file"],
+            &["-async-to-async-runtime"],
+        ] {
+            let mut args = vec![f, "-o", out];
+            args.extend_from_slice(extra);
+            let o = run(opt, &args, b"", Sink::Null);
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            assert_eq!(String::from_utf8_lossy(&o.stderr), msg, "{args:?}");
+        }
+    }
+}

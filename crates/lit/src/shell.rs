@@ -207,6 +207,24 @@ pub fn run_script(script: &str, env: &mut Env) -> Outcome {
         }
     }
     lists.push((cur, conn));
+    // `a &&`, `|| b`, `a | | b`: sh and lit refuse them; running the rest
+    // would let a typo pass.
+    for (k, (pipe, conn)) in lists.iter().enumerate() {
+        let dangling = pipe.is_empty()
+            && (matches!(conn, Some(Tok::And | Tok::Or))
+                || lists
+                    .get(k + 1)
+                    .is_some_and(|(_, c)| matches!(c, Some(Tok::And | Tok::Or))));
+        let empty_stage = pipe
+            .split(|t| *t == Tok::Pipe)
+            .any(|stage| stage.is_empty())
+            && !pipe.is_empty();
+        if dangling || empty_stage {
+            o.code = 127;
+            o.log = format!("shell parse error: missing command in '{script}'\n");
+            return o;
+        }
+    }
     let mut last = 0;
     for (pipe, conn) in lists {
         match conn {
@@ -582,11 +600,12 @@ impl Stage {
                     to_file = true;
                 }
                 Err(e) => {
-                    errs.extend_from_slice(
-                        format!("error: cannot write {}: {e}\n", p.display()).as_bytes(),
+                    // As in sh: the command does not run.
+                    let msg = format!("error: cannot write {}: {e}\n", p.display());
+                    return (
+                        Running::Done(1, msg.into_bytes()),
+                        Some(Source::Bytes(vec![])),
                     );
-                    cmd.stdout(Stdio::null());
-                    to_file = true;
                 }
             },
             None => {
@@ -601,10 +620,11 @@ impl Stage {
                         cmd.stderr(Stdio::from(f));
                     }
                     Err(e) => {
-                        errs.extend_from_slice(
-                            format!("error: cannot write {}: {e}\n", p.display()).as_bytes(),
+                        let msg = format!("error: cannot write {}: {e}\n", p.display());
+                        return (
+                            Running::Done(1, msg.into_bytes()),
+                            Some(Source::Bytes(vec![])),
                         );
-                        cmd.stderr(Stdio::null());
                     }
                 },
                 _ => {
@@ -689,11 +709,13 @@ impl Stage {
             out.append(&mut err);
         }
         let mut log = Vec::new();
+        let mut code = code;
         let mut write = |p: &PathBuf, app: bool, data: &[u8]| {
             if let Err(e) = open_out(p, app).and_then(|mut f| f.write_all(data)) {
                 log.extend_from_slice(
                     format!("error: cannot write {}: {e}\n", p.display()).as_bytes(),
                 );
+                code = 1;
             }
         };
         if let Some((p, app)) = &self.err_file {
@@ -800,7 +822,12 @@ fn builtin(argv: &[String], stdin: Vec<u8>, env: &mut Env) -> (i32, Vec<u8>, Vec
         }
         "cd" => {
             if let Some(d) = argv.get(1) {
-                env.cwd = resolve(d, &env.cwd);
+                let to = resolve(d, &env.cwd);
+                if !to.is_dir() {
+                    let msg = format!("cd: {}: no such directory\n", to.display());
+                    return (1, vec![], msg.into_bytes());
+                }
+                env.cwd = to;
             }
             (0, vec![], vec![])
         }

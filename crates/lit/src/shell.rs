@@ -912,6 +912,19 @@ mod tests {
         );
         // The last stage's SIGPIPE is not excused, nor any other failure.
         assert_ne!(run_script("yes | false", &mut env).code, 0);
+        // Typos are failures, not silently skipped commands.
+        for bad in ["true &&", "|| true", "true | | true", "|"] {
+            let o = run_script(bad, &mut env);
+            assert_eq!(o.code, 127, "{bad}: {}", o.log);
+            assert!(o.log.starts_with("shell parse error"), "{}", o.log);
+        }
+        assert_eq!(run_script("true ; ", &mut env).code, 0);
+        for unwritable in ["echo x > /nonexistent-dir/f", "cat /dev/null > /nonexistent-dir/f"] {
+            let o = run_script(unwritable, &mut env);
+            assert_eq!(o.code, 1, "{unwritable}: {}", o.log);
+            assert!(o.log.contains("error: cannot write"), "{}", o.log);
+        }
+        assert_eq!(run_script("cd /nonexistent-dir && true", &mut env).code, 1);
         env.tools.insert("mlir-cpu-runner".into(), None);
         let o = run_script("echo x | mlir-cpu-runner", &mut env);
         assert_eq!(o.missing_tool.as_deref(), Some("mlir-cpu-runner"));

@@ -919,7 +919,10 @@ mod tests {
             assert!(o.log.starts_with("shell parse error"), "{}", o.log);
         }
         assert_eq!(run_script("true ; ", &mut env).code, 0);
-        for unwritable in ["echo x > /nonexistent-dir/f", "cat /dev/null > /nonexistent-dir/f"] {
+        for unwritable in [
+            "echo x > /nonexistent-dir/f",
+            "cat /dev/null > /nonexistent-dir/f",
+        ] {
             let o = run_script(unwritable, &mut env);
             assert_eq!(o.code, 1, "{unwritable}: {}", o.log);
             assert!(o.log.contains("error: cannot write"), "{}", o.log);

@@ -703,7 +703,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                 w.flush()
             });
             if let Err(e) = written {
-                stdio::eprint(&format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
+                stdio::eprint(format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
                 return 1;
             }
         }
@@ -716,7 +716,7 @@ fn print_or_fail(text: &str) -> i32 {
     match stdio::write_stdout(text.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
-            stdio::eprint(&format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
+            stdio::eprint(format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
             1
         }
     }

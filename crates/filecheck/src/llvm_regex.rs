@@ -215,13 +215,19 @@ impl Parser<'_> {
                         None
                     };
                 }
+                // regcomp's order: counts (each at most 255, `count()`),
+                // then their order, then the `}`, whose absence is a
+                // brace error only if no `}` follows at all.
+                if n.is_some_and(|n| n < m) {
+                    return Err("invalid repetition count(s)");
+                }
                 if self.peek() != Some(b'}') {
+                    if self.s[self.i..].contains(&b'}') {
+                        return Err("invalid repetition count(s)");
+                    }
                     return Err("braces not balanced");
                 }
                 self.i += 1;
-                if n.is_some_and(|n| n < m) || m > 255 || n.is_some_and(|n| n > 255) {
-                    return Err("invalid repetition count(s)");
-                }
                 match n {
                     Some(n) if n == m => self.out.push_str(&format!("{{{m}}}")),
                     Some(n) => self.out.push_str(&format!("{{{m},{n}}}")),
@@ -246,7 +252,8 @@ impl Parser<'_> {
             self.i += 1;
             any = true;
         }
-        if !any {
+        // RE_DUP_MAX.
+        if !any || v > 255 {
             return Err("invalid repetition count(s)");
         }
         Ok(v)
@@ -416,6 +423,10 @@ mod tests {
         assert_eq!(e("[[:foo:]]"), "invalid character class");
         assert_eq!(e("\\1"), "invalid backreference number");
         assert_eq!(e("a^*"), "repetition-operator operand invalid");
+        assert_eq!(e("a{2,1"), "invalid repetition count(s)");
+        assert_eq!(e("a{256"), "invalid repetition count(s)");
+        assert_eq!(e("a{3,4"), "braces not balanced");
+        assert_eq!(e("a{3x}"), "invalid repetition count(s)");
         assert_eq!(e("^{2}a"), "repetition-operator operand invalid");
         assert!(translate(b"a$*").is_ok());
         assert_eq!(e("(a\\1)"), "invalid backreference number");

@@ -226,12 +226,18 @@ fn mutated_check_files_end_with_a_status() {
                 .args(&args)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::null())
-                .stderr(Stdio::null())
+                .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
             let _ = child.stdin.take().unwrap().write_all(&case.input);
-            let theirs = child.wait().unwrap().code();
-            if theirs != Some(code) {
+            let o = child.wait_with_output().unwrap();
+            let theirs = o.status.code();
+            // With FILECHECK_COMPARE_STDERR set, the diagnostics too (the
+            // tool's name aside).
+            let same_text = std::env::var_os("FILECHECK_COMPARE_STDERR").is_none()
+                || String::from_utf8_lossy(&o.stderr).replace(tool.as_str(), "FileCheck")
+                    == String::from_utf8_lossy(&err);
+            if theirs != Some(code) || !same_text {
                 let keep = dir.join(format!("differs-{k}.txt"));
                 std::fs::write(&keep, &case.check).unwrap();
                 std::fs::write(dir.join(format!("differs-{k}.in")), &case.input).unwrap();

@@ -25,8 +25,11 @@ pub fn stdout() -> io::Result<File> {
 /// Whether fd 1 was closed when the process started. Before `main`, std
 /// reopens a closed fd 0, 1 or 2 on `/dev/null`, read-write, so a closed
 /// stdout looks like a working one; a shell's `>/dev/null` opens it
-/// write-only. Linux only (`/proc`); elsewhere, or with `1<>/dev/null`,
-/// the output is discarded as std would.
+/// write-only. The cost of telling them apart this way: a parent that
+/// hands over `/dev/null` opened read-write (`1<>/dev/null`, Python's
+/// `subprocess.DEVNULL`) is taken for a closed stdout, so a run with output
+/// fails there. Linux only (`/proc`); elsewhere the output is discarded as
+/// std would.
 fn stdout_was_closed() -> bool {
     let is_null =
         std::fs::read_link("/proc/self/fd/1").is_ok_and(|t| t == std::path::Path::new("/dev/null"));

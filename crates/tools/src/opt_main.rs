@@ -342,13 +342,23 @@ fn write_output(
                 write(&mut w)?;
                 w.flush()
             })
-            .map_err(|e| format!("mlir-async-opt: {}", stdio::io_failure(&e)));
+            .map_err(|e| write_error(&e));
     }
     let f = std::fs::File::create(dest).map_err(|e| open_failure(dest, &e))?;
     let mut w = std::io::BufWriter::new(f);
     write(&mut w)
         .and_then(|()| w.flush())
-        .map_err(|e| format!("mlir-async-opt: {}", stdio::io_failure(&e)))
+        .map_err(|e| write_error(&e))
+}
+
+/// The message of a failed write; empty for a broken pipe, which ends the
+/// run with `EX_IOERR` and no message (see `stdio::EX_IOERR`).
+fn write_error(e: &std::io::Error) -> String {
+    if stdio::is_broken_pipe(e) {
+        String::new()
+    } else {
+        format!("mlir-async-opt: {}", stdio::io_failure(e))
+    }
 }
 
 /// mlir-opt's text for an output file it cannot create.
@@ -543,6 +553,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
     let mut outputs: Vec<Option<Vec<String>>> = vec![];
     let mut edition_seen = o.edition;
     let mut failed = false;
+    let mut broken_pipe = false;
     let mut timing = vec![];
     let mut after_all = String::new();
     let mut stderr = String::new();
@@ -625,6 +636,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             match result {
                 ChunkResult::Output(out) => outputs.push(Some(out)),
                 ChunkResult::Written => {}
+                ChunkResult::WriteFailed(m) if m.is_empty() => broken_pipe = true,
                 ChunkResult::WriteFailed(m) => {
                     stderr.push_str(&m);
                     stderr.push('\n');
@@ -665,6 +677,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
         }
         eprintln!("    {total:.4} (100.0%)  Total");
     }
+    if broken_pipe {
+        return stdio::EX_IOERR;
+    }
     if stream.is_some() {
         return i32::from(failed);
     }
@@ -690,9 +705,14 @@ pub fn main_with_args(args: &[String]) -> i32 {
             if failed {
                 return 1;
             }
-            if let Err(m) = write_output(path, write) {
-                eprintln!("{m}");
-                return 1;
+            match write_output(path, write) {
+                Ok(()) => {}
+                // A FIFO whose reader has gone.
+                Err(m) if m.is_empty() => return stdio::EX_IOERR,
+                Err(m) => {
+                    eprintln!("{m}");
+                    return 1;
+                }
             }
         }
         _ if pieces.iter().all(String::is_empty) => {}
@@ -703,22 +723,19 @@ pub fn main_with_args(args: &[String]) -> i32 {
                 w.flush()
             });
             if let Err(e) = written {
-                stdio::eprint(format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
-                return 1;
+                return stdio::write_failed("mlir-async-opt", &e, 1);
             }
         }
     }
     i32::from(failed)
 }
 
-/// `--help` and `--version`: status 1 when the text cannot be written.
+/// `--help` and `--version`: status 1 when the text cannot be written
+/// (74 for a broken pipe).
 fn print_or_fail(text: &str) -> i32 {
     match stdio::write_stdout(text.as_bytes()) {
         Ok(()) => 0,
-        Err(e) => {
-            stdio::eprint(format!("mlir-async-opt: {}\n", stdio::io_failure(&e)));
-            1
-        }
+        Err(e) => stdio::write_failed("mlir-async-opt", &e, 1),
     }
 }
 

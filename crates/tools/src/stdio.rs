@@ -62,6 +62,26 @@ pub fn eprint(s: impl AsRef<[u8]>) {
     let _ = io::stderr().lock().write_all(s.as_ref());
 }
 
+/// The status of a write to a reader that has gone (`| head`): LLVM's
+/// pipe-signal handler exits with `EX_IOERR` and says nothing, and so do
+/// the tools (Rust ignores SIGPIPE, so the write returns `EPIPE` instead).
+pub const EX_IOERR: i32 = 74;
+
+pub fn is_broken_pipe(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::BrokenPipe
+}
+
+/// Reports a failed write to stdout by `tool`; returns the exit status:
+/// `EX_IOERR` in silence for a broken pipe, else `status` after LLVM's
+/// message.
+pub fn write_failed(tool: &str, e: &io::Error, status: i32) -> i32 {
+    if is_broken_pipe(e) {
+        return EX_IOERR;
+    }
+    eprint(format!("{tool}: {}\n", io_failure(e)));
+    status
+}
+
 /// LLVM's text for a failed write.
 pub fn io_failure(e: &io::Error) -> String {
     format!("IO failure on output stream: {}", os_message(e))

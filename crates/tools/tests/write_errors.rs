@@ -173,3 +173,30 @@ fn opt_output_file_errors() {
         }
     }
 }
+
+/// A reader that goes away (`| head`): status 74 (EX_IOERR) and no message,
+/// as mlir-opt 15 (LLVM's pipe-signal handler). The output is larger than
+/// a pipe's buffer, so the write fails whenever the reader closes.
+#[test]
+fn opt_broken_pipe_is_silent_ex_ioerr() {
+    let opt = env!("CARGO_BIN_EXE_mlir-async-opt");
+    let mut text = String::from("func @f() {\n");
+    for i in 0..4000 {
+        text.push_str(&format!("  %c{i} = arith.constant {i} : i32\n"));
+    }
+    text.push_str("  return\n}\n");
+    let f = tmp("big.mlir", &text);
+    for extra in [&[][..], &["-split-input-file"]] {
+        let mut child = Command::new(opt)
+            .arg(&f)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(74), "{extra:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), "", "{extra:?}");
+    }
+}

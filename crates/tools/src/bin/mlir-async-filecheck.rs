@@ -18,11 +18,10 @@ fn main() {
         &mut out,
         &mut err,
     );
+    stdio::eprint(&err);
     // A failed write is the tool's failure (2), not a check's (1).
     if let Err(e) = stdio::write_stdout(&out) {
-        err.extend_from_slice(format!("FileCheck: {}\n", stdio::io_failure(&e)).as_bytes());
-        code = 2;
+        code = stdio::write_failed("FileCheck", &e, 2);
     }
-    stdio::eprint(&err);
     std::process::exit(code);
 }

@@ -26,11 +26,10 @@ macro_rules! eprintln {
 }
 
 /// Writes the report; a failed write is a failed run (status 2, as for a
-/// bad command line): the verdicts were not delivered.
+/// bad command line; 74 for a broken pipe): the verdicts were not delivered.
 fn emit(text: &str, code: i32) -> ! {
     if let Err(e) = stdio::write_stdout(text.as_bytes()) {
-        eprintln!("mlir-async-lit: {}", stdio::io_failure(&e));
-        std::process::exit(2);
+        std::process::exit(stdio::write_failed("mlir-async-lit", &e, 2));
     }
     std::process::exit(code)
 }

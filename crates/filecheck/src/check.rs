@@ -189,16 +189,6 @@ fn find_check_type(req: &Request, buf: &[u8], at: usize, prefix: &str) -> (Check
     none
 }
 
-fn find(h: &[u8], n: &[u8], from: usize) -> Option<usize> {
-    if n.is_empty() || from > h.len() {
-        return None;
-    }
-    h[from..]
-        .windows(n.len())
-        .position(|w| w == n)
-        .map(|p| p + from)
-}
-
 /// Checks the prefixes given on the command line; prints LLVM's message.
 pub fn validate_prefixes(req: &Request, out: &mut Vec<u8>) -> bool {
     let mut seen: Vec<String> = Vec::new();
@@ -392,6 +382,11 @@ impl FileCheck {
                 "IMPLICIT-CHECK",
                 &self.req,
             );
+            // LLVM ignores the pattern's parse errors here, but not its
+            // `exit(1)` (an unbalanced `]` in a variable's regex).
+            if self.ctx.exit_status_one {
+                return false;
+            }
             implicit.push(DagNot { pat });
         }
         let mut dag_not = implicit.clone();
@@ -404,13 +399,25 @@ impl FileCheck {
         let mut not_found: std::collections::BTreeSet<String> =
             self.req.check_prefixes.iter().cloned().collect();
         let distinct = not_found.len();
+        // The next occurrence of each prefix at or after the scan position,
+        // searched again only once the scan passes it: searching every
+        // prefix from every directive to the end of the file was quadratic
+        // when a prefix (`RUN`, `COM`) does not occur at all.
+        let finders: Vec<memchr::memmem::Finder> = prefixes
+            .iter()
+            .map(|p| memchr::memmem::Finder::new(p.as_bytes()))
+            .collect();
+        let mut next: Vec<Option<usize>> = finders.iter().map(|f| f.find(&text)).collect();
         loop {
             // Find the first valid prefix occurrence.
             let mut found: Option<(String, CheckTy, usize)> = None;
             while pos < text.len() {
                 let mut best: Option<(usize, &String)> = None;
-                for p in &prefixes {
-                    if let Some(at) = find(&text, p.as_bytes(), pos) {
+                for (k, p) in prefixes.iter().enumerate() {
+                    if next[k].is_some_and(|at| at < pos) {
+                        next[k] = finders[k].find(&text[pos..]).map(|at| at + pos);
+                    }
+                    if let Some(at) = next[k] {
                         if best.is_none_or(|(b, _)| at < b) {
                             best = Some((at, p));
                         }
@@ -440,7 +447,10 @@ impl FileCheck {
                 not_found.remove(&prefix);
             }
             let prefix_start = pos;
-            pos = if after == pos {
+            // LLVM skips to the suffix's end unless nothing follows it: a
+            // directive ending the file (`CHECK-DAG:` without a newline)
+            // keeps the text after the prefix (`-DAG:`) as its pattern.
+            pos = if after == pos || after >= text.len() {
                 pos + prefix.len()
             } else {
                 after

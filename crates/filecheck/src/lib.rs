@@ -88,7 +88,7 @@ struct Options {
     color: bool,
 }
 
-fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
+fn parse_args(args: &[String], out: &mut Vec<u8>, err: &mut Vec<u8>) -> Result<Options, i32> {
     let mut o = Options {
         req: Request::default(),
         check_file: None,
@@ -100,6 +100,8 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
     };
     let mut i = 0;
     let mut only_positional = false;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut repeated = false;
     let fail = |err: &mut Vec<u8>, msg: String| {
         err.extend_from_slice(format!("FileCheck: {msg}\n").as_bytes());
         1
@@ -150,6 +152,21 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
             "vv",
             "color",
         ];
+        // LLVM's plain `cl::opt`s (not lists, not `-v`/`-vv`) take one
+        // occurrence; each extra one is an error, reported as parsing goes
+        // on, and the status is then 1.
+        if ONCE.contains(&name) {
+            if seen.contains(&name) {
+                err.extend_from_slice(
+                    format!(
+                        "FileCheck: for the --{name} option: may only occur zero or one times!\n"
+                    )
+                    .as_bytes(),
+                );
+                repeated = true;
+            }
+            seen.push(name);
+        }
         if bools.contains(&name) {
             let Ok(v) = flag(&inline) else {
                 return Err(fail(
@@ -185,9 +202,20 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
             "dump-input-filter",
             "dump-input-context",
         ];
-        if name == "help" || name == "version" {
-            err.extend_from_slice(
+        // On stdout, as LLVM prints them, so that a failed write shows.
+        if name == "help" {
+            out.extend_from_slice(
                 b"OVERVIEW: mlir-async-filecheck, an LLVM-compatible FileCheck\n\nUSAGE: FileCheck [options] <check-file>\n",
+            );
+            return Err(0);
+        }
+        if name == "version" {
+            out.extend_from_slice(
+                format!(
+                    "mlir-async-filecheck {} (LLVM 14 FileCheck)\n",
+                    env!("CARGO_PKG_VERSION")
+                )
+                .as_bytes(),
             );
             return Err(0);
         }
@@ -260,8 +288,22 @@ fn parse_args(args: &[String], err: &mut Vec<u8>) -> Result<Options, i32> {
             },
         }
     }
+    if repeated {
+        return Err(1);
+    }
     Ok(o)
 }
+
+const ONCE: &[&str] = &[
+    "strict-whitespace",
+    "ignore-case",
+    "allow-empty",
+    "match-full-lines",
+    "enable-var-scope",
+    "allow-deprecated-dag-overlap",
+    "color",
+    "input-file",
+];
 
 const DUMP_HELP: &str = "The following description was requested by -dump-input=help to
 explain the input dump printed by FileCheck.
@@ -315,7 +357,7 @@ pub fn run(
 ) -> i32 {
     let mut all: Vec<String> = env_opts.map(tokenize_gnu).unwrap_or_default();
     all.extend(args.iter().cloned());
-    let o = match parse_args(&all, stderr) {
+    let o = match parse_args(&all, stdout, stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -395,7 +437,7 @@ pub fn run(
     };
     let cb = sm.add(check_name, canonicalize(&check_text, strict));
     if !fc.read_check_file(&mut sm, cb, stderr) {
-        return 2;
+        return if fc.ctx.exit_status_one { 1 } else { 2 };
     }
     let input_name = if o.input_file == "-" {
         "<stdin>".to_string()

@@ -23,6 +23,12 @@
 pub struct Translated {
     pub rust: String,
     pub groups: usize,
+    /// The pattern has a valid back-reference (`\N` after group N closed).
+    /// LLVM 14 accepts it when checking the fragment alone, yet the pattern
+    /// FileCheck builds around it never matches (`{{(a)\1}}` fails on `aa`,
+    /// `{{(a)\1|b}}` on `b`): the caller makes the whole pattern fail to
+    /// match, a verdict (exit 1) rather than an error.
+    pub backref: bool,
 }
 
 /// Appends the `regex`-crate spelling of the literal byte `c`.
@@ -61,7 +67,15 @@ struct Parser<'a> {
     i: usize,
     out: String,
     groups: usize,
+    /// `closed[n - 1]`: group n's `)` has been read.
+    closed: Vec<bool>,
+    backref: bool,
+    depth: usize,
 }
+
+/// Deepest group nesting translated; the `regex` crate is built to accept
+/// it (`nest_limit`).
+pub const MAX_DEPTH: usize = 200;
 
 const CLASSES: &[&str] = &[
     "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space",
@@ -99,12 +113,21 @@ impl Parser<'_> {
         let c = self.s[self.i];
         self.i += 1;
         let mut was_anchor = false;
+        let mut was_caret = false;
         match c {
             b'(' => {
                 if self.peek().is_none() {
                     return Err("parentheses not balanced");
                 }
+                // Recursion bound (LLVM 14 itself overflows its stack on
+                // deep nesting); far above any real pattern.
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return Err("parentheses nested too deeply");
+                }
                 self.groups += 1;
+                let group = self.groups;
+                self.closed.push(false);
                 self.out.push('(');
                 if self.peek() != Some(b')') {
                     self.ere(Some(b')'))?;
@@ -113,12 +136,15 @@ impl Parser<'_> {
                     return Err("parentheses not balanced");
                 }
                 self.i += 1;
+                self.depth -= 1;
+                self.closed[group - 1] = true;
                 self.out.push(')');
             }
             b')' => return Err("parentheses not balanced"),
             b'^' => {
                 self.out.push('^');
                 was_anchor = true;
+                was_caret = true;
             }
             b'$' => {
                 self.out.push('$');
@@ -140,9 +166,22 @@ impl Parser<'_> {
                 };
                 self.i += 1;
                 if (b'1'..=b'9').contains(&n) {
-                    return Err("invalid backreference number");
+                    // POSIX: only a group closed before it can be referred to.
+                    if !self
+                        .closed
+                        .get(usize::from(n - b'1'))
+                        .copied()
+                        .unwrap_or(false)
+                    {
+                        return Err("invalid backreference number");
+                    }
+                    self.backref = true;
+                    // Stands for the group in the translation; never used to
+                    // match (see `Translated::backref`).
+                    self.out.push_str("(?:)");
+                } else {
+                    push_literal(&mut self.out, n);
                 }
-                push_literal(&mut self.out, n);
             }
             _ => push_literal(&mut self.out, c),
         }
@@ -152,8 +191,13 @@ impl Parser<'_> {
         if !(r == b'*' || r == b'+' || r == b'?' || is_bound) {
             return Ok(());
         }
+        if was_caret {
+            // regcomp's `REQUIRE(!wascaret, REG_BADRPT)`: `^*`, `^+`, `^?`,
+            // `^{n}` are errors, while `$*` is accepted.
+            return Err("repetition-operator operand invalid");
+        }
         if was_anchor {
-            // `^*` is accepted by LLVM and repeats an anchor; emit as literal-free.
+            // `$*` is accepted by LLVM and repeats an anchor; emit as literal-free.
             self.out.insert_str(self.out.len() - 1, "(?:");
             self.out.push(')');
         }
@@ -171,13 +215,19 @@ impl Parser<'_> {
                         None
                     };
                 }
+                // regcomp's order: counts (each at most 255, `count()`),
+                // then their order, then the `}`, whose absence is a
+                // brace error only if no `}` follows at all.
+                if n.is_some_and(|n| n < m) {
+                    return Err("invalid repetition count(s)");
+                }
                 if self.peek() != Some(b'}') {
+                    if self.s[self.i..].contains(&b'}') {
+                        return Err("invalid repetition count(s)");
+                    }
                     return Err("braces not balanced");
                 }
                 self.i += 1;
-                if n.is_some_and(|n| n < m) || m > 255 || n.is_some_and(|n| n > 255) {
-                    return Err("invalid repetition count(s)");
-                }
                 match n {
                     Some(n) if n == m => self.out.push_str(&format!("{{{m}}}")),
                     Some(n) => self.out.push_str(&format!("{{{m},{n}}}")),
@@ -202,7 +252,8 @@ impl Parser<'_> {
             self.i += 1;
             any = true;
         }
-        if !any {
+        // RE_DUP_MAX.
+        if !any || v > 255 {
             return Err("invalid repetition count(s)");
         }
         Ok(v)
@@ -264,10 +315,17 @@ impl Parser<'_> {
                         self.i += 4;
                     }
                 }
-                if end < c {
+                // regcomp compares `char`s, signed here: bytes from 0x80
+                // sort before ASCII, so `[\xe9-f]` is 0xE9-0xFF and 0x00-f,
+                // and `[a-\xe9]` is an error.
+                if (end as i8) < (c as i8) {
                     return Err("invalid character range");
                 }
-                cls.push_str(&format!("\\x{:02X}-\\x{:02X}", c, end));
+                if (c as i8) < 0 && (end as i8) >= 0 {
+                    cls.push_str(&format!("\\x{:02X}-\\xFF\\x00-\\x{:02X}", c, end));
+                } else {
+                    cls.push_str(&format!("\\x{:02X}-\\x{:02X}", c, end));
+                }
             } else {
                 cls.push_str(&format!("\\x{:02X}", c));
             }
@@ -288,6 +346,9 @@ pub fn translate(pat: &[u8]) -> Result<Translated, String> {
         i: 0,
         out: String::new(),
         groups: 0,
+        closed: Vec::new(),
+        backref: false,
+        depth: 0,
     };
     p.ere(None).map_err(str::to_string)?;
     if p.i != pat.len() {
@@ -296,6 +357,7 @@ pub fn translate(pat: &[u8]) -> Result<Translated, String> {
     Ok(Translated {
         rust: p.out,
         groups: p.groups,
+        backref: p.backref,
     })
 }
 
@@ -326,6 +388,24 @@ mod tests {
     }
 
     #[test]
+    fn ranges_compare_bytes_as_signed_chars() {
+        let t = translate(b"[\xe9-b]").ok().unwrap();
+        let re = regex::bytes::RegexBuilder::new(&format!("(?-u){}", t.rust))
+            .build()
+            .unwrap();
+        for (byte, hit) in [
+            (0xe9u8, true),
+            (0xff, true),
+            (0x00, true),
+            (b'b', true),
+            (b'c', false),
+            (0xe8, false),
+        ] {
+            assert_eq!(re.is_match(&[byte]), hit, "{byte:#x}");
+        }
+    }
+
+    #[test]
     fn ere_errors_use_llvm_text() {
         let e = |p: &str| translate(p.as_bytes()).err().unwrap();
         assert_eq!(e("*"), "repetition-operator operand invalid");
@@ -334,8 +414,29 @@ mod tests {
         assert_eq!(e("a)"), "parentheses not balanced");
         assert_eq!(e("[a"), "brackets ([ ]) not balanced");
         assert_eq!(e("[z-a]"), "invalid character range");
+        assert_eq!(
+            translate(b"[a-\xe9]").err().as_deref(),
+            Some("invalid character range")
+        );
         assert_eq!(e("a\\"), "trailing backslash (\\)");
         assert_eq!(e("a|"), "empty (sub)expression");
         assert_eq!(e("[[:foo:]]"), "invalid character class");
+        assert_eq!(e("\\1"), "invalid backreference number");
+        assert_eq!(e("a^*"), "repetition-operator operand invalid");
+        assert_eq!(e("a{2,1"), "invalid repetition count(s)");
+        assert_eq!(e("a{256"), "invalid repetition count(s)");
+        assert_eq!(e("a{3,4"), "braces not balanced");
+        assert_eq!(e("a{3x}"), "invalid repetition count(s)");
+        assert_eq!(e("^{2}a"), "repetition-operator operand invalid");
+        assert!(translate(b"a$*").is_ok());
+        assert_eq!(e("(a\\1)"), "invalid backreference number");
+        assert_eq!(e("(a)\\2"), "invalid backreference number");
+    }
+
+    #[test]
+    fn backref_to_closed_group_is_flagged_not_rejected() {
+        let t = translate(b"(a)\\1").ok().unwrap();
+        assert!(t.backref);
+        assert!(!translate(b"(a)1").ok().unwrap().backref);
     }
 }

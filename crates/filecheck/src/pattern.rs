@@ -315,6 +315,9 @@ pub struct Context {
     pub num_vars: Vec<NumVar>,
     pub num_table: HashMap<String, usize>,
     pub line_var: usize,
+    /// The check file failed to parse where LLVM calls `exit(1)` itself
+    /// (`FindRegexVarEnd`) instead of returning an error (status 2).
+    pub exit_status_one: bool,
 }
 
 impl Context {
@@ -415,6 +418,27 @@ struct ExprParser<'a> {
     s: &'a [u8],
     buf: usize,
     line: Option<usize>,
+    /// Operands read so far and parentheses/calls open now: bounded so
+    /// that parsing, evaluating and dropping the (recursive) tree cannot
+    /// overflow the stack, where LLVM 14 crashes (`[[#((((...1))))]]`,
+    /// `[[#1+1+...+1]]` with tens of thousands of terms).
+    operands: std::cell::Cell<usize>,
+    nesting: std::cell::Cell<usize>,
+}
+
+const MAX_OPERANDS: usize = 1000;
+const MAX_NESTING: usize = 100;
+
+impl<'a> ExprParser<'a> {
+    fn new(s: &'a [u8], buf: usize, line: Option<usize>) -> Self {
+        ExprParser {
+            s,
+            buf,
+            line,
+            operands: std::cell::Cell::new(0),
+            nesting: std::cell::Cell::new(0),
+        }
+    }
 }
 
 #[derive(PartialEq, Clone, Copy)]
@@ -520,6 +544,13 @@ impl ExprParser<'_> {
         ao: Allowed,
         maybe_invalid_constraint: bool,
     ) -> Result<Ast, ErrDiag> {
+        self.operands.set(self.operands.get() + 1);
+        if self.operands.get() > MAX_OPERANDS {
+            return Err(ErrDiag::at(
+                self.loc(*i),
+                format!("numeric expression too long (more than {MAX_OPERANDS} operands)"),
+            ));
+        }
         if *i < end && self.s[*i] == b'(' {
             if ao != Allowed::Any {
                 return Err(ErrDiag::at(
@@ -555,22 +586,37 @@ impl ExprParser<'_> {
         // Literal.
         let save = *i;
         let mut j = *i;
-        let neg = j < end && self.s[j] == b'-';
+        // LLVM reads a legacy `[[@LINE+N]]` offset as unsigned only.
+        let neg = ao != Allowed::Literal && j < end && self.s[j] == b'-';
         if neg {
             j += 1;
         }
+        // `StringRef::consumeInteger` with radix 0 (LLVM's
+        // `GetAutoSenseRadix`): 0x hex, 0b binary, 0o and a leading 0 octal;
+        // a prefix with no digit of its radix after it is no number.
         let mut radix = 10;
-        if ao != Allowed::Literal
-            && j + 1 < end
-            && self.s[j] == b'0'
-            && (self.s[j + 1] == b'x' || self.s[j + 1] == b'X')
-            && j + 2 < end
-            && self.s[j + 2].is_ascii_hexdigit()
-        {
-            radix = 16;
-            j += 2;
+        if ao != Allowed::Literal {
+            let rest = &self.s[j..end];
+            let two = |p: &[u8]| rest.starts_with(p);
+            if two(b"0x") || two(b"0X") {
+                radix = 16;
+                j += 2;
+            } else if two(b"0b") || two(b"0B") {
+                radix = 2;
+                j += 2;
+            } else if two(b"0o") {
+                radix = 8;
+                j += 2;
+            } else if rest.len() > 1 && rest[0] == b'0' && rest[1].is_ascii_digit() {
+                radix = 8;
+                j += 1;
+            }
         }
         let ds = j;
+        // Where LLVM reports a bad literal: its second, signed attempt is
+        // left past the radix prefix (`GetAutoSenseRadix` consumed it),
+        // unless a `-` made it work on a copy.
+        let err_at = if ao == Allowed::Any && !neg { ds } else { save };
         while j < end && (self.s[j] as char).is_digit(radix) {
             j += 1;
         }
@@ -585,7 +631,7 @@ impl ExprParser<'_> {
             }
         }
         Err(ErrDiag::at(
-            self.loc(save),
+            self.loc(err_at),
             format!(
                 "invalid {}operand format",
                 if maybe_invalid_constraint {
@@ -597,7 +643,26 @@ impl ExprParser<'_> {
         ))
     }
 
+    /// Runs `f` one nesting level deeper (a parenthesis, a call).
+    fn nested<T>(&self, at: usize, f: impl FnOnce() -> Result<T, ErrDiag>) -> Result<T, ErrDiag> {
+        if self.nesting.get() >= MAX_NESTING {
+            return Err(ErrDiag::at(
+                self.loc(at),
+                format!("numeric expression nested too deeply (more than {MAX_NESTING} levels)"),
+            ));
+        }
+        self.nesting.set(self.nesting.get() + 1);
+        let r = f();
+        self.nesting.set(self.nesting.get() - 1);
+        r
+    }
+
     fn paren(&self, ctx: &mut Context, i: &mut usize, end: usize) -> Result<Ast, ErrDiag> {
+        let at = *i;
+        self.nested(at, || self.paren_body(ctx, i, end))
+    }
+
+    fn paren_body(&self, ctx: &mut Context, i: &mut usize, end: usize) -> Result<Ast, ErrDiag> {
         *i += 1;
         *i = self.ltrim(*i, end);
         if *i >= end {
@@ -665,6 +730,17 @@ impl ExprParser<'_> {
     }
 
     fn call(
+        &self,
+        ctx: &mut Context,
+        i: &mut usize,
+        end: usize,
+        name: &str,
+        name_at: usize,
+    ) -> Result<Ast, ErrDiag> {
+        self.nested(name_at, || self.call_body(ctx, i, end, name, name_at))
+    }
+
+    fn call_body(
         &self,
         ctx: &mut Context,
         i: &mut usize,
@@ -749,7 +825,7 @@ pub fn parse_variable(
     start: usize,
     end: usize,
 ) -> Result<(String, bool, usize), ErrDiag> {
-    ExprParser { s, buf, line: None }.parse_variable(start, end)
+    ExprParser::new(s, buf, None).parse_variable(start, end)
 }
 
 /// Parsed `[[#...]]` block: expression (if any), its format and the defined
@@ -770,7 +846,7 @@ pub fn parse_numeric_block(
     legacy: bool,
     line: Option<usize>,
 ) -> Result<NumBlock, ErrDiag> {
-    let p = ExprParser { s, buf, line };
+    let p = ExprParser::new(s, buf, line);
     let mut i = start;
     let mut explicit: Option<Format> = None;
     let mut precision = 0usize;
@@ -1010,6 +1086,13 @@ pub struct Pattern {
     backrefs: Vec<(usize, usize)>,
     ignore_case: bool,
     cached: std::cell::OnceCell<Option<regex::bytes::Regex>>,
+    /// The searcher of `fixed`, built once: a CHECK-DAG that skips n
+    /// overlapping matches searches n times, and building a searcher costs
+    /// more than a short search.
+    finder: std::cell::OnceCell<memchr::memmem::Finder<'static>>,
+    /// A `{{...}}` back-reference: LLVM 14 finds no match (see
+    /// `llvm_regex::Translated::backref`).
+    never_matches: bool,
 }
 
 pub enum MatchOutcome {
@@ -1049,17 +1132,14 @@ fn find_regex_var_end(s: &[u8], start: usize, end: usize) -> Result<Option<usize
 }
 
 fn contains(h: &[u8], n: &[u8]) -> bool {
-    h.windows(n.len()).any(|w| w == n)
+    memchr::memmem::find(h, n).is_some()
 }
 
 fn find_from(h: &[u8], n: &[u8], from: usize) -> Option<usize> {
     if from > h.len() {
         return None;
     }
-    h[from..]
-        .windows(n.len())
-        .position(|w| w == n)
-        .map(|p| p + from)
+    memchr::memmem::find(&h[from..], n).map(|p| p + from)
 }
 
 /// A fatal parse error that LLVM prints itself (with `logAllUnhandledErrors`
@@ -1081,6 +1161,8 @@ impl Pattern {
             backrefs: Vec::new(),
             ignore_case: false,
             cached: std::cell::OnceCell::new(),
+            finder: std::cell::OnceCell::new(),
+            never_matches: false,
         }
     }
 
@@ -1161,7 +1243,7 @@ impl Pattern {
         while i < end {
             let rest = &s[i..end];
             if rest.starts_with(b"{{") {
-                let Some(close) = find_from(s, b"}}", i).filter(|&c| c + 2 <= end) else {
+                let Some(close) = find_from(&s[..end], b"}}", i).filter(|&c| c + 2 <= end) else {
                     err(out, i, "found start of regex string with no end '}}'");
                     return Err(ParseFailed);
                 };
@@ -1175,6 +1257,7 @@ impl Pattern {
                 let frag = &s[i + 2..close];
                 match translate(frag) {
                     Ok(t) => {
+                        self.never_matches |= t.backref;
                         self.regex.push_str(&t.rust);
                         cur_paren += t.groups;
                     }
@@ -1196,7 +1279,7 @@ impl Pattern {
                     Ok(c) => c,
                     Err(at) => {
                         err(out, at, "missing closing \"]\" for regex variable");
-                        // LLVM exits with status 1 here.
+                        ctx.exit_status_one = true;
                         return Err(ParseFailed);
                     }
                 };
@@ -1226,11 +1309,7 @@ impl Pattern {
                         err(out, ms + sp, "unexpected whitespace");
                         return Err(ParseFailed);
                     }
-                    let p = ExprParser {
-                        s,
-                        buf,
-                        line: self.line,
-                    };
+                    let p = ExprParser::new(s, buf, self.line);
                     let (name, pseudo, after) = match p.parse_variable(ms, me) {
                         Ok(v) => v,
                         Err(e) => {
@@ -1257,7 +1336,10 @@ impl Pattern {
                         let rx = &s[after + 1..me];
                         if !rx.is_empty() {
                             match translate(rx) {
-                                Ok(t) => match_regex = Some((t.rust, t.groups)),
+                                Ok(t) => {
+                                    self.never_matches |= t.backref;
+                                    match_regex = Some((t.rust, t.groups));
+                                }
                                 Err(e) => {
                                     err(out, after + 1, &format!("invalid regex: {e}"));
                                     return Err(ParseFailed);
@@ -1400,6 +1482,9 @@ impl Pattern {
         };
         regex::bytes::RegexBuilder::new(&format!("{flags}{rx}"))
             .size_limit(64 << 20)
+            // Room for `llvm_regex::MAX_DEPTH` groups plus FileCheck's own
+            // (one per `{{...}}` with `|`, per variable definition).
+            .nest_limit(4 * crate::llvm_regex::MAX_DEPTH as u32)
             .build()
             .ok()
     }
@@ -1422,13 +1507,18 @@ impl Pattern {
                 errs: vec![],
             };
         }
+        if self.never_matches {
+            return MatchOutcome::NotFound;
+        }
         if !self.fixed.is_empty() {
             let pos = if self.ignore_case {
                 let n = self.fixed.to_ascii_lowercase();
                 hay.windows(n.len())
                     .position(|w| w.eq_ignore_ascii_case(&n))
             } else {
-                find_from(hay, &self.fixed, 0)
+                self.finder
+                    .get_or_init(|| memchr::memmem::Finder::new(&self.fixed).into_owned())
+                    .find(hay)
             };
             return match pos {
                 Some(p) => MatchOutcome::Found {

@@ -100,7 +100,18 @@ impl Config {
 /// Collects test files under `paths` (files are taken as they are).
 pub fn discover(paths: &[PathBuf], suffixes: &[String]) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    fn walk(p: &Path, suffixes: &[String], out: &mut Vec<PathBuf>) {
+    // Directories already walked, by (device, inode): a symlink back up the
+    // tree (or two links to one directory) would otherwise be walked again
+    // and again, 40 levels deep, each level repeating every test.
+    let mut seen = HashSet::new();
+    fn walk(p: &Path, suffixes: &[String], out: &mut Vec<PathBuf>, seen: &mut HashSet<(u64, u64)>) {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::metadata(p) else {
+            return;
+        };
+        if !seen.insert((meta.dev(), meta.ino())) {
+            return;
+        }
         let Ok(rd) = std::fs::read_dir(p) else { return };
         let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
@@ -108,7 +119,7 @@ pub fn discover(paths: &[PathBuf], suffixes: &[String]) -> Vec<PathBuf> {
             let name = e.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if e.is_dir() {
                 if name != "Inputs" && name != "Output" && !name.starts_with('.') {
-                    walk(&e, suffixes, out);
+                    walk(&e, suffixes, out, seen);
                 }
             } else if e
                 .extension()
@@ -122,7 +133,7 @@ pub fn discover(paths: &[PathBuf], suffixes: &[String]) -> Vec<PathBuf> {
     }
     for p in paths {
         if p.is_dir() {
-            walk(p, suffixes, &mut out);
+            walk(p, suffixes, &mut out, &mut seen);
         } else {
             out.push(p.clone());
         }

@@ -207,6 +207,24 @@ pub fn run_script(script: &str, env: &mut Env) -> Outcome {
         }
     }
     lists.push((cur, conn));
+    // `a &&`, `|| b`, `a | | b`: sh and lit refuse them; running the rest
+    // would let a typo pass.
+    for (k, (pipe, conn)) in lists.iter().enumerate() {
+        let dangling = pipe.is_empty()
+            && (matches!(conn, Some(Tok::And | Tok::Or))
+                || lists
+                    .get(k + 1)
+                    .is_some_and(|(_, c)| matches!(c, Some(Tok::And | Tok::Or))));
+        let empty_stage = pipe
+            .split(|t| *t == Tok::Pipe)
+            .any(|stage| stage.is_empty())
+            && !pipe.is_empty();
+        if dangling || empty_stage {
+            o.code = 127;
+            o.log = format!("shell parse error: missing command in '{script}'\n");
+            return o;
+        }
+    }
     let mut last = 0;
     for (pipe, conn) in lists {
         match conn {
@@ -250,30 +268,66 @@ fn run_pipeline(toks: &[Tok], env: &mut Env, o: &mut Outcome) -> i32 {
         }
     }
     cmds.push(cur);
-    let mut input: Vec<u8> = Vec::new();
-    let mut status = 0;
-    let n = cmds.len();
-    for (i, c) in cmds.iter().enumerate() {
-        o.log.push_str(&format!("$ {}\n", shell_quote(&c.argv)));
-        let (code, out) = run_cmd(c, std::mem::take(&mut input), env, o);
-        if o.missing_tool.is_some() {
-            return 127;
+    let stages: Vec<Stage> = cmds.iter().map(|c| Stage::new(c, env)).collect();
+    // A tool that does not exist makes the test unsupported: run nothing.
+    for st in &stages {
+        if let Some(name) = st.argv.first() {
+            if !is_builtin(name) && matches!(env.tools.get(name.as_str()), Some(None)) {
+                o.missing_tool = Some(name.clone());
+                return 127;
+            }
         }
+    }
+    let n = stages.len();
+    let mut runs: Vec<Running> = Vec::with_capacity(n);
+    let mut prev: Option<Source> = None;
+    for (i, st) in stages.iter().enumerate() {
+        let last = i + 1 == n;
+        let (run, out) = st.start(prev.take(), last, env);
+        runs.push(run);
+        prev = out;
+    }
+    // Every stage runs until it ends or the time is up; the output is read
+    // after, so that a stage that never ends is still stopped.
+    let deadline = Instant::now() + env.timeout;
+    let mut status = 0;
+    for (i, (st, run)) in stages.iter().zip(runs).enumerate() {
+        o.log
+            .push_str(&format!("$ {}\n", shell_quote(&st.cmd_argv)));
+        let (code, err) = run.finish(deadline);
+        if !err.is_empty() {
+            o.log.push_str("# command stderr:\n");
+            o.log.push_str(&String::from_utf8_lossy(&err));
+        }
+        let mut code = code;
+        // `yes | head -n 1`: a writer killed by SIGPIPE because a later
+        // stage stopped reading has done its job.
+        if code == 128 + SIGPIPE && i + 1 < n {
+            code = 0;
+        }
+        let code = st.negated(code);
         // lit runs pipelines with pipefail.
         if code != 0 {
             o.log
                 .push_str(&format!("error: command failed with exit status: {code}\n"));
             status = code;
-        } else if i + 1 == n && status == 0 {
-            status = 0;
         }
-        input = out;
     }
-    if !input.is_empty() {
+    let output = prev.map(Source::into_bytes).unwrap_or_default();
+    if !output.is_empty() {
         o.log.push_str("# command output:\n");
-        o.log.push_str(&String::from_utf8_lossy(&input));
+        o.log.push_str(&String::from_utf8_lossy(&output));
     }
     status
+}
+
+const SIGPIPE: i32 = 13;
+
+fn is_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        ":" | "true" | "false" | "echo" | "count" | "cd" | "export" | "mkdir" | "rm"
+    )
 }
 
 fn shell_quote(argv: &[String]) -> String {
@@ -289,145 +343,449 @@ fn shell_quote(argv: &[String]) -> String {
         .join(" ")
 }
 
-/// Runs one command with `stdin`; returns (status, stdout bytes). Stderr
-/// goes to the log unless redirected.
-fn run_cmd(c: &Cmd, stdin: Vec<u8>, env: &mut Env, o: &mut Outcome) -> (i32, Vec<u8>) {
-    let mut argv = c.argv.clone();
-    let mut extra_vars: Vec<(String, String)> = Vec::new();
-    let mut unset: Vec<String> = Vec::new();
-    let mut negate = 0;
-    let mut crash_ok = false;
-    // Peel prefixes: VAR=val, env, not.
-    while let Some(first) = argv.first().cloned() {
-        if let Some(eq) = first.find('=') {
-            if eq > 0
-                && first[..eq]
-                    .chars()
-                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
-            {
-                extra_vars.push((first[..eq].to_string(), first[eq + 1..].to_string()));
-                argv.remove(0);
-                continue;
-            }
-        }
-        if first == "env" {
-            argv.remove(0);
-            while let Some(a) = argv.first().cloned() {
-                if a == "-u" && argv.len() > 1 {
-                    unset.push(argv[1].clone());
-                    argv.drain(..2);
-                } else if let Some(eq) = a.find('=') {
-                    extra_vars.push((a[..eq].to_string(), a[eq + 1..].to_string()));
-                    argv.remove(0);
-                } else {
-                    break;
-                }
-            }
-            continue;
-        }
-        if first == "not" {
-            argv.remove(0);
-            if argv.first().map(String::as_str) == Some("--crash") {
-                argv.remove(0);
-                crash_ok = true;
-            }
-            negate += 1;
-            continue;
-        }
-        break;
-    }
-    let mut stdin = stdin;
-    let mut out_file: Option<(PathBuf, bool)> = None;
-    let mut err_file: Option<(PathBuf, bool)> = None;
-    let mut both = false;
-    for (fd, app, f) in &c.redirs {
-        let p = resolve(f, &env.cwd);
-        match fd {
-            0 => {
-                stdin = match std::fs::read(&p) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        o.log.push_str(&format!("error: cannot read {f}: {e}\n"));
-                        return (1, vec![]);
-                    }
-                }
-            }
-            1 => out_file = Some((p, *app)),
-            2 => err_file = Some((p, *app)),
-            _ => {
-                out_file = Some((p, *app));
-                both = true;
-            }
-        }
-    }
-    let (mut code, out, err) = if argv.is_empty() {
-        (0, vec![], vec![])
-    } else {
-        exec(&argv, &extra_vars, &unset, stdin, env, o)
-    };
-    if o.missing_tool.is_some() {
-        return (127, vec![]);
-    }
-    let mut out = out;
-    let mut err = err;
-    if c.err_to_out || both {
-        out.extend_from_slice(&err);
-        err.clear();
-    }
-    let write = |p: &PathBuf, app: bool, data: &[u8], o: &mut Outcome| {
-        let r = if app {
-            std::fs::OpenOptions::new()
-                .append(true)
-                .create(true)
-                .open(p)
-                .and_then(|mut f| f.write_all(data))
-        } else {
-            std::fs::write(p, data)
-        };
-        if let Err(e) = r {
-            o.log
-                .push_str(&format!("error: cannot write {}: {e}\n", p.display()));
-        }
-    };
-    if let Some((p, app)) = &err_file {
-        write(p, *app, &err, o);
-        err.clear();
-    }
-    if !err.is_empty() {
-        o.log.push_str("# command stderr:\n");
-        o.log.push_str(&String::from_utf8_lossy(&err));
-    }
-    if let Some((p, app)) = &out_file {
-        write(p, *app, &out, o);
-        out.clear();
-    }
-    for _ in 0..negate {
-        code = if crash_ok {
-            i32::from(code < 128)
-        } else if code == 0 {
-            1
-        } else if code >= 128 {
-            // `not` does not turn a crash into success.
-            code
-        } else {
-            0
-        };
-    }
-    (code, out)
+/// What a stage's stdout becomes for the next stage.
+enum Source {
+    /// Already complete (a builtin, a file).
+    Bytes(Vec<u8>),
+    /// A process's stdout, handed over as the next process's stdin: an OS
+    /// pipe between the two, so a writer whose reader has exited gets
+    /// SIGPIPE/EPIPE at once (`yes | head -n 1` ends), and nothing is held
+    /// in memory (`cat /dev/zero | head -c 10`).
+    Pipe(std::process::ChildStdout),
+    /// Collected by a thread (stdout and stderr merged by `2>&1`).
+    Thread(std::thread::JoinHandle<Vec<u8>>),
 }
 
-fn exec(
-    argv: &[String],
-    extra: &[(String, String)],
-    unset: &[String],
-    stdin: Vec<u8>,
-    env: &mut Env,
-    o: &mut Outcome,
-) -> (i32, Vec<u8>, Vec<u8>) {
+impl Source {
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Source::Bytes(b) => b,
+            Source::Thread(t) => t.join().unwrap_or_default(),
+            Source::Pipe(mut p) => {
+                let mut v = Vec::new();
+                let _ = p.read_to_end(&mut v);
+                v
+            }
+        }
+    }
+}
+
+/// One command of a pipeline, its prefixes (`VAR=`, `env`, `not`) and
+/// redirections resolved.
+struct Stage {
+    /// As written, for the log.
+    cmd_argv: Vec<String>,
+    argv: Vec<String>,
+    extra_vars: Vec<(String, String)>,
+    unset: Vec<String>,
+    negate: usize,
+    crash_ok: bool,
+    stdin_file: Option<PathBuf>,
+    out_file: Option<(PathBuf, bool)>,
+    err_file: Option<(PathBuf, bool)>,
+    /// `&>`: stdout and stderr to `out_file`.
+    both: bool,
+    err_to_out: bool,
+}
+
+/// A started stage.
+enum Running {
+    Done(i32, Vec<u8>),
+    Child {
+        child: std::process::Child,
+        /// Redirection errors, logged before the command's stderr.
+        pre_err: Vec<u8>,
+        err: Option<std::thread::JoinHandle<Vec<u8>>>,
+        feeder: Option<std::thread::JoinHandle<()>>,
+    },
+}
+
+fn open_out(p: &Path, append: bool) -> std::io::Result<std::fs::File> {
+    if append {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(p)
+    } else {
+        std::fs::File::create(p)
+    }
+}
+
+fn collect<R: Read + Send + 'static>(r: Option<R>) -> Option<std::thread::JoinHandle<Vec<u8>>> {
+    r.map(|mut r| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    })
+}
+
+impl Stage {
+    fn new(c: &Cmd, env: &Env) -> Stage {
+        let mut argv = c.argv.clone();
+        let mut extra_vars: Vec<(String, String)> = Vec::new();
+        let mut unset: Vec<String> = Vec::new();
+        let mut negate = 0;
+        let mut crash_ok = false;
+        // Peel prefixes: VAR=val, env, not.
+        while let Some(first) = argv.first().cloned() {
+            if let Some(eq) = first.find('=') {
+                if eq > 0
+                    && first[..eq]
+                        .chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                {
+                    extra_vars.push((first[..eq].to_string(), first[eq + 1..].to_string()));
+                    argv.remove(0);
+                    continue;
+                }
+            }
+            if first == "env" {
+                argv.remove(0);
+                while let Some(a) = argv.first().cloned() {
+                    if a == "-u" && argv.len() > 1 {
+                        unset.push(argv[1].clone());
+                        argv.drain(..2);
+                    } else if let Some(eq) = a.find('=') {
+                        extra_vars.push((a[..eq].to_string(), a[eq + 1..].to_string()));
+                        argv.remove(0);
+                    } else {
+                        break;
+                    }
+                }
+                continue;
+            }
+            if first == "not" {
+                argv.remove(0);
+                if argv.first().map(String::as_str) == Some("--crash") {
+                    argv.remove(0);
+                    crash_ok = true;
+                }
+                negate += 1;
+                continue;
+            }
+            break;
+        }
+        let mut st = Stage {
+            cmd_argv: c.argv.clone(),
+            argv,
+            extra_vars,
+            unset,
+            negate,
+            crash_ok,
+            stdin_file: None,
+            out_file: None,
+            err_file: None,
+            both: false,
+            err_to_out: c.err_to_out,
+        };
+        for (fd, app, f) in &c.redirs {
+            let p = resolve(f, &env.cwd);
+            match fd {
+                0 => st.stdin_file = Some(p),
+                1 => st.out_file = Some((p, *app)),
+                2 => st.err_file = Some((p, *app)),
+                _ => {
+                    st.out_file = Some((p, *app));
+                    st.both = true;
+                }
+            }
+        }
+        st
+    }
+
+    fn negated(&self, mut code: i32) -> i32 {
+        for _ in 0..self.negate {
+            code = if self.crash_ok {
+                i32::from(code < 128)
+            } else if code == 0 {
+                1
+            } else if code >= 128 {
+                // `not` does not turn a crash into success.
+                code
+            } else {
+                0
+            };
+        }
+        code
+    }
+
+    /// Starts the stage reading `input`; returns it and what it passes on
+    /// (`None` when its stdout went to a file).
+    fn start(&self, input: Option<Source>, last: bool, env: &mut Env) -> (Running, Option<Source>) {
+        let name = self.argv.first().map(String::as_str).unwrap_or("");
+        if self.argv.is_empty() || is_builtin(name) {
+            return self.run_builtin(input, env);
+        }
+        let prog = match env.tools.get(name) {
+            Some(Some(p)) => p.clone(),
+            Some(None) => return (Running::Done(127, vec![]), None),
+            None => match find_in_path(name) {
+                Some(p) => p,
+                None => {
+                    let msg = format!("'{name}': command not found\n").into_bytes();
+                    return (Running::Done(127, msg), Some(Source::Bytes(vec![])));
+                }
+            },
+        };
+        let mut cmd = Command::new(&prog);
+        cmd.args(&self.argv[1..]).current_dir(&env.cwd);
+        for u in env.unset.iter().chain(&self.unset) {
+            cmd.env_remove(u);
+        }
+        for (k, v) in env
+            .vars
+            .iter()
+            .chain(self.extra_vars.iter().map(|(k, v)| (k, v)))
+        {
+            cmd.env(k, v);
+        }
+        // Tools named by their LLVM names find ours on PATH too.
+        if let Some(Some(dir)) = env
+            .tools
+            .get("FileCheck")
+            .map(|p| p.as_ref().and_then(|p| p.parent()))
+        {
+            let old = std::env::var_os("PATH").unwrap_or_default();
+            let mut paths = vec![dir.to_path_buf()];
+            paths.extend(std::env::split_paths(&old));
+            if let Ok(joined) = std::env::join_paths(paths) {
+                cmd.env("PATH", joined);
+            }
+        }
+        let mut errs = Vec::new();
+        // stdin: a file, the previous process's pipe, or bytes fed by a thread.
+        let mut feed: Option<Source> = None;
+        match (&self.stdin_file, input) {
+            (Some(p), _) => match std::fs::File::open(p) {
+                Ok(f) => {
+                    cmd.stdin(Stdio::from(f));
+                }
+                Err(e) => {
+                    let msg = format!("error: cannot read {}: {e}\n", p.display());
+                    return (
+                        Running::Done(1, msg.into_bytes()),
+                        Some(Source::Bytes(vec![])),
+                    );
+                }
+            },
+            (None, Some(Source::Pipe(p))) => {
+                cmd.stdin(Stdio::from(p));
+            }
+            (None, Some(src)) => {
+                cmd.stdin(Stdio::piped());
+                feed = Some(src);
+            }
+            (None, None) => {
+                cmd.stdin(Stdio::null());
+            }
+        }
+        // stdout and stderr.
+        let mut to_file = false;
+        match &self.out_file {
+            Some((p, app)) => match open_out(p, *app) {
+                Ok(f) => {
+                    if self.both || self.err_to_out {
+                        match f.try_clone() {
+                            Ok(g) => {
+                                cmd.stderr(Stdio::from(g));
+                            }
+                            Err(_) => {
+                                cmd.stderr(Stdio::piped());
+                            }
+                        }
+                    }
+                    cmd.stdout(Stdio::from(f));
+                    to_file = true;
+                }
+                Err(e) => {
+                    // As in sh: the command does not run.
+                    let msg = format!("error: cannot write {}: {e}\n", p.display());
+                    return (
+                        Running::Done(1, msg.into_bytes()),
+                        Some(Source::Bytes(vec![])),
+                    );
+                }
+            },
+            None => {
+                cmd.stdout(Stdio::piped());
+            }
+        }
+        let err_in_out = self.both || self.err_to_out;
+        if !(to_file && err_in_out) {
+            match &self.err_file {
+                Some((p, app)) if !err_in_out => match open_out(p, *app) {
+                    Ok(f) => {
+                        cmd.stderr(Stdio::from(f));
+                    }
+                    Err(e) => {
+                        let msg = format!("error: cannot write {}: {e}\n", p.display());
+                        return (
+                            Running::Done(1, msg.into_bytes()),
+                            Some(Source::Bytes(vec![])),
+                        );
+                    }
+                },
+                _ => {
+                    cmd.stderr(Stdio::piped());
+                }
+            }
+        }
+        let mut child = match cmd.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                errs.extend_from_slice(
+                    format!("cannot run '{}': {e}\n", prog.display()).as_bytes(),
+                );
+                return (Running::Done(127, errs), Some(Source::Bytes(vec![])));
+            }
+        };
+        let feeder = feed.and_then(|src| {
+            child.stdin.take().map(|mut ci| {
+                std::thread::spawn(move || {
+                    // In this thread: a `2>&1` stage before is collected
+                    // until it ends, which must not hold up the timeout.
+                    let bytes = src.into_bytes();
+                    // EPIPE when the process does not read it all: fine.
+                    let _ = ci.write_all(&bytes);
+                })
+            })
+        });
+        let out = child.stdout.take();
+        let errp = child.stderr.take();
+        let (pass_on, err) = if to_file {
+            (None, collect(errp))
+        } else if err_in_out && !self.both {
+            // `2>&1` into a pipe: stdout, then stderr, as one stream (std
+            // has no pipe both could share before Rust 1.87).
+            let (o, e) = (collect(out), collect(errp));
+            let t = std::thread::spawn(move || {
+                let mut v = o.and_then(|t| t.join().ok()).unwrap_or_default();
+                v.extend(e.and_then(|t| t.join().ok()).unwrap_or_default());
+                v
+            });
+            (Some(Source::Thread(t)), None)
+        } else if last {
+            (collect(out).map(Source::Thread), collect(errp))
+        } else {
+            (out.map(Source::Pipe), collect(errp))
+        };
+        let run = Running::Child {
+            child,
+            pre_err: errs,
+            err,
+            feeder,
+        };
+        (run, Some(pass_on.unwrap_or(Source::Bytes(vec![]))))
+    }
+
+    /// The builtins lit provides; they run in the shell itself.
+    fn run_builtin(&self, input: Option<Source>, env: &mut Env) -> (Running, Option<Source>) {
+        let stdin = match &self.stdin_file {
+            Some(p) => match std::fs::read(p) {
+                Ok(b) => b,
+                Err(e) => {
+                    let msg = format!("error: cannot read {}: {e}\n", p.display());
+                    return (
+                        Running::Done(1, msg.into_bytes()),
+                        Some(Source::Bytes(vec![])),
+                    );
+                }
+            },
+            // Only `count` reads its input; for the others, dropping the
+            // pipe lets the writer end (SIGPIPE) as in a real shell.
+            None if self.argv.first().is_some_and(|a| a == "count") => {
+                input.map(Source::into_bytes).unwrap_or_default()
+            }
+            None => Vec::new(),
+        };
+        let (code, mut out, mut err) = if self.argv.is_empty() {
+            (0, vec![], vec![])
+        } else {
+            builtin(&self.argv, stdin, env)
+        };
+        if self.err_to_out || self.both {
+            out.append(&mut err);
+        }
+        let mut log = Vec::new();
+        let mut code = code;
+        let mut write = |p: &PathBuf, app: bool, data: &[u8]| {
+            if let Err(e) = open_out(p, app).and_then(|mut f| f.write_all(data)) {
+                log.extend_from_slice(
+                    format!("error: cannot write {}: {e}\n", p.display()).as_bytes(),
+                );
+                code = 1;
+            }
+        };
+        if let Some((p, app)) = &self.err_file {
+            write(p, *app, &err);
+            err.clear();
+        }
+        if let Some((p, app)) = &self.out_file {
+            write(p, *app, &out);
+            out.clear();
+        }
+        err.extend(log);
+        (Running::Done(code, err), Some(Source::Bytes(out)))
+    }
+}
+
+impl Running {
+    /// Waits for the stage (killing it at `deadline`); returns its status
+    /// and its stderr.
+    fn finish(self, deadline: Instant) -> (i32, Vec<u8>) {
+        let (mut child, pre_err, err, feeder) = match self {
+            Running::Done(code, err) => return (code, err),
+            Running::Child {
+                child,
+                pre_err,
+                err,
+                feeder,
+            } => (child, pre_err, err, feeder),
+        };
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) => {
+                    if Instant::now() > deadline {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        break None;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                Err(_) => break None,
+            }
+        };
+        if let Some(f) = feeder {
+            let _ = f.join();
+        }
+        let mut all_err = pre_err;
+        all_err.extend(err.and_then(|t| t.join().ok()).unwrap_or_default());
+        let mut err = all_err;
+        let code = match status {
+            None => {
+                err.extend_from_slice(b"error: timed out\n");
+                124
+            }
+            Some(s) => match s.code() {
+                Some(c) => c,
+                None => {
+                    use std::os::unix::process::ExitStatusExt;
+                    128 + s.signal().unwrap_or(0)
+                }
+            },
+        };
+        (code, err)
+    }
+}
+
+/// Runs a builtin; returns (status, stdout, stderr).
+fn builtin(argv: &[String], stdin: Vec<u8>, env: &mut Env) -> (i32, Vec<u8>, Vec<u8>) {
     let name = argv[0].as_str();
     match name {
-        ":" | "true" => return (0, vec![], vec![]),
-        "false" => return (1, vec![], vec![]),
+        "false" => (1, vec![], vec![]),
         "echo" => {
             let mut args = &argv[1..];
             let mut newline = true;
@@ -445,7 +803,7 @@ fn exec(
             if newline {
                 s.push('\n');
             }
-            return (0, s.into_bytes(), vec![]);
+            (0, s.into_bytes(), vec![])
         }
         // LLVM's `count N`: succeeds when stdin has exactly N lines.
         "count" => {
@@ -460,13 +818,18 @@ fn exec(
                 return (0, vec![], vec![]);
             }
             let msg = format!("Expected {want} lines, got {lines}.\n");
-            return (1, vec![], msg.into_bytes());
+            (1, vec![], msg.into_bytes())
         }
         "cd" => {
             if let Some(d) = argv.get(1) {
-                env.cwd = resolve(d, &env.cwd);
+                let to = resolve(d, &env.cwd);
+                if !to.is_dir() {
+                    let msg = format!("cd: {}: no such directory\n", to.display());
+                    return (1, vec![], msg.into_bytes());
+                }
+                env.cwd = to;
             }
-            return (0, vec![], vec![]);
+            (0, vec![], vec![])
         }
         "export" => {
             for a in &argv[1..] {
@@ -475,13 +838,13 @@ fn exec(
                         .insert(a[..eq].to_string(), a[eq + 1..].to_string());
                 }
             }
-            return (0, vec![], vec![]);
+            (0, vec![], vec![])
         }
         "mkdir" => {
             for a in argv[1..].iter().filter(|a| !a.starts_with('-')) {
                 let _ = std::fs::create_dir_all(resolve(a, &env.cwd));
             }
-            return (0, vec![], vec![]);
+            (0, vec![], vec![])
         }
         "rm" => {
             for a in argv[1..].iter().filter(|a| !a.starts_with('-')) {
@@ -492,119 +855,11 @@ fn exec(
                     let _ = std::fs::remove_file(&p);
                 }
             }
-            return (0, vec![], vec![]);
+            (0, vec![], vec![])
         }
-        _ => {}
+        // `:` and `true`.
+        _ => (0, vec![], vec![]),
     }
-    let prog = match env.tools.get(name) {
-        Some(Some(p)) => p.clone(),
-        Some(None) => {
-            o.missing_tool = Some(name.to_string());
-            return (127, vec![], vec![]);
-        }
-        None => match find_in_path(name) {
-            Some(p) => p,
-            None => {
-                return (
-                    127,
-                    vec![],
-                    format!("'{name}': command not found\n").into_bytes(),
-                )
-            }
-        },
-    };
-    let mut cmd = Command::new(&prog);
-    cmd.args(&argv[1..])
-        .current_dir(&env.cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for u in env.unset.iter().chain(unset) {
-        cmd.env_remove(u);
-    }
-    for (k, v) in env.vars.iter() {
-        cmd.env(k, v);
-    }
-    for (k, v) in extra {
-        cmd.env(k, v);
-    }
-    // Tools named by their LLVM names find ours on PATH too.
-    if let Some(Some(dir)) = env
-        .tools
-        .get("FileCheck")
-        .map(|p| p.as_ref().and_then(|p| p.parent()))
-    {
-        let old = std::env::var_os("PATH").unwrap_or_default();
-        let mut paths = vec![dir.to_path_buf()];
-        paths.extend(std::env::split_paths(&old));
-        if let Ok(joined) = std::env::join_paths(paths) {
-            cmd.env("PATH", joined);
-        }
-    }
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            return (
-                127,
-                vec![],
-                format!("cannot run '{}': {e}\n", prog.display()).into_bytes(),
-            )
-        }
-    };
-    let mut cin = child.stdin.take();
-    let wt = std::thread::spawn(move || {
-        if let Some(ci) = cin.as_mut() {
-            let _ = ci.write_all(&stdin);
-        }
-    });
-    let mut cout = child.stdout.take();
-    let mut cerr = child.stderr.take();
-    let rt = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        if let Some(c) = cout.as_mut() {
-            let _ = c.read_to_end(&mut v);
-        }
-        v
-    });
-    let et = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        if let Some(c) = cerr.as_mut() {
-            let _ = c.read_to_end(&mut v);
-        }
-        v
-    });
-    let deadline = Instant::now() + env.timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) => {
-                if Instant::now() > deadline {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    break None;
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            Err(_) => break None,
-        }
-    };
-    let _ = wt.join();
-    let out = rt.join().unwrap_or_default();
-    let mut err = et.join().unwrap_or_default();
-    let code = match status {
-        None => {
-            err.extend_from_slice(b"error: timed out\n");
-            124
-        }
-        Some(s) => match s.code() {
-            Some(c) => c,
-            None => {
-                use std::os::unix::process::ExitStatusExt;
-                128 + s.signal().unwrap_or(0)
-            }
-        },
-    };
-    (code, out, err)
 }
 
 #[cfg(test)]
@@ -638,11 +893,41 @@ mod tests {
             vars: BTreeMap::new(),
             unset: vec![],
             tools: BTreeMap::new(),
-            timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(20),
         };
         assert_eq!(run_script("not false && true", &mut env).code, 0);
         assert_eq!(run_script("not true", &mut env).code, 1);
         assert_eq!(run_script("false || echo hi", &mut env).code, 0);
+        // Streamed: the writers end when `head` exits instead of running
+        // (and filling memory) until the timeout.
+        let o = run_script("yes | head -n 3", &mut env);
+        assert_eq!(o.code, 0, "{}", o.log);
+        assert!(o.log.ends_with("# command output:\ny\ny\ny\n"), "{}", o.log);
+        let o = run_script("cat /dev/zero | head -c 5", &mut env);
+        assert_eq!(o.code, 0, "{}", o.log);
+        assert!(
+            o.log.ends_with("# command output:\n\0\0\0\0\0"),
+            "{}",
+            o.log
+        );
+        // The last stage's SIGPIPE is not excused, nor any other failure.
+        assert_ne!(run_script("yes | false", &mut env).code, 0);
+        // Typos are failures, not silently skipped commands.
+        for bad in ["true &&", "|| true", "true | | true", "|"] {
+            let o = run_script(bad, &mut env);
+            assert_eq!(o.code, 127, "{bad}: {}", o.log);
+            assert!(o.log.starts_with("shell parse error"), "{}", o.log);
+        }
+        assert_eq!(run_script("true ; ", &mut env).code, 0);
+        for unwritable in [
+            "echo x > /nonexistent-dir/f",
+            "cat /dev/null > /nonexistent-dir/f",
+        ] {
+            let o = run_script(unwritable, &mut env);
+            assert_eq!(o.code, 1, "{unwritable}: {}", o.log);
+            assert!(o.log.contains("error: cannot write"), "{}", o.log);
+        }
+        assert_eq!(run_script("cd /nonexistent-dir && true", &mut env).code, 1);
         env.tools.insert("mlir-cpu-runner".into(), None);
         let o = run_script("echo x | mlir-cpu-runner", &mut env);
         assert_eq!(o.missing_tool.as_deref(), Some("mlir-cpu-runner"));

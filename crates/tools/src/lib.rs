@@ -2,3 +2,4 @@
 //! `main`s; `mlir-async-opt`'s driver lives in [`opt_main`].
 
 pub mod opt_main;
+pub mod stdio;

@@ -1,8 +1,18 @@
 //! `mlir-async-opt`: mlir-opt's command line over our IR, parser, verifier,
 //! passes and printer (the counterpart of MLIR's `MlirOptMain`).
 
+/// `eprint!`/`eprintln!` that cannot panic: std's panic when stderr is
+/// full (`2>/dev/full`), which would turn a diagnostic into a crash.
+macro_rules! eprint {
+    ($($t:tt)*) => { $crate::stdio::eprint(&format!($($t)*)) };
+}
+macro_rules! eprintln {
+    ($($t:tt)*) => { $crate::stdio::eprint(&format!("{}\n", format_args!($($t)*))) };
+}
+
 mod shards;
 
+use crate::stdio;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
@@ -155,75 +165,107 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
 /// An `expected-*` annotation of `-verify-diagnostics`.
 struct Expected {
     severity: Severity,
-    line: u32,
+    /// The line the diagnostic must be on (may be past the end: never met).
+    line: i64,
     msg: String,
     matched: bool,
-    at: u32,
+    /// Line and column of the `expected-` text, where a missing diagnostic
+    /// is reported.
+    at: (u32, u32),
 }
 
-fn parse_expected(chunk: &str, line_offset: u32) -> Result<Vec<Expected>, String> {
-    let mut out = vec![];
-    let lines: Vec<&str> = chunk.lines().collect();
-    for (i, l) in lines.iter().enumerate() {
-        let lineno = i as u32 + 1 + line_offset;
-        let mut rest = *l;
-        while let Some(p) = rest.find("expected-") {
-            let after = &rest[p + "expected-".len()..];
-            let (sev, after) = if let Some(a) = after.strip_prefix("error") {
-                (Severity::Error, a)
-            } else if let Some(a) = after.strip_prefix("warning") {
-                (Severity::Warning, a)
-            } else if let Some(a) = after.strip_prefix("note") {
-                (Severity::Note, a)
-            } else if let Some(a) = after.strip_prefix("remark") {
-                (Severity::Remark, a)
+/// Matches MLIR 15's `expected-(error|note|remark|warning)
+/// *(@([+-][0-9]+|above|below))? *{{(.*)}}$` at the start of `s`; returns
+/// (severity, designator, message). Anchored at the end of the line, so a
+/// line with text after the closing `}}` (or an unclosed `{{`, or an
+/// unknown `@` designator) holds no directive, and neither does a string
+/// literal such as `{s = "expected-error {{x}}"}` (13 and 14 took those).
+fn match_expected(s: &str) -> Option<(Severity, &str, &str)> {
+    let rest = s.strip_prefix("expected-")?;
+    let (severity, rest) = [
+        ("error", Severity::Error),
+        ("note", Severity::Note),
+        ("remark", Severity::Remark),
+        ("warning", Severity::Warning),
+    ]
+    .into_iter()
+    .find_map(|(w, sev)| rest.strip_prefix(w).map(|r| (sev, r)))?;
+    let rest = rest.trim_start_matches(' ');
+    let (designator, rest) = match rest.strip_prefix('@') {
+        Some(d) => {
+            let len = if d.starts_with("above") || d.starts_with("below") {
+                5
+            } else if d.starts_with(['+', '-']) {
+                let digits = d[1..].bytes().take_while(u8::is_ascii_digit).count();
+                if digits == 0 {
+                    return None;
+                }
+                1 + digits
             } else {
-                rest = after;
-                continue;
+                return None;
             };
-            let after = after.trim_start();
-            let (target, after) = if let Some(a) = after.strip_prefix('@') {
-                let end = a
-                    .find(|c: char| c.is_whitespace() || c == '{')
-                    .unwrap_or(a.len());
-                let spec = &a[..end];
-                let t = if spec == "above" {
-                    lineno - 1
-                } else if spec == "below" {
-                    lineno + 1
-                } else if let Some(n) = spec.strip_prefix('+') {
-                    lineno
-                        + n.parse::<u32>()
-                            .map_err(|_| format!("bad offset '{spec}'"))?
-                } else if let Some(n) = spec.strip_prefix('-') {
-                    lineno
-                        - n.parse::<u32>()
-                            .map_err(|_| format!("bad offset '{spec}'"))?
-                } else {
-                    return Err(format!("unknown expected-* target '@{spec}'"));
-                };
-                (t, a[end..].trim_start())
-            } else {
-                (lineno, after)
-            };
-            let Some(body) = after.strip_prefix("{{") else {
-                rest = after;
-                continue;
-            };
-            let Some(end) = body.find("}}") else {
-                return Err(format!("{lineno}: expected-* body not closed with '}}}}'"));
-            };
-            out.push(Expected {
-                severity: sev,
-                line: target,
-                msg: body[..end].to_string(),
-                matched: false,
-                at: lineno,
-            });
-            rest = &body[end + 2..];
+            (&d[..len], d[len..].trim_start_matches(' '))
         }
+        None => ("", rest),
+    };
+    let body = rest.strip_prefix("{{")?.strip_suffix("}}")?;
+    Some((severity, designator, body))
+}
+
+/// LLVM's `getAsInteger` with radix 0, as MLIR reads `@+N`: a leading `0`
+/// means octal. Digits that do not fit give no line (never matched).
+fn designator_offset(digits: &str) -> Option<i64> {
+    if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).ok()
+    } else {
+        digits.parse().ok()
     }
-    Ok(out)
+}
+
+/// The `expected-*` directives of a chunk, one per line at most (the first
+/// `expected-` of the line that forms one), as MLIR's
+/// `SourceMgrDiagnosticVerifierHandler` reads them. `@above` refers to the
+/// last line without a directive, `@below` to the next one.
+fn parse_expected(chunk: &str, line_offset: u32) -> Vec<Expected> {
+    let mut out: Vec<Expected> = vec![];
+    let lines: Vec<&str> = chunk.split('\n').collect();
+    let mut below: Vec<usize> = vec![];
+    let mut last_plain = i64::from(line_offset);
+    for (i, l) in lines.iter().enumerate() {
+        let lineno = i64::from(line_offset) + i as i64 + 1;
+        let found = l
+            .match_indices("expected-")
+            .find_map(|(p, _)| match_expected(&l[p..]).map(|m| (p, m)));
+        let Some((col, (severity, designator, msg))) = found else {
+            for k in below.drain(..) {
+                out[k].line = lineno;
+            }
+            last_plain = lineno;
+            continue;
+        };
+        let line = match designator {
+            "" => lineno,
+            "above" => last_plain,
+            // Dangling when no plain line follows: past the end.
+            "below" => {
+                below.push(out.len());
+                i64::from(line_offset) + lines.len() as i64 + 1
+            }
+            d => match designator_offset(&d[1..]) {
+                Some(n) if d.starts_with('+') => lineno + n,
+                Some(n) => lineno - n,
+                None => -1,
+            },
+        };
+        out.push(Expected {
+            severity,
+            line,
+            msg: msg.to_string(),
+            matched: false,
+            at: (lineno as u32, col as u32 + 1),
+        });
+    }
+    out
 }
 
 struct Chunk<'a> {
@@ -231,33 +273,51 @@ struct Chunk<'a> {
     line_offset: u32,
 }
 
-fn split_chunks(text: &str, split: bool) -> Vec<Chunk<'_>> {
+/// Splits at `// -----` as mlir-opt does: the text is cut at every
+/// `// ---`, and a cut is a split only when `--` follows (and then not
+/// `0`: upstream's check, kept so that `// ------` leaves a `-` behind as
+/// there); otherwise it is a near miss, reported as a warning at the place
+/// after `// ---` and not split. Returns the chunks and the warnings.
+fn split_chunks<'a>(text: &'a str, file: &str, split: bool) -> (Vec<Chunk<'a>>, String) {
+    let whole = Chunk {
+        text,
+        line_offset: 0,
+    };
     if !split {
-        return vec![Chunk {
-            text,
-            line_offset: 0,
-        }];
+        return (vec![whole], String::new());
     }
     let mut out = vec![];
+    let mut warnings = String::new();
     let mut start = 0;
-    let mut start_line = 0;
-    let mut pos = 0;
-    for (line, l) in text.split_inclusive('\n').enumerate() {
-        if l.trim_start().starts_with("// -----") {
-            out.push(Chunk {
-                text: &text[start..pos],
-                line_offset: start_line,
-            });
-            start = pos + l.len();
-            start_line = line as u32 + 1;
+    let line_of = |at: usize| text[..at].bytes().filter(|&c| c == b'\n').count() as u32;
+    for (p, _) in text.match_indices("// ---") {
+        let after = p + "// ---".len();
+        // Cuts inside an earlier accepted marker (`// ------ ...`).
+        if p < start {
+            continue;
         }
-        pos += l.len();
+        let rest = &text.as_bytes()[after..];
+        if rest.starts_with(b"--") && rest.len() > 2 && rest[2] != b'0' {
+            out.push(Chunk {
+                text: &text[start..p],
+                line_offset: line_of(start),
+            });
+            start = after + 2;
+        } else {
+            let line = line_of(after) + 1;
+            let col = after - text[..after].rfind('\n').map_or(0, |n| n + 1) + 1;
+            let d = Diagnostic {
+                severity: Severity::Warning,
+                ..Diagnostic::error(file, line, col as u32, "near miss with file split marker")
+            };
+            warnings.push_str(&d.render(Some(text)));
+        }
     }
     out.push(Chunk {
         text: &text[start..],
-        line_offset: start_line,
+        line_offset: line_of(start),
     });
-    out
+    (out, warnings)
 }
 
 /// The outcome of processing one chunk.
@@ -273,24 +333,41 @@ enum ChunkResult {
 
 /// Creates the output (`-`: stdout) and writes to it with `write`. Called
 /// only once the IR is verified, so an input that fails leaves an existing
-/// output file as it was. Errors writing to stdout (a closed pipe) are not
-/// reported, as before streaming.
+/// output file as it was. A failed write to stdout (full disk, closed
+/// stdout, closed pipe) is an error, as in mlir-opt 15.
 fn write_output(
     dest: &str,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
     if dest == "-" {
-        let mut w = std::io::BufWriter::new(std::io::stdout().lock());
-        let _ = write(&mut w).and_then(|()| w.flush());
-        return Ok(());
+        return stdio::stdout()
+            .and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                write(&mut w)?;
+                w.flush()
+            })
+            .map_err(|e| write_error(&e));
     }
-    std::fs::File::create(dest)
-        .and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            write(&mut w)?;
-            w.flush()
-        })
-        .map_err(|e| format!("mlir-async-opt: cannot write '{dest}': {e}"))
+    let f = std::fs::File::create(dest).map_err(|e| open_failure(dest, &e))?;
+    let mut w = std::io::BufWriter::new(f);
+    write(&mut w)
+        .and_then(|()| w.flush())
+        .map_err(|e| write_error(&e))
+}
+
+/// The message of a failed write; empty for a broken pipe, which ends the
+/// run with `EX_IOERR` and no message (see `stdio::EX_IOERR`).
+fn write_error(e: &std::io::Error) -> String {
+    if stdio::is_broken_pipe(e) {
+        String::new()
+    } else {
+        format!("mlir-async-opt: {}", stdio::io_failure(e))
+    }
+}
+
+/// mlir-opt's text for an output file it cannot create.
+fn open_failure(path: &str, e: &std::io::Error) -> String {
+    format!("cannot open output file '{path}': {}", stdio::os_message(e))
 }
 
 /// `stream`: where to write the output as it is printed (`-`: stdout),
@@ -403,7 +480,7 @@ fn process_chunk(
     let out = match stream {
         Some(dest) => {
             // IR dumps come before the output, as mlir-opt prints them.
-            eprint!("{after_all}");
+            stdio::eprint(&after_all);
             after_all.clear();
             match write_output(dest, |w| {
                 write_op(&ctx, &reg, module, popts, w)?;
@@ -462,16 +539,12 @@ fn pipeline_errors(o: &Options) -> Option<String> {
 pub fn main_with_args(args: &[String]) -> i32 {
     let o = match parse_args(args) {
         Ok(o) => o,
-        Err(m) if m.is_empty() => {
-            print!("{}", help());
-            return 0;
-        }
+        Err(m) if m.is_empty() => return print_or_fail(&help()),
         Err(m) if m == "\u{0}version" => {
-            println!(
-                "mlir-async-opt {} (MLIR syntax 13/14/15)",
+            return print_or_fail(&format!(
+                "mlir-async-opt {} (MLIR syntax 13/14/15)\n",
                 env!("CARGO_PKG_VERSION")
-            );
-            return 0;
+            ));
         }
         Err(m) => {
             eprintln!("mlir-async-opt: {m}");
@@ -490,7 +563,10 @@ pub fn main_with_args(args: &[String]) -> i32 {
         std::fs::File::open(&input).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
     };
     if let Err(e) = read {
-        eprintln!("mlir-async-opt: cannot open input file '{input}': {e}");
+        eprintln!(
+            "cannot open input file '{input}': {}",
+            stdio::os_message(&e)
+        );
         return 1;
     }
     let file = if input == "-" {
@@ -521,6 +597,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
     let mut outputs: Vec<Option<Vec<String>>> = vec![];
     let mut edition_seen = o.edition;
     let mut failed = false;
+    let mut broken_pipe = false;
     let mut timing = vec![];
     let mut after_all = String::new();
     let mut stderr = String::new();
@@ -528,7 +605,13 @@ pub fn main_with_args(args: &[String]) -> i32 {
     // diagnostic checks decide what to write only at the end.
     let dest = o.output.clone().unwrap_or_else(|| "-".into());
     let stream = (!o.split_input_file && !o.verify_diagnostics).then_some(dest.as_str());
-    for chunk in split_chunks(&text, o.split_input_file) {
+    let (chunks, near_misses) = split_chunks(&text, &file, o.split_input_file);
+    let split = o.split_input_file;
+    fn chunk_at<'t>(split: bool, c: &Chunk<'t>) -> Option<(&'t str, u32)> {
+        split.then_some((c.text, c.line_offset))
+    }
+    eprint!("{near_misses}");
+    for chunk in chunks {
         let result = process_chunk(
             &o,
             &file,
@@ -539,14 +622,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             &mut edition_seen,
         );
         if o.verify_diagnostics {
-            let mut expected = match parse_expected(chunk.text, chunk.line_offset) {
-                Ok(e) => e,
-                Err(m) => {
-                    stderr.push_str(&format!("{file}: error: {m}\n"));
-                    failed = true;
-                    continue;
-                }
-            };
+            let mut expected = parse_expected(chunk.text, chunk.line_offset);
             let diags = match result {
                 ChunkResult::Output(out) => {
                     outputs.push(Some(out));
@@ -569,7 +645,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                 let hit = expected.iter_mut().find(|e| {
                     !e.matched
                         && e.severity == d.severity
-                        && e.line == d.line
+                        && e.line == i64::from(d.line)
                         && d.message.contains(&e.msg)
                 });
                 match hit {
@@ -581,7 +657,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                         u.notes.clear();
                         u.message = format!("unexpected {}: {}", d.severity.as_str(), d.message);
                         u.severity = Severity::Error;
-                        stderr.push_str(&u.render(Some(chunk_source(&text))));
+                        stderr.push_str(&render_in(&u, &file, &text, chunk_at(split, &chunk)));
                     }
                 }
             }
@@ -589,20 +665,22 @@ pub fn main_with_args(args: &[String]) -> i32 {
                 failed = true;
                 let d = Diagnostic::error(
                     &file,
-                    e.at,
-                    1,
+                    e.at.0,
+                    e.at.1,
                     format!(
                         "expected {} \"{}\" was not produced",
                         e.severity.as_str(),
                         e.msg
                     ),
                 );
-                stderr.push_str(&d.render(Some(&text)));
+                let r = render_in(&d, &file, &text, chunk_at(split, &chunk));
+                stderr.push_str(&underline(r, e.msg.len()));
             }
         } else {
             match result {
                 ChunkResult::Output(out) => outputs.push(Some(out)),
                 ChunkResult::Written => {}
+                ChunkResult::WriteFailed(m) if m.is_empty() => broken_pipe = true,
                 ChunkResult::WriteFailed(m) => {
                     stderr.push_str(&m);
                     stderr.push('\n');
@@ -612,15 +690,15 @@ pub fn main_with_args(args: &[String]) -> i32 {
                     outputs.push(None);
                     failed = true;
                     for d in diags {
-                        stderr.push_str(&d.render(Some(&text)));
+                        stderr.push_str(&render_in(&d, &file, &text, chunk_at(split, &chunk)));
                     }
                 }
             }
         }
     }
-    eprint!("{stderr}");
+    stdio::eprint(&stderr);
     if !after_all.is_empty() {
-        eprint!("{after_all}");
+        stdio::eprint(&after_all);
     }
     if o.timing {
         let total: f64 = timing.iter().map(|t| t.1).sum();
@@ -642,6 +720,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
             );
         }
         eprintln!("    {total:.4} (100.0%)  Total");
+    }
+    if broken_pipe {
+        return stdio::EX_IOERR;
     }
     if stream.is_some() {
         return i32::from(failed);
@@ -668,23 +749,77 @@ pub fn main_with_args(args: &[String]) -> i32 {
             if failed {
                 return 1;
             }
-            let written = std::fs::File::create(path).and_then(|f| {
+            match write_output(path, write) {
+                Ok(()) => {}
+                // A FIFO whose reader has gone.
+                Err(m) if m.is_empty() => return stdio::EX_IOERR,
+                Err(m) => {
+                    eprintln!("{m}");
+                    return 1;
+                }
+            }
+        }
+        _ if pieces.iter().all(String::is_empty) => {}
+        _ => {
+            let written = stdio::stdout().and_then(|f| {
                 let mut w = std::io::BufWriter::new(f);
                 write(&mut w)?;
                 w.flush()
             });
             if let Err(e) = written {
-                eprintln!("mlir-async-opt: cannot write '{path}': {e}");
-                return 1;
+                return stdio::write_failed("mlir-async-opt", &e, 1);
             }
-        }
-        _ => {
-            let _ = write(&mut std::io::stdout().lock());
         }
     }
     i32::from(failed)
 }
 
-fn chunk_source(text: &str) -> &str {
-    text
+/// `--help` and `--version`: status 1 when the text cannot be written
+/// (74 for a broken pipe).
+fn print_or_fail(text: &str) -> i32 {
+    match stdio::write_stdout(text.as_bytes()) {
+        Ok(()) => 0,
+        Err(e) => stdio::write_failed("mlir-async-opt", &e, 1),
+    }
+}
+
+/// mlir-opt marks a missing diagnostic's `expected-` with a range as long
+/// as the expected message (`^~~~`); the renderer draws only the caret.
+fn underline(rendered: String, len: usize) -> String {
+    match rendered.strip_suffix("^\n") {
+        Some(head) if len > 1 => format!("{head}^{}\n", "~".repeat(len - 1)),
+        _ => rendered,
+    }
+}
+
+/// Renders `d`; in a split input, as mlir-opt does, where each chunk is a
+/// buffer of its own: `within split at FILE:L offset :l:c:` with L the line
+/// the chunk starts on (its `// -----` line) and l the line in the chunk.
+fn render_in(d: &Diagnostic, file: &str, text: &str, split: Option<(&str, u32)>) -> String {
+    let Some((chunk, offset)) = split else {
+        return d.render(Some(text));
+    };
+    if d.file != file || d.line <= offset {
+        return d.render(Some(text));
+    }
+    let local = Diagnostic {
+        line: d.line - offset,
+        notes: vec![],
+        ..d.clone()
+    };
+    let plain = format!("{file}:{}:{}:", local.line, local.col);
+    let within = format!(
+        "within split at {file}:{} offset :{}:{}:",
+        offset + 1,
+        local.line,
+        local.col
+    );
+    let mut out = local.render(Some(chunk));
+    if out.starts_with(&plain) {
+        out.replace_range(..plain.len(), &within);
+    }
+    for n in &d.notes {
+        out.push_str(&render_in(n, file, text, split));
+    }
+    out
 }

@@ -2,6 +2,8 @@
 //! project's tools. See `conformance/README.md` for the conformance use.
 
 use mlir_async_lit::{apply_xfail_list, discover, run_all, Config, Verdict, XfailList};
+use mlir_async_tools::stdio;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 const USAGE: &str = "usage: mlir-async-lit [options] <test file or directory>...
@@ -15,7 +17,22 @@ const USAGE: &str = "usage: mlir-async-lit [options] <test file or directory>...
   -j N                     parallel tests (default: number of CPUs)
   -v                       print the commands and output of failing tests
   -q                       print only failures and the summary
+  --version                print the version
 ";
+
+/// `eprintln!` that cannot panic (see `mlir_async_tools::stdio`).
+macro_rules! eprintln {
+    ($($t:tt)*) => { stdio::eprint(format!("{}\n", format_args!($($t)*))) };
+}
+
+/// Writes the report; a failed write is a failed run (status 2, as for a
+/// bad command line; 74 for a broken pipe): the verdicts were not delivered.
+fn emit(text: &str, code: i32) -> ! {
+    if let Err(e) = stdio::write_stdout(text.as_bytes()) {
+        std::process::exit(stdio::write_failed("mlir-async-lit", &e, 2));
+    }
+    std::process::exit(code)
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -53,10 +70,11 @@ fn main() {
             "-j" => jobs = val(&a).parse().unwrap_or(1),
             "-v" => verbose = true,
             "-q" => quiet = true,
-            "-h" | "--help" => {
-                print!("{USAGE}");
-                return;
-            }
+            "-h" | "--help" => emit(USAGE, 0),
+            "--version" => emit(
+                &format!("mlir-async-lit {}\n", env!("CARGO_PKG_VERSION")),
+                0,
+            ),
             _ if a.starts_with('-') => {
                 eprintln!("mlir-async-lit: unknown option '{a}'\n{USAGE}");
                 std::process::exit(2);
@@ -65,7 +83,7 @@ fn main() {
         }
     }
     if paths.is_empty() {
-        eprint!("{USAGE}");
+        stdio::eprint(USAGE);
         std::process::exit(2);
     }
     cfg.lib_dir = lib_dir.unwrap_or_else(|| cfg.tool_dir.clone());
@@ -100,6 +118,7 @@ fn main() {
         .map(|r| (rel(&r.path), r.verdict, r.reason.clone()))
         .collect();
     apply_xfail_list(&mut results, &list, rel);
+    let mut report = String::new();
     let mut count = std::collections::BTreeMap::<Verdict, usize>::new();
     for r in &results {
         *count.entry(r.verdict).or_default() += 1;
@@ -110,15 +129,18 @@ fn main() {
                 Verdict::XPass => "  (passes now: remove it from the expected-failure list)".into(),
                 _ => String::new(),
             };
-            println!("{}: {}{}", r.verdict.name(), rel(&r.path), why);
+            let _ = writeln!(report, "{}: {}{}", r.verdict.name(), rel(&r.path), why);
         }
         if verbose && bad {
-            println!("{}", r.log);
+            let _ = writeln!(report, "{}", r.log);
         }
     }
     for name in list.entries.keys() {
         if !results.iter().any(|r| &rel(&r.path) == name) {
-            println!("warning: expected-failure list names a missing test: {name}");
+            let _ = writeln!(
+                report,
+                "warning: expected-failure list names a missing test: {name}"
+            );
         }
     }
     if let Some(w) = &write_path {
@@ -138,12 +160,13 @@ fn main() {
     }
     let n = |v| count.get(&v).copied().unwrap_or(0);
     let failed = n(Verdict::Fail) + n(Verdict::XPass);
-    println!(
+    let _ = writeln!(
+        report,
         "{} expected failures, {} unsupported, {} unexpectedly passed",
         n(Verdict::XFail),
         n(Verdict::Unsupported),
         n(Verdict::XPass)
     );
-    println!("{} passed, {} failed", n(Verdict::Pass), failed);
-    std::process::exit(i32::from(failed > 0));
+    let _ = writeln!(report, "{} passed, {} failed", n(Verdict::Pass), failed);
+    emit(&report, i32::from(failed > 0));
 }

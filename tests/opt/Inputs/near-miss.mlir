@@ -1,0 +1,7 @@
+func @one() {
+  return
+}
+// ----
+func @two() {
+  return
+}

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod gen;
+pub mod normalize;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -20,6 +20,7 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_execute),
         OpDef::new("async.yield")
             .pure()
+            .return_like()
             .syntax(parse_yield, print_yield)
             .terminator()
             .verify(verify_yield),

@@ -26,6 +26,7 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_func),
         OpDef::new("func.return")
             .pure()
+            .return_like()
             .syntax(parse_return, print_return)
             .terminator()
             .verify(verify_return),

@@ -57,6 +57,7 @@ impl OpDef {
                 read_only: false,
                 commutative: false,
                 constant_like: false,
+                return_like: false,
             },
             parse: None,
             print: None,
@@ -100,6 +101,12 @@ impl OpDef {
     }
     pub const fn commutative(mut self) -> Self {
         self.traits.commutative = true;
+        self
+    }
+    /// A terminator handing its operands back (implies `terminator`).
+    pub const fn return_like(mut self) -> Self {
+        self.traits.return_like = true;
+        self.traits.is_terminator = true;
         self
     }
     pub const fn constant_like(mut self) -> Self {

@@ -16,6 +16,7 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_if),
         OpDef::new("scf.yield")
             .pure()
+            .return_like()
             .syntax(parse_yield, print_yield)
             .terminator(),
         OpDef::new("scf.while")

@@ -260,6 +260,10 @@ pub struct OpTraits {
     pub commutative: bool,
     /// Folds to an attribute with no operands (MLIR's `ConstantLike`).
     pub constant_like: bool,
+    /// A terminator that hands its operands to the parent op or the
+    /// caller (MLIR's `ReturnLike`: `func.return`, `scf.yield`,
+    /// `async.yield`).
+    pub return_like: bool,
 }
 
 /// Everything needed to create an operation.

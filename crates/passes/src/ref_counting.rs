@@ -168,10 +168,6 @@ fn drop_if_unused(ctx: &mut Context, k: Counts, v: Value) -> bool {
     true
 }
 
-fn is_return_like(ctx: &Context, op: Op) -> bool {
-    matches!(ctx.name(op), "func.return" | "async.yield" | "scf.yield")
-}
-
 pub struct RefCounting;
 
 impl Pass for RefCounting {
@@ -244,7 +240,7 @@ fn drop_after_last_use(
         }
     }
     for last in last_users {
-        if is_return_like(ctx, last) {
+        if ctx.traits_of(last).return_like {
             continue;
         }
         if ctx.traits_of(last).is_terminator {

@@ -1,10 +1,15 @@
 //! The C ABI of LLVM 14's `libmlir_async_runtime.so`
 //! (`mlir/ExecutionEngine/AsyncRuntime.h`), symbol for symbol.
 //!
-//! There is deliberately no `__mlir_runner_init`: without it
-//! `mlir-cpu-runner` resolves the `mlirAsyncRuntime*` calls of the JIT-ed
-//! module by name in the loaded libraries, which is all we need, and we
-//! avoid depending on LLVM's C++ `StringMap` layout.
+//! `__mlir_runner_init` and `__mlir_runner_destroy` are exported as
+//! upstream does, because `mlir-cpu-runner` calls the destroy hook only for
+//! libraries that export both, and that hook is our one chance to finish the
+//! queued and running tasks while the JIT-compiled code they execute is
+//! still mapped (the runner frees it right after, before `exit`). The init
+//! hook leaves the runner's symbol map empty: filling it would mean writing
+//! into LLVM's C++ `StringMap` from Rust. The runner loads such libraries
+//! with global visibility, so the JIT still resolves the `mlirAsyncRuntime*`
+//! calls by name in the process, as it did without the hooks.
 //!
 //! In debug builds every entry point checks its arguments (null, a pointer
 //! that is not a live object of the expected kind, count underflow, double
@@ -311,4 +316,19 @@ pub extern "C" fn mlirAsyncRuntimePrintCurrentThreadId() {
         c::fputs(line.as_ptr(), out);
         c::fflush(out);
     }
+}
+
+/// Called by `mlir-cpu-runner` when it loads the library, with its
+/// `llvm::StringMap<void *>` of exported symbols. Deliberately leaves the map
+/// untouched (see the module docs): the symbols are found by name instead.
+#[no_mangle]
+pub extern "C" fn __mlir_runner_init(_export_symbols: *mut c_void) {}
+
+/// Called by `mlir-cpu-runner` after the entry function returned and before
+/// it frees the JIT-compiled code: runs every queued task and waits for the
+/// running ones (see [`crate::shutdown::destroy`]), so no worker executes
+/// module code once it is unmapped.
+#[no_mangle]
+pub extern "C" fn __mlir_runner_destroy() {
+    crate::shutdown::destroy();
 }

@@ -31,9 +31,7 @@ pub(crate) fn register_exit_hook() {
 extern "C" fn at_exit() {
     // Never wait from a worker (exit called inside a task): the task calling
     // exit would wait for itself.
-    if !scheduler::on_worker_thread() {
-        drain();
-    }
+    destroy();
     let live = leak::live_objects();
     let print = match leak::report_policy() {
         ReportPolicy::Always => true,
@@ -42,6 +40,18 @@ extern "C" fn at_exit() {
     };
     if print {
         eprint!("{}", leak::leak_report());
+    }
+}
+
+/// What `__mlir_runner_destroy` and [`crate::shutdown`] do: once it returns,
+/// no worker runs or will run code of the tasks submitted so far, so their
+/// code may be freed. Every queued task runs first and running tasks are
+/// waited for (as upstream's thread pool `wait()` does); tasks blocked for
+/// good on objects nobody will produce stay parked and never resume. From a
+/// worker (a task calling it) it cannot wait for itself and returns at once.
+pub(crate) fn destroy() {
+    if !scheduler::on_worker_thread() {
+        drain();
     }
 }
 

@@ -23,7 +23,7 @@ pub use api::{
 };
 pub use leak::{leak_report, live_objects, LiveObjects};
 pub use object::{Kind, State};
-pub use scheduler::NUM_THREADS_ENV;
+pub use scheduler::{MAX_NUM_THREADS, NUM_THREADS_ENV};
 
 /// Environment variable that controls the leak report printed at exit.
 pub const LEAK_REPORT_ENV: &str = "MLIR_ASYNC_RUNTIME_LEAK_REPORT";

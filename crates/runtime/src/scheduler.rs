@@ -157,12 +157,46 @@ pub(crate) fn current_worker_index() -> Option<usize> {
 
 static SCHEDULER: OnceLock<&'static Scheduler> = OnceLock::new();
 
+/// Upper bound on `MLIR_ASYNC_RUNTIME_NUM_THREADS`: every worker is a thread
+/// with a 64 MiB stack reservation, and 100000 of them exhausted the address
+/// space (the pool never finished starting). 256 is far above any core count
+/// this runtime serves well.
+pub const MAX_NUM_THREADS: usize = 256;
+
+/// The worker count for `MLIR_ASYNC_RUNTIME_NUM_THREADS=raw` (`None`: unset)
+/// and, for a value that is not a count in `1..=MAX_NUM_THREADS`, the
+/// warning to print: a typo must not silently run with another count.
+pub(crate) fn parse_num_threads(raw: Option<&str>, default: usize) -> (usize, Option<String>) {
+    let Some(raw) = raw else {
+        return (default, None);
+    };
+    match raw.trim().parse::<u64>() {
+        Ok(n) if n > MAX_NUM_THREADS as u64 => (
+            MAX_NUM_THREADS,
+            Some(format!(
+                "{NUM_THREADS_ENV}={raw:?} is more than the maximum of {MAX_NUM_THREADS} threads; using {MAX_NUM_THREADS}"
+            )),
+        ),
+        Ok(n) if n > 0 => (n as usize, None),
+        _ => (
+            default,
+            Some(format!(
+                "{NUM_THREADS_ENV}={raw:?} is not a positive number of threads; using {default}"
+            )),
+        ),
+    }
+}
+
 fn configured_workers() -> usize {
-    std::env::var(NUM_THREADS_ENV)
-        .ok()
-        .and_then(|s| s.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    let default = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_NUM_THREADS);
+    let raw = std::env::var_os(NUM_THREADS_ENV).map(|v| v.to_string_lossy().into_owned());
+    let (n, warning) = parse_num_threads(raw.as_deref(), default);
+    if let Some(w) = warning {
+        eprintln!("mlir-async-runtime: warning: {w}");
+    }
+    n
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -591,5 +625,27 @@ pub(crate) fn block_until_on_worker(done: impl Fn() -> bool) {
         // SAFETY: as in `run_outermost`; this task runs nested inside the
         // blocked one, which keeps the worker's `seq` odd.
         unsafe { task.run() };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn num_threads_values() {
+        assert_eq!(parse_num_threads(None, 3), (3, None));
+        assert_eq!(parse_num_threads(Some("5"), 3), (5, None));
+        assert_eq!(parse_num_threads(Some(" 7 "), 3), (7, None));
+        assert_eq!(parse_num_threads(Some("256"), 3), (256, None));
+        for bad in ["0", "-1", "abc", "", "2.5"] {
+            let (n, w) = parse_num_threads(Some(bad), 3);
+            assert_eq!(n, 3, "{bad:?}");
+            let w = w.unwrap_or_else(|| panic!("no warning for {bad:?}"));
+            assert!(w.contains(NUM_THREADS_ENV) && w.contains("using 3"), "{w}");
+        }
+        let (n, w) = parse_num_threads(Some("100000"), 3);
+        assert_eq!(n, MAX_NUM_THREADS);
+        assert!(w.unwrap().contains("maximum of 256"));
     }
 }

@@ -109,7 +109,7 @@ fn dispatch(list: Awaiters, state: u8, at: At) {
         match a {
             Awaiter::Resume(task) => scheduler::get().resume(task, at == At::Tail),
             // SAFETY: the awaiter owns a reference to the group.
-            Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR, at) },
+            Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR) },
             Awaiter::Unpark(t) => t.unpark(),
             Awaiter::UnparkWorker(i) => scheduler::get().wake_worker(i),
             #[cfg(loom)]
@@ -120,7 +120,7 @@ fn dispatch(list: Awaiters, state: u8, at: At) {
 
 /// # Safety
 /// The caller transfers one reference to `group` to this call.
-unsafe fn group_member_ready(group: ObjPtr, error: bool, at: At) {
+unsafe fn group_member_ready(group: ObjPtr, error: bool) {
     // SAFETY: alive thanks to the transferred reference.
     let g = unsafe { group.group() };
     if error {
@@ -129,7 +129,10 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool, at: At) {
     let prev = g.pending.fetch_sub(1, Ordering::AcqRel);
     if prev == 1 {
         if let Ok(list) = g.header.set_ready(AVAILABLE) {
-            dispatch(list, AVAILABLE, at);
+            // Not `at`: the group's awaiters are not the completing task's
+            // own continuation and must not run nested on it (see
+            // `Scheduler::resume`).
+            dispatch(list, AVAILABLE, At::Anywhere);
         }
         // SAFETY: the transferred reference.
         let _ = unsafe { drop_ref(group, 1) };
@@ -173,7 +176,7 @@ pub(crate) unsafe fn add_token_to_group(token: ObjPtr, group: ObjPtr) -> i64 {
     let th = unsafe { token.header() };
     if let Err(Awaiter::GroupMember(gp)) = th.add_awaiter(Awaiter::GroupMember(group)) {
         // SAFETY: the reference added above is transferred.
-        unsafe { group_member_ready(gp, th.state() == State::Error, At::Anywhere) };
+        unsafe { group_member_ready(gp, th.state() == State::Error) };
     }
     rank
 }
@@ -223,7 +226,7 @@ pub(crate) unsafe fn await_blocking(obj: ObjPtr) {
     let h = unsafe { obj.header() };
     if let Some(i) = scheduler::current_worker_index() {
         if !h.is_ready() && h.add_awaiter(Awaiter::UnparkWorker(i)).is_ok() {
-            scheduler::block_until_on_worker(|| h.is_ready());
+            scheduler::block_on_worker(|| h.is_ready());
         }
         return;
     }

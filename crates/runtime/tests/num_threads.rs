@@ -20,7 +20,12 @@ fn num_threads_child() {
 
 fn child(value: &str) -> (usize, String) {
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "num_threads_child", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "num_threads_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD, "1")
         .env(NUM_THREADS_ENV, value)
         .output()
@@ -65,5 +70,8 @@ fn invalid_counts_warn_and_use_the_default() {
 fn a_huge_count_is_capped() {
     let (n, err) = child("100000");
     assert_eq!(n, MAX_NUM_THREADS);
-    assert!(err.contains(NUM_THREADS_ENV) && err.contains("maximum"), "{err}");
+    assert!(
+        err.contains(NUM_THREADS_ENV) && err.contains("maximum"),
+        "{err}"
+    );
 }

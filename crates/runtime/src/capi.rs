@@ -11,12 +11,13 @@
 //! with global visibility, so the JIT still resolves the `mlirAsyncRuntime*`
 //! calls by name in the process, as it did without the hooks.
 //!
-//! In debug builds every entry point checks its arguments (null, a pointer
+//! In debug builds and in the checked mode (`MLIR_ASYNC_RUNTIME_CHECKED=1`,
+//! see `checked.rs`) every entry point checks its arguments (null, a pointer
 //! that is not a live object of the expected kind, count underflow, double
-//! emplace) and aborts with a message naming the function. Release builds
-//! skip the pointer checks.
+//! emplace) and aborts with a message naming the function and the object.
+//! Release builds otherwise skip the pointer checks.
 
-use crate::leak::Origin;
+use crate::leak::{registry, Lookup, Origin};
 use crate::object::{default_value_align, Kind, ObjPtr, Task, AVAILABLE, ERROR};
 use crate::ops::{self, At, Misuse};
 use std::ffi::c_void;
@@ -34,50 +35,59 @@ pub(crate) fn abort_misuse(func: &str, msg: &str) -> ! {
     std::process::abort()
 }
 
-/// Checks a pointer passed by C code (debug builds) and wraps it.
+/// Checks a pointer passed by C code (debug builds, checked mode) and wraps
+/// it.
 #[inline(always)]
 fn obj(ptr: *mut c_void, kind: Option<Kind>, func: &'static str) -> ObjPtr {
-    #[cfg(debug_assertions)]
-    if let Err(msg) = validate(ptr, kind) {
-        abort_misuse(func, &msg);
+    if crate::leak::tracking() {
+        if let Err(msg) = validate(ptr, kind) {
+            abort_misuse(func, &msg);
+        }
     }
-    #[cfg(not(debug_assertions))]
-    let _ = (kind, func);
     match NonNull::new(ptr.cast()) {
         Some(p) => ObjPtr(p),
         None => abort_misuse(func, "null pointer"),
     }
 }
 
-/// Why `ptr` is not a live runtime object of kind `kind` (debug builds).
-#[cfg(debug_assertions)]
+/// Why `ptr` is not a live runtime object of kind `kind` (when tracking).
+#[cold]
 pub(crate) fn validate(ptr: *mut c_void, kind: Option<Kind>) -> Result<(), String> {
     if ptr.is_null() {
         return Err("null pointer".into());
     }
-    match crate::leak::registry::lookup(ptr as usize) {
-        None => Err(format!(
+    match registry::lookup(ptr as usize) {
+        Lookup::Unknown => Err(format!(
             "{ptr:p} is not a live async runtime object (freed already, or never created by this runtime)"
         )),
-        Some(k) if kind.is_some_and(|want| want != k) => Err(format!(
-            "{ptr:p} is an async {} where an async {} is expected",
-            k.name(),
+        Lookup::Freed(e) => Err(format!(
+            "use after free: {ptr:p} is {e}, already freed (its reference count had dropped to zero)"
+        )),
+        Lookup::Live(e) if kind.is_some_and(|want| want != e.kind) => Err(format!(
+            "{ptr:p} is an async {} where an async {} is expected ({e})",
+            e.kind.name(),
             kind.map_or("object", Kind::name)
         )),
-        Some(_) => Ok(()),
+        Lookup::Live(_) => Ok(()),
     }
 }
 
-fn check(func: &str, r: Result<(), Misuse>) {
+/// Reports a broken contract on object `o` (debug builds, checked mode).
+fn check(func: &str, o: ObjPtr, r: Result<(), Misuse>) {
     if let Err(m) = r {
-        if cfg!(debug_assertions) {
-            abort_misuse(func, m.message());
+        if crate::leak::tracking() {
+            match registry::lookup(o.as_raw() as usize) {
+                Lookup::Live(e) | Lookup::Freed(e) => {
+                    abort_misuse(func, &format!("{}: {e}", m.message()))
+                }
+                Lookup::Unknown => abort_misuse(func, m.message()),
+            }
         }
     }
 }
 
 fn check_count(func: &str, count: i64) {
-    if cfg!(debug_assertions) && count < 0 {
+    if count < 0 && crate::leak::tracking() {
         abort_misuse(func, "negative reference count delta");
     }
 }
@@ -99,7 +109,7 @@ pub extern "C" fn mlirAsyncRuntimeDropRef(ptr: *mut c_void, count: i64) {
     check_count(F, count);
     let o = obj(ptr, None, F);
     // SAFETY: the caller owns the references it drops.
-    check(F, unsafe { ops::drop_ref(o, count) });
+    check(F, o, unsafe { ops::drop_ref(o, count) });
 }
 
 /// Creates an unavailable token.
@@ -143,7 +153,7 @@ pub extern "C" fn mlirAsyncRuntimeEmplaceToken(token: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeEmplaceToken";
     let t = obj(token, Some(Kind::Token), F);
     // SAFETY: a live token, produced once (checked by `set_state`).
-    check(F, unsafe { ops::set_state(t, AVAILABLE, At::Tail) });
+    check(F, t, unsafe { ops::set_state(t, AVAILABLE, At::Tail) });
 }
 
 /// Makes a value available (its storage was written) and resumes awaiters.
@@ -152,7 +162,7 @@ pub extern "C" fn mlirAsyncRuntimeEmplaceValue(value: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeEmplaceValue";
     let v = obj(value, Some(Kind::Value), F);
     // SAFETY: a live value, produced once (checked by `set_state`).
-    check(F, unsafe { ops::set_state(v, AVAILABLE, At::Tail) });
+    check(F, v, unsafe { ops::set_state(v, AVAILABLE, At::Tail) });
 }
 
 /// Puts a token in the error state and resumes its awaiters.
@@ -161,7 +171,7 @@ pub extern "C" fn mlirAsyncRuntimeSetTokenError(token: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeSetTokenError";
     let t = obj(token, Some(Kind::Token), F);
     // SAFETY: as for emplace.
-    check(F, unsafe { ops::set_state(t, ERROR, At::Tail) });
+    check(F, t, unsafe { ops::set_state(t, ERROR, At::Tail) });
 }
 
 /// Puts a value in the error state and resumes its awaiters.
@@ -170,7 +180,7 @@ pub extern "C" fn mlirAsyncRuntimeSetValueError(value: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeSetValueError";
     let v = obj(value, Some(Kind::Value), F);
     // SAFETY: as for emplace.
-    check(F, unsafe { ops::set_state(v, ERROR, At::Tail) });
+    check(F, v, unsafe { ops::set_state(v, ERROR, At::Tail) });
 }
 
 /// Whether the token is in the error state.

@@ -9,6 +9,7 @@
 
 mod api;
 pub mod capi;
+mod checked;
 mod leak;
 mod object;
 mod ops;
@@ -21,6 +22,7 @@ pub use api::{
     execute, execute_value, num_worker_threads, shutdown, spawn, AsyncError, Group, Token,
     TokenProducer, Value, ValueProducer,
 };
+pub use checked::{CHECKED_ENV, LEAK_EXIT_STATUS};
 pub use leak::{leak_report, live_objects, LiveObjects};
 pub use object::{Kind, State};
 pub use scheduler::{MAX_NUM_THREADS, NUM_THREADS_ENV};

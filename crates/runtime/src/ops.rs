@@ -148,9 +148,10 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool) {
 }
 
 /// Reports a contract violation detected after the fact (no C entry point
-/// to blame directly): aborts in debug builds, ignored in release builds.
+/// to blame directly): aborts in debug builds and the checked mode, ignored
+/// otherwise.
 pub(crate) fn misuse_at(func: &str, m: Misuse) {
-    if cfg!(debug_assertions) {
+    if crate::leak::tracking() {
         crate::capi::abort_misuse(func, m.message());
     }
 }

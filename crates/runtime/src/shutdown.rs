@@ -18,7 +18,9 @@ extern "C" {
     fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
 }
 
-/// Registers the exit handler once per process.
+/// Registers the exit handler once per process: when the pool starts, and
+/// when a tracked object is created (so the checked mode's leak check also
+/// runs for programs that never start the pool).
 pub(crate) fn register_exit_hook() {
     HOOK.call_once(|| {
         // SAFETY: `at_exit` is a plain function that stays loaded: the
@@ -33,13 +35,23 @@ extern "C" fn at_exit() {
     // exit would wait for itself.
     destroy();
     let live = leak::live_objects();
+    let checked = crate::checked::enabled();
     let print = match leak::report_policy() {
         ReportPolicy::Always => true,
-        ReportPolicy::Never => false,
+        // A failed check is always explained.
+        ReportPolicy::Never => checked && live.total() != 0,
         ReportPolicy::OnLeak => live.total() != 0,
     };
     if print {
         eprint!("{}", leak::leak_report());
+    }
+    if checked && live.total() != 0 {
+        eprintln!(
+            "mlir-async-runtime: checked mode: {} object(s) leaked; exiting with status {}",
+            live.total(),
+            crate::checked::LEAK_EXIT_STATUS
+        );
+        crate::checked::exit_now(crate::checked::LEAK_EXIT_STATUS);
     }
 }
 

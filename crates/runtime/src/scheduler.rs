@@ -20,24 +20,27 @@
 //!   more is queued. A busy pool therefore pays one fence and two loads per
 //!   push, and a producer outrunning the pool does not pay a futex wake per
 //!   task.
-//! * **Blocking awaits on a worker hand the worker's place to a stand-in**
-//!   ([`block_on_worker`]): the blocked thread parks and a spare thread (or
-//!   a new one) takes over as a worker, so `active` threads (neither blocked
-//!   nor retired) stay at the configured count; a thread whose await
-//!   completes finishes its task and then retires to the spares if there are
-//!   more active threads than that. Why not run other tasks on top of the
-//!   blocked one ("help while waiting", the previous design)? A task picked
-//!   up that way can block on something only the task *beneath* it will
-//!   produce — A blocks on S, B blocks on A, B runs on A's stack: A can never
-//!   resume, however many workers there are. A stand-in has its own stack,
-//!   so every blocked task resumes as soon as its object is ready. Helping
-//!   remains only as the fallback once `MAX_STAND_INS` extra threads exist.
+//! * **Blocking awaits on a worker** ([`block_on_worker`]) first run the
+//!   blocked task's own queued descendants on top of it, then **hand the
+//!   worker's place to a stand-in**: the blocked thread parks and a spare
+//!   thread (or a new one) takes over as a worker, so `active` threads
+//!   (neither blocked nor retired) stay at the configured count; a thread
+//!   whose await completes finishes its task and then retires to the spares
+//!   if there are more active threads than that. Why not run any queued task
+//!   on top of the blocked one ("help while waiting", the previous design)?
+//!   A task picked up that way can block on something only the task
+//!   *beneath* it will produce — A blocks on S, B blocks on A, B runs on A's
+//!   stack: A can never resume, however many workers there are. A stand-in
+//!   has its own stack, so every blocked task resumes as soon as its object
+//!   is ready. Helping with any task remains only as the fallback once
+//!   `MAX_STAND_INS` extra threads exist.
 //! * **Exit safety**: every worker publishes a sequence number that is odd
 //!   while it runs a task (see [`Scheduler::wait_for_running_tasks`]), and
-//!   the registry of parked workers is exact (changed only under its lock,
-//!   with wakers removing the worker they wake), so "every worker is parked
-//!   and nothing is queued" ([`Scheduler::is_stuck`]) is a sound statement,
-//!   not a heuristic.
+//!   the registry of parked threads is exact (changed only under its lock,
+//!   with wakers removing the thread they wake, or counting it active again,
+//!   before the unpark), so "every active thread is parked and nothing is
+//!   queued" ([`Scheduler::is_stuck`]) is a sound statement, not a
+//!   heuristic.
 
 use crate::object::Task;
 use crossbeam_deque::{Steal, Stealer, Worker};

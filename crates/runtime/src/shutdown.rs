@@ -68,7 +68,7 @@ pub(crate) fn destroy() {
 }
 
 /// Waits until every queued task has run, or until the pool is stuck: in
-/// both cases every worker is parked with nothing queued
+/// both cases every active thread is parked with nothing queued
 /// ([`scheduler::Scheduler::is_stuck`]; when stuck, the remaining tasks wait
 /// for objects nobody will produce, which the leak report will show).
 pub(crate) fn drain() {

@@ -73,15 +73,22 @@ pub(crate) fn validate(ptr: *mut c_void, kind: Option<Kind>) -> Result<(), Strin
 }
 
 /// Reports a broken contract on object `o` (debug builds, checked mode).
+#[inline(always)]
 fn check(func: &str, o: ObjPtr, r: Result<(), Misuse>) {
     if let Err(m) = r {
-        if crate::leak::tracking() {
-            match registry::lookup(o.as_raw() as usize) {
-                Lookup::Live(e) | Lookup::Freed(e) => {
-                    abort_misuse(func, &format!("{}: {e}", m.message()))
-                }
-                Lookup::Unknown => abort_misuse(func, m.message()),
+        report_misuse(func, o, m);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn report_misuse(func: &str, o: ObjPtr, m: Misuse) {
+    if crate::leak::tracking() {
+        match registry::lookup(o.as_raw() as usize) {
+            Lookup::Live(e) | Lookup::Freed(e) => {
+                abort_misuse(func, &format!("{}: {e}", m.message()))
             }
+            Lookup::Unknown => abort_misuse(func, m.message()),
         }
     }
 }

@@ -163,10 +163,16 @@ pub(crate) mod registry {
         f(g.get_or_insert_with(Maps::default))
     }
 
+    #[inline(always)]
     pub(crate) fn remember(obj: ObjPtr, kind: Kind, origin: Origin) {
-        if !tracking() {
-            return;
+        if tracking() {
+            remember_tracked(obj, kind, origin);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn remember_tracked(obj: ObjPtr, kind: Kind, origin: Origin) {
         crate::shutdown::register_exit_hook();
         with(|m| {
             m.seq += 1;
@@ -181,10 +187,16 @@ pub(crate) mod registry {
         });
     }
 
+    #[inline(always)]
     pub(crate) fn forget(obj: ObjPtr) {
-        if !tracking() {
-            return;
+        if tracking() {
+            forget_tracked(obj);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn forget_tracked(obj: ObjPtr) {
         let quarantine = crate::checked::enabled();
         with(|m| {
             let addr = obj.as_raw() as usize;

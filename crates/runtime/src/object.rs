@@ -449,6 +449,8 @@ const POISON_STATE: u8 = 0xA5;
 ///
 /// # Safety
 /// As for [`free`].
+#[cold]
+#[inline(never)]
 unsafe fn quarantine(obj: ObjPtr, kind: Kind) {
     let h = obj.0.as_ptr();
     // SAFETY: the object is ours alone; its header is dropped once and

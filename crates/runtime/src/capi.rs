@@ -40,9 +40,21 @@ pub(crate) fn abort_misuse(func: &str, msg: &str) -> ! {
 #[inline(always)]
 fn obj(ptr: *mut c_void, kind: Option<Kind>, func: &'static str) -> ObjPtr {
     if crate::leak::tracking() {
-        if let Err(msg) = validate(ptr, kind) {
-            abort_misuse(func, &msg);
-        }
+        return checked_obj(ptr, kind, func);
+    }
+    match NonNull::new(ptr.cast()) {
+        Some(p) => ObjPtr(p),
+        None => abort_misuse(func, "null pointer"),
+    }
+}
+
+/// [`obj`] when tracking: out of line, so the entry points' fast path stays
+/// a load, a branch and a null check.
+#[cold]
+#[inline(never)]
+fn checked_obj(ptr: *mut c_void, kind: Option<Kind>, func: &'static str) -> ObjPtr {
+    if let Err(msg) = validate(ptr, kind) {
+        abort_misuse(func, &msg);
     }
     match NonNull::new(ptr.cast()) {
         Some(p) => ObjPtr(p),
@@ -93,8 +105,17 @@ fn report_misuse(func: &str, o: ObjPtr, m: Misuse) {
     }
 }
 
+#[inline(always)]
 fn check_count(func: &str, count: i64) {
-    if count < 0 && crate::leak::tracking() {
+    if count < 0 {
+        negative_count(func);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn negative_count(func: &str) {
+    if crate::leak::tracking() {
         abort_misuse(func, "negative reference count delta");
     }
 }

@@ -76,9 +76,17 @@ pub(crate) fn created(kind: Kind) {
     shard().0[kind as usize].fetch_add(1, Ordering::Relaxed);
 }
 
-pub(crate) fn destroyed(obj: ObjPtr, kind: Kind) {
+/// Counts `obj` as freed. Returns whether it must be kept in quarantine
+/// instead (checked mode); both the registry update and that answer sit
+/// behind one branch on the mode.
+#[inline(always)]
+pub(crate) fn destroyed(obj: ObjPtr, kind: Kind) -> bool {
     shard().0[kind as usize].fetch_sub(1, Ordering::Relaxed);
-    registry::forget(obj);
+    if tracking() {
+        registry::forget(obj);
+        return crate::checked::enabled();
+    }
+    false
 }
 
 /// Where an object was created (tracked in debug builds and checked mode).
@@ -187,16 +195,10 @@ pub(crate) mod registry {
         });
     }
 
-    #[inline(always)]
-    pub(crate) fn forget(obj: ObjPtr) {
-        if tracking() {
-            forget_tracked(obj);
-        }
-    }
-
+    /// Called only while tracking (see `destroyed`).
     #[cold]
     #[inline(never)]
-    fn forget_tracked(obj: ObjPtr) {
+    pub(crate) fn forget(obj: ObjPtr) {
         let quarantine = crate::checked::enabled();
         with(|m| {
             let addr = obj.as_raw() as usize;

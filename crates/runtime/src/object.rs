@@ -395,8 +395,7 @@ pub(crate) fn alloc_group(size: i64) -> ObjPtr {
 pub(crate) unsafe fn free(obj: ObjPtr) {
     // SAFETY: still alive until freed below.
     let kind = unsafe { obj.header().kind };
-    crate::leak::destroyed(obj, kind);
-    if crate::checked::enabled() {
+    if crate::leak::destroyed(obj, kind) {
         // SAFETY: the caller's contract: nobody else may touch `obj`.
         unsafe { quarantine(obj, kind) };
         return;

@@ -181,6 +181,8 @@ struct WorkerCtx {
     /// above it were queued by that task or its descendants (see
     /// [`block_on_worker`]).
     mark: Cell<usize>,
+    /// This worker's part of its slot (looked up once: touched per task).
+    shared: &'static WorkerShared,
     sched: &'static Scheduler,
 }
 
@@ -328,7 +330,7 @@ fn worker_main(ctx: WorkerCtx) {
 
 impl WorkerCtx {
     fn shared(&self) -> &WorkerShared {
-        self.sched.shared(self.index).expect("own slot is filled")
+        self.shared
     }
 
     /// A task from the `next` slot or the own deque.
@@ -419,7 +421,7 @@ impl Scheduler {
     /// its thread.
     fn start_thread(&'static self, index: usize) -> std::io::Result<()> {
         let local = Worker::new_lifo();
-        let _ = self.slots[index].set(Slot {
+        let slot = self.slots[index].get_or_init(|| Slot {
             stealer: local.stealer(),
             shared: CachePadded::new(WorkerShared {
                 seq: AtomicU64::new(0),
@@ -436,6 +438,7 @@ impl Scheduler {
                     local,
                     next: Cell::new(None),
                     mark: Cell::new(0),
+                    shared: &slot.shared,
                     sched: self,
                 })
             })

@@ -32,18 +32,21 @@ impl Misuse {
     }
 }
 
+#[inline]
 pub(crate) fn create_token(origin: Origin) -> ObjPtr {
     let t = object::alloc_token();
     registry::remember(t, Kind::Token, origin);
     t
 }
 
+#[inline]
 pub(crate) fn create_value(size: usize, align: usize, origin: Origin) -> ObjPtr {
     let v = object::alloc_value(size, align);
     registry::remember(v, Kind::Value, origin);
     v
 }
 
+#[inline]
 pub(crate) fn create_group(size: i64, origin: Origin) -> ObjPtr {
     let g = object::alloc_group(size);
     registry::remember(g, Kind::Group, origin);

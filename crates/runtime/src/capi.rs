@@ -175,7 +175,7 @@ pub extern "C" fn mlirAsyncRuntimeAddTokenToGroup(token: *mut c_void, group: *mu
 
 /// Makes a token available and resumes its awaiters. (Lowered code
 /// completes tokens and values at the end of a coroutine body, just before
-/// its cleanup, hence [`At::Tail`].)
+/// its cleanup, hence `At::Tail`.)
 #[no_mangle]
 pub extern "C" fn mlirAsyncRuntimeEmplaceToken(token: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeEmplaceToken";
@@ -364,7 +364,7 @@ pub extern "C" fn __mlir_runner_init(_export_symbols: *mut c_void) {}
 
 /// Called by `mlir-cpu-runner` after the entry function returned and before
 /// it frees the JIT-compiled code: runs every queued task and waits for the
-/// running ones (see [`crate::shutdown::destroy`]), so no worker executes
+/// running ones (as [`crate::shutdown()`] does), so no worker executes
 /// module code once it is unmapped.
 #[no_mangle]
 pub extern "C" fn __mlir_runner_destroy() {

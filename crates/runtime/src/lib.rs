@@ -25,7 +25,7 @@ pub use api::{
 pub use checked::{CHECKED_ENV, LEAK_EXIT_STATUS};
 pub use leak::{leak_report, live_objects, LiveObjects};
 pub use object::{Kind, State};
-pub use scheduler::{MAX_NUM_THREADS, NUM_THREADS_ENV};
+pub use scheduler::{MAX_NUM_THREADS, MAX_STAND_INS, NUM_THREADS_ENV};
 
 /// Environment variable that controls the leak report printed at exit.
 pub const LEAK_REPORT_ENV: &str = "MLIR_ASYNC_RUNTIME_LEAK_REPORT";

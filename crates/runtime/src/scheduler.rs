@@ -64,7 +64,7 @@ const WORKER_STACK_SIZE: usize = 64 << 20;
 /// per level of blocked tasks per worker; a program that blocks more tasks
 /// at once than this falls back to helping while waiting (see the module
 /// docs), bounding threads and address space (64 MiB of stack reserved each).
-const MAX_STAND_INS: usize = 512;
+pub const MAX_STAND_INS: usize = 512;
 
 /// A worker slot: one per thread ever started (workers and stand-ins).
 struct Slot {

@@ -10,13 +10,16 @@
 //! process); a child still running after a generous deadline is killed and
 //! reported as deadlocked. Nothing here measures speed.
 
-use mlir_async_runtime::{execute_value, num_worker_threads, shutdown, Token, NUM_THREADS_ENV};
+use mlir_async_runtime::{
+    execute_value, num_worker_threads, shutdown, Token, MAX_STAND_INS, NUM_THREADS_ENV,
+};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const CHILD: &str = "MLIR_ASYNC_RUNTIME_BLOCKING_CHILD";
+const MANY_CHILD: &str = "MLIR_ASYNC_RUNTIME_BLOCKING_MANY_CHILD";
 const DEADLOCK_AFTER: Duration = Duration::from_secs(120);
 
 /// In the child: `pairs` A tasks blocked on one token S, `pairs` B tasks
@@ -60,15 +63,60 @@ fn blocking_child() {
     println!("completed with {} workers", num_worker_threads());
 }
 
+/// In the child: more tasks blocked at once than there may be stand-ins;
+/// those beyond the limit are run on top of blocked ones (the fallback),
+/// and all complete once their token is produced.
+#[test]
+fn blocking_many_child() {
+    let Ok(n) = std::env::var(MANY_CHILD) else {
+        return;
+    };
+    let n: usize = n.parse().unwrap();
+    let (s, produce_s) = Token::new();
+    let started = Arc::new(AtomicUsize::new(0));
+    let tasks: Vec<_> = (0..n as u64)
+        .map(|i| {
+            let (s, started) = (s.clone(), started.clone());
+            execute_value(move || {
+                started.fetch_add(1, Ordering::SeqCst);
+                s.wait();
+                i
+            })
+        })
+        .collect();
+    while started.load(Ordering::SeqCst) < n {
+        std::thread::yield_now();
+    }
+    let threads = std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("Threads:")
+                .map(|t| t.trim().parse::<usize>().unwrap())
+        })
+        .unwrap();
+    // Workers, stand-ins, this thread and the test harness's.
+    assert!(
+        threads <= num_worker_threads() + MAX_STAND_INS + 4,
+        "{threads} threads"
+    );
+    produce_s.emplace();
+    for (i, t) in tasks.iter().enumerate() {
+        assert_eq!(t.wait(), Ok(i as u64));
+    }
+    drop((tasks, s));
+    assert_eq!(shutdown().total(), 0, "objects left alive");
+    println!("completed with {} workers", num_worker_threads());
+}
+
 fn run_child(workers: usize, pairs: usize) {
+    run_child_case(workers, "blocking_child", CHILD, pairs);
+}
+
+fn run_child_case(workers: usize, test: &str, var: &str, pairs: usize) {
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "blocking_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD, pairs.to_string())
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(var, pairs.to_string())
         .env(NUM_THREADS_ENV, workers.to_string())
         .stdout(Stdio::piped())
         .spawn()
@@ -107,4 +155,9 @@ fn sixteen_blocked_pairs_complete_on_sixteen_workers() {
 #[test]
 fn many_blocked_pairs_complete_on_two_workers() {
     run_child(2, 200);
+}
+
+#[test]
+fn more_blocked_tasks_than_stand_ins_complete() {
+    run_child_case(2, "blocking_many_child", MANY_CHILD, MAX_STAND_INS + 100);
 }

@@ -7,7 +7,11 @@ mlir-cpu-runner-14, alternating runs, in one invocation, so the ratios are
 meaningful on a noisy shared machine. Prints a Markdown table.
 
   bench/runtime/bench.py [--ours target/release/libmlir_async_runtime.so]
-                         [--runs 3] [--quick] [--timeout 10] [--only REGEX]
+                         [--baseline lib.so] [--runs 3] [--quick] [--timeout 10]
+                         [--only REGEX]
+
+--baseline puts another library (e.g. an earlier build of ours) in the
+"upstream" columns, to compare two builds the same way.
 
 --only keeps the rows whose "label N" matches REGEX (e.g. 'fanout|chain W=0').
 The load average before and after is printed below the table.
@@ -108,6 +112,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--ours", default=os.path.join(here, "../../target/release/libmlir_async_runtime.so"))
     ap.add_argument("--shared", default="/work/shared")
+    ap.add_argument("--baseline", default=UPSTREAM,
+                    help="library in the 'upstream' columns (e.g. an earlier build of ours); "
+                         "it gets the same thread count as --ours unless it is upstream's")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--quick", action="store_true", help="small sizes only")
@@ -142,9 +149,10 @@ def main():
             ll = lower(a.shared, prog, n, w, elim, tmp)
             res = {"up": [], "ours": []}
             for _ in range(a.runs):
-                for key, lib in (("up", UPSTREAM), ("ours", ours)):
+                for key, lib in (("up", a.baseline), ("ours", ours)):
                     # Upstream has no thread-count knob; its pool is one per core.
-                    st, wall, rss, out, err = peak_rss_run(ll, lib, threads if key == "ours" else None, a.timeout)
+                    knob = key == "ours" or a.baseline != UPSTREAM
+                    st, wall, rss, out, err = peak_rss_run(ll, lib, threads if knob else None, a.timeout)
                     ok = st == "ok" and out.strip() == str(expect)
                     res[key].append((st if st != "ok" else ("ok" if ok else "WRONG"), wall, rss, err))
                 # A hang repeats: do not spend the timeout again.

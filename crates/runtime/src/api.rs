@@ -387,11 +387,13 @@ pub fn num_worker_threads() -> usize {
     crate::scheduler::get().num_workers()
 }
 
-/// Waits for queued work to finish (or for the pool to be stuck) and returns
-/// what is still alive. The runtime stays usable afterwards.
+/// Runs every queued task, waits for the running ones (or until the rest
+/// are blocked for good) and returns what is still alive: the Rust
+/// counterpart of `__mlir_runner_destroy`. An executor that frees the code
+/// its tasks run (a JIT) must call this first, or a worker may jump into
+/// freed code. The runtime stays usable afterwards. Called from a task it
+/// returns at once (it would wait for itself).
 pub fn shutdown() -> LiveObjects {
-    if !crate::scheduler::on_worker_thread() {
-        crate::shutdown::drain();
-    }
+    crate::shutdown::destroy();
     crate::leak::live_objects()
 }

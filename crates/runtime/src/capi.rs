@@ -1,17 +1,23 @@
 //! The C ABI of LLVM 14's `libmlir_async_runtime.so`
 //! (`mlir/ExecutionEngine/AsyncRuntime.h`), symbol for symbol.
 //!
-//! There is deliberately no `__mlir_runner_init`: without it
-//! `mlir-cpu-runner` resolves the `mlirAsyncRuntime*` calls of the JIT-ed
-//! module by name in the loaded libraries, which is all we need, and we
-//! avoid depending on LLVM's C++ `StringMap` layout.
+//! `__mlir_runner_init` and `__mlir_runner_destroy` are exported as
+//! upstream does, because `mlir-cpu-runner` calls the destroy hook only for
+//! libraries that export both, and that hook is our one chance to finish the
+//! queued and running tasks while the JIT-compiled code they execute is
+//! still mapped (the runner frees it right after, before `exit`). The init
+//! hook leaves the runner's symbol map empty: filling it would mean writing
+//! into LLVM's C++ `StringMap` from Rust. The runner loads such libraries
+//! with global visibility, so the JIT still resolves the `mlirAsyncRuntime*`
+//! calls by name in the process, as it did without the hooks.
 //!
-//! In debug builds every entry point checks its arguments (null, a pointer
+//! In debug builds and in the checked mode (`MLIR_ASYNC_RUNTIME_CHECKED=1`,
+//! see `checked.rs`) every entry point checks its arguments (null, a pointer
 //! that is not a live object of the expected kind, count underflow, double
-//! emplace) and aborts with a message naming the function. Release builds
-//! skip the pointer checks.
+//! emplace) and aborts with a message naming the function and the object.
+//! Release builds otherwise skip the pointer checks.
 
-use crate::leak::Origin;
+use crate::leak::{registry, Lookup, Origin};
 use crate::object::{default_value_align, Kind, ObjPtr, Task, AVAILABLE, ERROR};
 use crate::ops::{self, At, Misuse};
 use std::ffi::c_void;
@@ -29,50 +35,87 @@ pub(crate) fn abort_misuse(func: &str, msg: &str) -> ! {
     std::process::abort()
 }
 
-/// Checks a pointer passed by C code (debug builds) and wraps it.
+/// Checks a pointer passed by C code (debug builds, checked mode) and wraps
+/// it.
 #[inline(always)]
 fn obj(ptr: *mut c_void, kind: Option<Kind>, func: &'static str) -> ObjPtr {
-    #[cfg(debug_assertions)]
-    if let Err(msg) = validate(ptr, kind) {
-        abort_misuse(func, &msg);
+    if crate::leak::tracking() {
+        return checked_obj(ptr, kind, func);
     }
-    #[cfg(not(debug_assertions))]
-    let _ = (kind, func);
     match NonNull::new(ptr.cast()) {
         Some(p) => ObjPtr(p),
         None => abort_misuse(func, "null pointer"),
     }
 }
 
-/// Why `ptr` is not a live runtime object of kind `kind` (debug builds).
-#[cfg(debug_assertions)]
+/// [`obj`] when tracking: out of line, so the entry points' fast path stays
+/// a load, a branch and a null check.
+#[cold]
+#[inline(never)]
+fn checked_obj(ptr: *mut c_void, kind: Option<Kind>, func: &'static str) -> ObjPtr {
+    if let Err(msg) = validate(ptr, kind) {
+        abort_misuse(func, &msg);
+    }
+    match NonNull::new(ptr.cast()) {
+        Some(p) => ObjPtr(p),
+        None => abort_misuse(func, "null pointer"),
+    }
+}
+
+/// Why `ptr` is not a live runtime object of kind `kind` (when tracking).
+#[cold]
 pub(crate) fn validate(ptr: *mut c_void, kind: Option<Kind>) -> Result<(), String> {
     if ptr.is_null() {
         return Err("null pointer".into());
     }
-    match crate::leak::registry::lookup(ptr as usize) {
-        None => Err(format!(
+    match registry::lookup(ptr as usize) {
+        Lookup::Unknown => Err(format!(
             "{ptr:p} is not a live async runtime object (freed already, or never created by this runtime)"
         )),
-        Some(k) if kind.is_some_and(|want| want != k) => Err(format!(
-            "{ptr:p} is an async {} where an async {} is expected",
-            k.name(),
+        Lookup::Freed(e) => Err(format!(
+            "use after free: {ptr:p} is {e}, already freed (its reference count had dropped to zero)"
+        )),
+        Lookup::Live(e) if kind.is_some_and(|want| want != e.kind) => Err(format!(
+            "{ptr:p} is an async {} where an async {} is expected ({e})",
+            e.kind.name(),
             kind.map_or("object", Kind::name)
         )),
-        Some(_) => Ok(()),
+        Lookup::Live(_) => Ok(()),
     }
 }
 
-fn check(func: &str, r: Result<(), Misuse>) {
+/// Reports a broken contract on object `o` (debug builds, checked mode).
+#[inline(always)]
+fn check(func: &str, o: ObjPtr, r: Result<(), Misuse>) {
     if let Err(m) = r {
-        if cfg!(debug_assertions) {
-            abort_misuse(func, m.message());
+        report_misuse(func, o, m);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn report_misuse(func: &str, o: ObjPtr, m: Misuse) {
+    if crate::leak::tracking() {
+        match registry::lookup(o.as_raw() as usize) {
+            Lookup::Live(e) | Lookup::Freed(e) => {
+                abort_misuse(func, &format!("{}: {e}", m.message()))
+            }
+            Lookup::Unknown => abort_misuse(func, m.message()),
         }
     }
 }
 
+#[inline(always)]
 fn check_count(func: &str, count: i64) {
-    if cfg!(debug_assertions) && count < 0 {
+    if count < 0 {
+        negative_count(func);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn negative_count(func: &str) {
+    if crate::leak::tracking() {
         abort_misuse(func, "negative reference count delta");
     }
 }
@@ -94,7 +137,7 @@ pub extern "C" fn mlirAsyncRuntimeDropRef(ptr: *mut c_void, count: i64) {
     check_count(F, count);
     let o = obj(ptr, None, F);
     // SAFETY: the caller owns the references it drops.
-    check(F, unsafe { ops::drop_ref(o, count) });
+    check(F, o, unsafe { ops::drop_ref(o, count) });
 }
 
 /// Creates an unavailable token.
@@ -132,13 +175,13 @@ pub extern "C" fn mlirAsyncRuntimeAddTokenToGroup(token: *mut c_void, group: *mu
 
 /// Makes a token available and resumes its awaiters. (Lowered code
 /// completes tokens and values at the end of a coroutine body, just before
-/// its cleanup, hence [`At::Tail`].)
+/// its cleanup, hence `At::Tail`.)
 #[no_mangle]
 pub extern "C" fn mlirAsyncRuntimeEmplaceToken(token: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeEmplaceToken";
     let t = obj(token, Some(Kind::Token), F);
     // SAFETY: a live token, produced once (checked by `set_state`).
-    check(F, unsafe { ops::set_state(t, AVAILABLE, At::Tail) });
+    check(F, t, unsafe { ops::set_state(t, AVAILABLE, At::Tail) });
 }
 
 /// Makes a value available (its storage was written) and resumes awaiters.
@@ -147,7 +190,7 @@ pub extern "C" fn mlirAsyncRuntimeEmplaceValue(value: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeEmplaceValue";
     let v = obj(value, Some(Kind::Value), F);
     // SAFETY: a live value, produced once (checked by `set_state`).
-    check(F, unsafe { ops::set_state(v, AVAILABLE, At::Tail) });
+    check(F, v, unsafe { ops::set_state(v, AVAILABLE, At::Tail) });
 }
 
 /// Puts a token in the error state and resumes its awaiters.
@@ -156,7 +199,7 @@ pub extern "C" fn mlirAsyncRuntimeSetTokenError(token: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeSetTokenError";
     let t = obj(token, Some(Kind::Token), F);
     // SAFETY: as for emplace.
-    check(F, unsafe { ops::set_state(t, ERROR, At::Tail) });
+    check(F, t, unsafe { ops::set_state(t, ERROR, At::Tail) });
 }
 
 /// Puts a value in the error state and resumes its awaiters.
@@ -165,7 +208,7 @@ pub extern "C" fn mlirAsyncRuntimeSetValueError(value: *mut c_void) {
     const F: &str = "mlirAsyncRuntimeSetValueError";
     let v = obj(value, Some(Kind::Value), F);
     // SAFETY: as for emplace.
-    check(F, unsafe { ops::set_state(v, ERROR, At::Tail) });
+    check(F, v, unsafe { ops::set_state(v, ERROR, At::Tail) });
 }
 
 /// Whether the token is in the error state.
@@ -311,4 +354,19 @@ pub extern "C" fn mlirAsyncRuntimePrintCurrentThreadId() {
         c::fputs(line.as_ptr(), out);
         c::fflush(out);
     }
+}
+
+/// Called by `mlir-cpu-runner` when it loads the library, with its
+/// `llvm::StringMap<void *>` of exported symbols. Deliberately leaves the map
+/// untouched (see the module docs): the symbols are found by name instead.
+#[no_mangle]
+pub extern "C" fn __mlir_runner_init(_export_symbols: *mut c_void) {}
+
+/// Called by `mlir-cpu-runner` after the entry function returned and before
+/// it frees the JIT-compiled code: runs every queued task and waits for the
+/// running ones (as [`crate::shutdown()`] does), so no worker executes
+/// module code once it is unmapped.
+#[no_mangle]
+pub extern "C" fn __mlir_runner_destroy() {
+    crate::shutdown::destroy();
 }

@@ -4,9 +4,10 @@
 //! runtime is destroyed, which turns a ref-counting bug in the lowering into
 //! an abort at exit. We count live objects by kind instead (always: a
 //! relaxed atomic per create/free is noise next to the allocation), and in
-//! debug builds also remember every live object with the place that created
-//! it, which doubles as the registry the C ABI uses to reject dangling
-//! pointers.
+//! debug builds and the checked mode also remember every live object with
+//! the place that created it, which doubles as the registry the C ABI uses
+//! to reject dangling pointers (and, in the checked mode, freed objects in
+//! quarantine, to name them).
 
 use crate::object::{Kind, ObjPtr};
 use std::fmt::Write as _;
@@ -75,12 +76,20 @@ pub(crate) fn created(kind: Kind) {
     shard().0[kind as usize].fetch_add(1, Ordering::Relaxed);
 }
 
-pub(crate) fn destroyed(obj: ObjPtr, kind: Kind) {
+/// Counts `obj` as freed. Returns whether it must be kept in quarantine
+/// instead (checked mode); both the registry update and that answer sit
+/// behind one branch on the mode.
+#[inline(always)]
+pub(crate) fn destroyed(obj: ObjPtr, kind: Kind) -> bool {
     shard().0[kind as usize].fetch_sub(1, Ordering::Relaxed);
-    registry::forget(obj);
+    if tracking() {
+        registry::forget(obj);
+        return crate::checked::enabled();
+    }
+    false
 }
 
-/// Where an object was created (debug builds only).
+/// Where an object was created (tracked in debug builds and checked mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
     /// Created through the C ABI function of this name (by JIT code, whose
@@ -99,55 +108,141 @@ impl std::fmt::Display for Origin {
     }
 }
 
-#[cfg(all(debug_assertions, not(loom)))]
+/// Whether objects are tracked one by one: always in debug builds, in
+/// release builds only in the checked mode (one predictable branch).
+#[inline(always)]
+pub(crate) fn tracking() -> bool {
+    cfg!(debug_assertions) || crate::checked::enabled()
+}
+
+/// What the registry knows about one object.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub(crate) kind: Kind,
+    pub(crate) origin: Origin,
+    /// Creation order among tracked objects, from 1.
+    pub(crate) seq: u64,
+}
+
+impl std::fmt::Display for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} #{} created by {}",
+            self.kind.name(),
+            self.seq,
+            self.origin
+        )
+    }
+}
+
+/// What a pointer refers to, as far as the registry knows.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Lookup {
+    Live(Entry),
+    /// Freed, and kept in quarantine (checked mode).
+    Freed(Entry),
+    Unknown,
+}
+
+#[cfg(not(loom))]
 pub(crate) mod registry {
-    use super::Origin;
+    use super::{tracking, Entry, Lookup, Origin};
     use crate::object::{Kind, ObjPtr};
     use std::collections::HashMap;
     use std::sync::Mutex;
 
-    static LIVE_SET: Mutex<Option<HashMap<usize, (Kind, Origin)>>> = Mutex::new(None);
+    #[derive(Default)]
+    struct Maps {
+        live: HashMap<usize, Entry>,
+        /// Objects freed in the checked mode; their memory is never reused,
+        /// so an address here stays a freed object.
+        freed: HashMap<usize, Entry>,
+        seq: u64,
+    }
 
-    fn with<R>(f: impl FnOnce(&mut HashMap<usize, (Kind, Origin)>) -> R) -> R {
-        let mut g = match LIVE_SET.lock() {
+    static MAPS: Mutex<Option<Maps>> = Mutex::new(None);
+
+    fn with<R>(f: impl FnOnce(&mut Maps) -> R) -> R {
+        let mut g = match MAPS.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
         };
-        f(g.get_or_insert_with(HashMap::new))
+        f(g.get_or_insert_with(Maps::default))
     }
 
+    #[inline(always)]
     pub(crate) fn remember(obj: ObjPtr, kind: Kind, origin: Origin) {
-        with(|m| m.insert(obj.as_raw() as usize, (kind, origin)));
+        if tracking() {
+            remember_tracked(obj, kind, origin);
+        }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn remember_tracked(obj: ObjPtr, kind: Kind, origin: Origin) {
+        crate::shutdown::register_exit_hook();
+        with(|m| {
+            m.seq += 1;
+            let e = Entry {
+                kind,
+                origin,
+                seq: m.seq,
+            };
+            let addr = obj.as_raw() as usize;
+            m.freed.remove(&addr);
+            m.live.insert(addr, e);
+        });
+    }
+
+    /// Called only while tracking (see `destroyed`).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn forget(obj: ObjPtr) {
-        with(|m| m.remove(&(obj.as_raw() as usize)));
+        let quarantine = crate::checked::enabled();
+        with(|m| {
+            let addr = obj.as_raw() as usize;
+            if let Some(e) = m.live.remove(&addr) {
+                if quarantine {
+                    m.freed.insert(addr, e);
+                }
+            }
+        });
     }
 
-    /// The kind of the live object at `addr`, if any.
-    pub(crate) fn lookup(addr: usize) -> Option<Kind> {
-        with(|m| m.get(&addr).map(|e| e.0))
+    /// What the object at `addr` is (tracked objects only).
+    pub(crate) fn lookup(addr: usize) -> Lookup {
+        with(|m| {
+            if let Some(e) = m.live.get(&addr) {
+                Lookup::Live(*e)
+            } else if let Some(e) = m.freed.get(&addr) {
+                Lookup::Freed(*e)
+            } else {
+                Lookup::Unknown
+            }
+        })
     }
 
-    pub(crate) fn origins() -> Vec<(Kind, Origin)> {
-        with(|m| m.values().copied().collect())
+    /// Every live tracked object, in creation order.
+    pub(crate) fn live() -> Vec<Entry> {
+        let mut v: Vec<Entry> = with(|m| m.live.values().copied().collect());
+        v.sort_by_key(|e| e.seq);
+        v
     }
 }
 
-#[cfg(not(all(debug_assertions, not(loom))))]
+#[cfg(loom)]
 pub(crate) mod registry {
-    use super::Origin;
+    use super::{Entry, Lookup, Origin};
     use crate::object::{Kind, ObjPtr};
 
-    #[inline(always)]
     pub(crate) fn remember(_: ObjPtr, _: Kind, _: Origin) {}
-    #[inline(always)]
     pub(crate) fn forget(_: ObjPtr) {}
     #[allow(dead_code)]
-    pub(crate) fn lookup(_: usize) -> Option<Kind> {
-        None
+    pub(crate) fn lookup(_: usize) -> Lookup {
+        Lookup::Unknown
     }
-    pub(crate) fn origins() -> Vec<(Kind, Origin)> {
+    pub(crate) fn live() -> Vec<Entry> {
         Vec::new()
     }
 }
@@ -169,17 +264,30 @@ pub fn leak_report() -> String {
         live.values,
         live.groups
     );
-    let mut sites: Vec<((Kind, String), usize)> = Vec::new();
-    for (kind, origin) in registry::origins() {
-        let key = (kind, origin.to_string());
+    // Grouped by kind and creator, most frequent first, with the first few
+    // creation numbers of each group.
+    const SHOWN: usize = 8;
+    let mut sites: Vec<((Kind, String), Vec<u64>)> = Vec::new();
+    for e in registry::live() {
+        let key = (e.kind, e.origin.to_string());
         match sites.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, n)) => *n += 1,
-            None => sites.push((key, 1)),
+            Some((_, seqs)) => seqs.push(e.seq),
+            None => sites.push((key, vec![e.seq])),
         }
     }
-    sites.sort_by_key(|s| std::cmp::Reverse(s.1));
-    for ((kind, site), n) in sites {
-        let _ = writeln!(out, "  {n} {} created at {site}", kind.name());
+    sites.sort_by_key(|s| std::cmp::Reverse(s.1.len()));
+    for ((kind, site), seqs) in sites {
+        let mut nums: Vec<String> = seqs.iter().take(SHOWN).map(|n| format!("#{n}")).collect();
+        if seqs.len() > SHOWN {
+            nums.push("...".into());
+        }
+        let _ = writeln!(
+            out,
+            "  {} {}(s) created at {site}: {}",
+            seqs.len(),
+            kind.name(),
+            nums.join(", ")
+        );
     }
     out
 }

@@ -9,6 +9,7 @@
 
 mod api;
 pub mod capi;
+mod checked;
 mod leak;
 mod object;
 mod ops;
@@ -21,9 +22,10 @@ pub use api::{
     execute, execute_value, num_worker_threads, shutdown, spawn, AsyncError, Group, Token,
     TokenProducer, Value, ValueProducer,
 };
+pub use checked::{CHECKED_ENV, LEAK_EXIT_STATUS};
 pub use leak::{leak_report, live_objects, LiveObjects};
 pub use object::{Kind, State};
-pub use scheduler::NUM_THREADS_ENV;
+pub use scheduler::{MAX_NUM_THREADS, MAX_STAND_INS, NUM_THREADS_ENV};
 
 /// Environment variable that controls the leak report printed at exit.
 pub const LEAK_REPORT_ENV: &str = "MLIR_ASYNC_RUNTIME_LEAK_REPORT";

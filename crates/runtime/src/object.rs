@@ -395,7 +395,11 @@ pub(crate) fn alloc_group(size: i64) -> ObjPtr {
 pub(crate) unsafe fn free(obj: ObjPtr) {
     // SAFETY: still alive until freed below.
     let kind = unsafe { obj.header().kind };
-    crate::leak::destroyed(obj, kind);
+    if crate::leak::destroyed(obj, kind) {
+        // SAFETY: the caller's contract: nobody else may touch `obj`.
+        unsafe { quarantine(obj, kind) };
+        return;
+    }
     match kind {
         Kind::Token => {
             let Some(class) = crate::pool::class_for(Layout::new::<Header>()) else {
@@ -428,6 +432,37 @@ pub(crate) unsafe fn free(obj: ObjPtr) {
                 }
             }
         }
+    }
+}
+
+/// Reference count a quarantined object is left with: far below zero, so
+/// that even an unchecked `drop_ref` on it reports an underflow.
+const POISON_COUNT: i64 = i64::MIN / 2;
+/// State byte of a quarantined object (neither of the valid states).
+const POISON_STATE: u8 = 0xA5;
+
+/// Keeps a freed object's memory (checked mode) so its address is never
+/// reused and stays known as freed: drops what it owned and overwrites it
+/// with poison (a valid header of the same kind with a poison count and
+/// state; a value's payload filled with `0xA5`).
+///
+/// # Safety
+/// As for [`free`].
+#[cold]
+#[inline(never)]
+unsafe fn quarantine(obj: ObjPtr, kind: Kind) {
+    let h = obj.0.as_ptr();
+    // SAFETY: the object is ours alone; its header is dropped once and
+    // replaced by a fresh one in place, and a value's payload lies inside
+    // its allocation (`size` bytes at `storage_offset`).
+    unsafe {
+        if kind == Kind::Value {
+            let v = obj.value();
+            let (size, storage) = (v.size, obj.value_storage());
+            storage.write_bytes(POISON_STATE, size);
+        }
+        std::ptr::drop_in_place(h);
+        h.write(Header::new(kind, POISON_COUNT, POISON_STATE));
     }
 }
 

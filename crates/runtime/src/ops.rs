@@ -32,18 +32,21 @@ impl Misuse {
     }
 }
 
+#[inline]
 pub(crate) fn create_token(origin: Origin) -> ObjPtr {
     let t = object::alloc_token();
     registry::remember(t, Kind::Token, origin);
     t
 }
 
+#[inline]
 pub(crate) fn create_value(size: usize, align: usize, origin: Origin) -> ObjPtr {
     let v = object::alloc_value(size, align);
     registry::remember(v, Kind::Value, origin);
     v
 }
 
+#[inline]
 pub(crate) fn create_group(size: i64, origin: Origin) -> ObjPtr {
     let g = object::alloc_group(size);
     registry::remember(g, Kind::Group, origin);
@@ -109,7 +112,7 @@ fn dispatch(list: Awaiters, state: u8, at: At) {
         match a {
             Awaiter::Resume(task) => scheduler::get().resume(task, at == At::Tail),
             // SAFETY: the awaiter owns a reference to the group.
-            Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR, at) },
+            Awaiter::GroupMember(g) => unsafe { group_member_ready(g, state == ERROR) },
             Awaiter::Unpark(t) => t.unpark(),
             Awaiter::UnparkWorker(i) => scheduler::get().wake_worker(i),
             #[cfg(loom)]
@@ -120,7 +123,7 @@ fn dispatch(list: Awaiters, state: u8, at: At) {
 
 /// # Safety
 /// The caller transfers one reference to `group` to this call.
-unsafe fn group_member_ready(group: ObjPtr, error: bool, at: At) {
+unsafe fn group_member_ready(group: ObjPtr, error: bool) {
     // SAFETY: alive thanks to the transferred reference.
     let g = unsafe { group.group() };
     if error {
@@ -129,7 +132,10 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool, at: At) {
     let prev = g.pending.fetch_sub(1, Ordering::AcqRel);
     if prev == 1 {
         if let Ok(list) = g.header.set_ready(AVAILABLE) {
-            dispatch(list, AVAILABLE, at);
+            // Not `at`: the group's awaiters are not the completing task's
+            // own continuation and must not run nested on it (see
+            // `Scheduler::resume`).
+            dispatch(list, AVAILABLE, At::Anywhere);
         }
         // SAFETY: the transferred reference.
         let _ = unsafe { drop_ref(group, 1) };
@@ -145,9 +151,10 @@ unsafe fn group_member_ready(group: ObjPtr, error: bool, at: At) {
 }
 
 /// Reports a contract violation detected after the fact (no C entry point
-/// to blame directly): aborts in debug builds, ignored in release builds.
+/// to blame directly): aborts in debug builds and the checked mode, ignored
+/// otherwise.
 pub(crate) fn misuse_at(func: &str, m: Misuse) {
-    if cfg!(debug_assertions) {
+    if crate::leak::tracking() {
         crate::capi::abort_misuse(func, m.message());
     }
 }
@@ -173,7 +180,7 @@ pub(crate) unsafe fn add_token_to_group(token: ObjPtr, group: ObjPtr) -> i64 {
     let th = unsafe { token.header() };
     if let Err(Awaiter::GroupMember(gp)) = th.add_awaiter(Awaiter::GroupMember(group)) {
         // SAFETY: the reference added above is transferred.
-        unsafe { group_member_ready(gp, th.state() == State::Error, At::Anywhere) };
+        unsafe { group_member_ready(gp, th.state() == State::Error) };
     }
     rank
 }
@@ -223,7 +230,7 @@ pub(crate) unsafe fn await_blocking(obj: ObjPtr) {
     let h = unsafe { obj.header() };
     if let Some(i) = scheduler::current_worker_index() {
         if !h.is_ready() && h.add_awaiter(Awaiter::UnparkWorker(i)).is_ok() {
-            scheduler::block_until_on_worker(|| h.is_ready());
+            scheduler::block_on_worker(|| h.is_ready());
         }
         return;
     }

@@ -20,16 +20,27 @@
 //!   more is queued. A busy pool therefore pays one fence and two loads per
 //!   push, and a producer outrunning the pool does not pay a futex wake per
 //!   task.
-//! * **Help while waiting**: blocking awaits on a worker do not park the
-//!   worker while work is queued: [`block_until`] runs other tasks meanwhile,
-//!   so a tree of tasks that block on their children completes with a single
-//!   worker.
+//! * **Blocking awaits on a worker** ([`block_on_worker`]) first run the
+//!   blocked task's own queued descendants on top of it, then **hand the
+//!   worker's place to a stand-in**: the blocked thread parks and a spare
+//!   thread (or a new one) takes over as a worker, so `active` threads
+//!   (neither blocked nor retired) stay at the configured count; a thread
+//!   whose await completes finishes its task and then retires to the spares
+//!   if there are more active threads than that. Why not run any queued task
+//!   on top of the blocked one ("help while waiting", the previous design)?
+//!   A task picked up that way can block on something only the task
+//!   *beneath* it will produce — A blocks on S, B blocks on A, B runs on A's
+//!   stack: A can never resume, however many workers there are. A stand-in
+//!   has its own stack, so every blocked task resumes as soon as its object
+//!   is ready. Helping with any task remains only as the fallback once
+//!   `MAX_STAND_INS` extra threads exist.
 //! * **Exit safety**: every worker publishes a sequence number that is odd
 //!   while it runs a task (see [`Scheduler::wait_for_running_tasks`]), and
-//!   the registry of parked workers is exact (changed only under its lock,
-//!   with wakers removing the worker they wake), so "every worker is parked
-//!   and nothing is queued" ([`Scheduler::is_stuck`]) is a sound statement,
-//!   not a heuristic.
+//!   the registry of parked threads is exact (changed only under its lock,
+//!   with wakers removing the thread they wake, or counting it active again,
+//!   before the unpark), so "every active thread is parked and nothing is
+//!   queued" ([`Scheduler::is_stuck`]) is a sound statement, not a
+//!   heuristic.
 
 use crate::object::Task;
 use crossbeam_deque::{Steal, Stealer, Worker};
@@ -43,10 +54,42 @@ use std::thread::Thread;
 /// Environment variable that sets the number of worker threads.
 pub const NUM_THREADS_ENV: &str = "MLIR_ASYNC_RUNTIME_NUM_THREADS";
 
-/// Worker threads run JIT-compiled coroutines and, while helping, nested
-/// tasks on top of a blocked one: give them room (only touched pages are
-/// committed).
+/// Worker threads run JIT-compiled coroutines and, in the fallback of
+/// helping while waiting, nested tasks on top of a blocked one: give them
+/// room (only touched pages are committed).
 const WORKER_STACK_SIZE: usize = 64 << 20;
+
+/// Threads that may exist beyond the configured worker count, as stand-ins
+/// for workers blocked in an await. A blocking tree of tasks needs about one
+/// per level of blocked tasks per worker; a program that blocks more tasks
+/// at once than this falls back to helping while waiting (see the module
+/// docs), bounding threads and address space (64 MiB of stack reserved each).
+pub const MAX_STAND_INS: usize = 512;
+
+/// A worker slot: one per thread ever started (workers and stand-ins).
+struct Slot {
+    stealer: Stealer<Task>,
+    shared: CachePadded<WorkerShared>,
+}
+
+/// Who is parked where; changed only under its lock, so that "every active
+/// thread is parked and nothing is queued" can be decided exactly.
+struct Registry {
+    /// Active threads parked for lack of work. A thread is removed by
+    /// whoever wakes it, before the unpark, so a thread in this list runs no
+    /// task until some running thread takes it out.
+    sleepers: Vec<usize>,
+    /// Retired threads, parked until a blocking await needs a stand-in.
+    spares: Vec<usize>,
+    /// `blocked[i]`: thread `i` is parked in a blocking await and does not
+    /// count as active (a stand-in took its place). Cleared, and the thread
+    /// counted active again, by whoever completes the awaited object.
+    blocked: Vec<bool>,
+    /// Threads neither blocked nor retired (running, searching or sleeping).
+    active: usize,
+    /// Slots handed out so far.
+    slots: usize,
+}
 
 /// What other threads may look at of a worker.
 struct WorkerShared {
@@ -112,17 +155,21 @@ impl Injector {
 
 pub(crate) struct Scheduler {
     injector: Injector,
-    stealers: Vec<Stealer<Task>>,
-    workers: Vec<CachePadded<WorkerShared>>,
-    /// Indices of parked workers. Changed only under the lock; a worker is
-    /// removed by whoever wakes it, before the unpark, so a worker in this
-    /// list runs no task until some running thread takes it out.
-    sleepers: Mutex<Vec<usize>>,
-    /// `sleepers.len()`, readable without the lock.
+    /// `MAX_THREADS` slots, filled as threads start.
+    slots: Box<[OnceLock<Slot>]>,
+    /// Slots filled so far (a prefix, up to slots still being filled).
+    num_slots: AtomicUsize,
+    registry: Mutex<Registry>,
+    /// `registry.sleepers.len()`, readable without the lock.
     num_sleepers: CachePadded<AtomicUsize>,
+    /// `registry.active`, readable without the lock.
+    num_active: CachePadded<AtomicUsize>,
     /// Workers spinning in search of work (they will find a new task).
     num_searching: CachePadded<AtomicUsize>,
+    /// The configured worker count: how many threads are kept active.
     num_workers: usize,
+    /// `num_workers + MAX_STAND_INS`.
+    max_threads: usize,
 }
 
 struct WorkerCtx {
@@ -130,6 +177,12 @@ struct WorkerCtx {
     local: Worker<Task>,
     /// The next task to run, ahead of the deque (see the module docs).
     next: Cell<Option<Task>>,
+    /// Length of `local` when the innermost running task started: entries
+    /// above it were queued by that task or its descendants (see
+    /// [`block_on_worker`]).
+    mark: Cell<usize>,
+    /// This worker's part of its slot (looked up once: touched per task).
+    shared: &'static WorkerShared,
     sched: &'static Scheduler,
 }
 
@@ -157,12 +210,46 @@ pub(crate) fn current_worker_index() -> Option<usize> {
 
 static SCHEDULER: OnceLock<&'static Scheduler> = OnceLock::new();
 
+/// Upper bound on `MLIR_ASYNC_RUNTIME_NUM_THREADS`: every worker is a thread
+/// with a 64 MiB stack reservation, and 100000 of them exhausted the address
+/// space (the pool never finished starting). 256 is far above any core count
+/// this runtime serves well.
+pub const MAX_NUM_THREADS: usize = 256;
+
+/// The worker count for `MLIR_ASYNC_RUNTIME_NUM_THREADS=raw` (`None`: unset)
+/// and, for a value that is not a count in `1..=MAX_NUM_THREADS`, the
+/// warning to print: a typo must not silently run with another count.
+pub(crate) fn parse_num_threads(raw: Option<&str>, default: usize) -> (usize, Option<String>) {
+    let Some(raw) = raw else {
+        return (default, None);
+    };
+    match raw.trim().parse::<u64>() {
+        Ok(n) if n > MAX_NUM_THREADS as u64 => (
+            MAX_NUM_THREADS,
+            Some(format!(
+                "{NUM_THREADS_ENV}={raw:?} is more than the maximum of {MAX_NUM_THREADS} threads; using {MAX_NUM_THREADS}"
+            )),
+        ),
+        Ok(n) if n > 0 => (n as usize, None),
+        _ => (
+            default,
+            Some(format!(
+                "{NUM_THREADS_ENV}={raw:?} is not a positive number of threads; using {default}"
+            )),
+        ),
+    }
+}
+
 fn configured_workers() -> usize {
-    std::env::var(NUM_THREADS_ENV)
-        .ok()
-        .and_then(|s| s.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    let default = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_NUM_THREADS);
+    let raw = std::env::var_os(NUM_THREADS_ENV).map(|v| v.to_string_lossy().into_owned());
+    let (n, warning) = parse_num_threads(raw.as_deref(), default);
+    if let Some(w) = warning {
+        eprintln!("mlir-async-runtime: warning: {w}");
+    }
+    n
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -183,35 +270,27 @@ pub(crate) fn get() -> &'static Scheduler {
 fn start() -> &'static Scheduler {
     SCHEDULER.get_or_init(|| {
         let n = configured_workers();
-        let locals: Vec<Worker<Task>> = (0..n).map(|_| Worker::new_lifo()).collect();
+        let max_threads = n + MAX_STAND_INS;
         let sched: &'static Scheduler = Box::leak(Box::new(Scheduler {
             injector: Injector::new(),
-            stealers: locals.iter().map(|w| w.stealer()).collect(),
-            workers: (0..n)
-                .map(|_| {
-                    CachePadded::new(WorkerShared {
-                        seq: AtomicU64::new(0),
-                        thread: OnceLock::new(),
-                    })
-                })
-                .collect(),
-            sleepers: Mutex::new(Vec::with_capacity(n)),
+            slots: (0..max_threads).map(|_| OnceLock::new()).collect(),
+            num_slots: AtomicUsize::new(0),
+            registry: Mutex::new(Registry {
+                sleepers: Vec::with_capacity(n),
+                spares: Vec::new(),
+                blocked: vec![false; max_threads],
+                active: n,
+                slots: n,
+            }),
             num_sleepers: CachePadded::new(AtomicUsize::new(0)),
+            num_active: CachePadded::new(AtomicUsize::new(n)),
             num_searching: CachePadded::new(AtomicUsize::new(0)),
             num_workers: n,
+            max_threads,
         }));
-        for (index, local) in locals.into_iter().enumerate() {
-            std::thread::Builder::new()
-                .name(format!("mlir-async-worker-{index}"))
-                .stack_size(WORKER_STACK_SIZE)
-                .spawn(move || {
-                    worker_main(WorkerCtx {
-                        index,
-                        local,
-                        next: Cell::new(None),
-                        sched,
-                    })
-                })
+        for index in 0..n {
+            sched
+                .start_thread(index)
                 .expect("mlir-async-runtime: cannot spawn worker thread");
         }
         crate::shutdown::register_exit_hook();
@@ -225,11 +304,19 @@ pub(crate) fn get_if_started() -> Option<&'static Scheduler> {
 }
 
 fn worker_main(ctx: WorkerCtx) {
-    let _ = ctx.sched.workers[ctx.index]
-        .thread
-        .set(std::thread::current());
+    let _ = ctx.shared().thread.set(std::thread::current());
     CURRENT.with(|c| c.set(&ctx as *const WorkerCtx));
+    let sched = ctx.sched;
     loop {
+        // A thread whose blocking await completed made one thread too many
+        // active: whoever runs out of own work first retires.
+        if sched.num_active.load(Ordering::Relaxed) > sched.num_workers
+            && ctx.next.get().is_none()
+            && ctx.local.is_empty()
+        {
+            sched.retire(ctx.index);
+            continue;
+        }
         let task = match ctx.pop_own() {
             Some(t) => t,
             None => match ctx.search(|| false) {
@@ -243,7 +330,7 @@ fn worker_main(ctx: WorkerCtx) {
 
 impl WorkerCtx {
     fn shared(&self) -> &WorkerShared {
-        &self.sched.workers[self.index]
+        self.shared
     }
 
     /// A task from the `next` slot or the own deque.
@@ -260,6 +347,7 @@ impl WorkerCtx {
         // push) is a Release that comes after this store in program order,
         // so whoever acquires it also sees the odd value.
         seq.store(s + 1, Ordering::Relaxed);
+        self.mark.set(self.local.len());
         // SAFETY: every queued task was handed to the runtime to be run
         // exactly once (`mlirAsyncRuntimeExecute` and friends), and it is
         // taken from a queue (or the slot) by exactly one thread.
@@ -276,10 +364,12 @@ impl WorkerCtx {
             if let Some(t) = self.sched.injector.steal_batch_and_pop(&self.local) {
                 return Some(t);
             }
-            let n = self.sched.stealers.len();
+            let n = self.sched.num_slots.load(Ordering::Acquire);
             for k in 1..n {
-                let victim = &self.sched.stealers[(self.index + k) % n];
-                match victim.steal_batch_and_pop(&self.local) {
+                let Some(victim) = self.sched.slots[(self.index + k) % n].get() else {
+                    continue;
+                };
+                match victim.stealer.steal_batch_and_pop(&self.local) {
                     Steal::Success(t) => return Some(t),
                     Steal::Retry => retry = true,
                     Steal::Empty => {}
@@ -323,6 +413,63 @@ impl Scheduler {
         self.num_workers
     }
 
+    fn shared(&self, i: usize) -> Option<&WorkerShared> {
+        self.slots[i].get().map(|s| &*s.shared)
+    }
+
+    /// Fills slot `index` (handed out under the registry lock) and starts
+    /// its thread.
+    fn start_thread(&'static self, index: usize) -> std::io::Result<()> {
+        let local = Worker::new_lifo();
+        let slot = self.slots[index].get_or_init(|| Slot {
+            stealer: local.stealer(),
+            shared: CachePadded::new(WorkerShared {
+                seq: AtomicU64::new(0),
+                thread: OnceLock::new(),
+            }),
+        });
+        self.num_slots.fetch_max(index + 1, Ordering::AcqRel);
+        std::thread::Builder::new()
+            .name(format!("mlir-async-worker-{index}"))
+            .stack_size(WORKER_STACK_SIZE)
+            .spawn(move || {
+                worker_main(WorkerCtx {
+                    index,
+                    local,
+                    next: Cell::new(None),
+                    mark: Cell::new(0),
+                    shared: &slot.shared,
+                    sched: self,
+                })
+            })
+            .map(|_| ())
+    }
+
+    fn set_active(&self, r: &mut Registry, active: usize) {
+        r.active = active;
+        self.num_active.store(active, Ordering::Relaxed);
+    }
+
+    /// Thread `i` (with nothing of its own left to run) leaves the active
+    /// set if it is still one too many, and parks until a blocking await
+    /// needs it as a stand-in.
+    fn retire(&self, i: usize) {
+        let mut r = lock(&self.registry);
+        if r.active <= self.num_workers {
+            return;
+        }
+        let active = r.active - 1;
+        self.set_active(&mut r, active);
+        r.spares.push(i);
+        drop(r);
+        loop {
+            std::thread::park();
+            if !lock(&self.registry).spares.contains(&i) {
+                return;
+            }
+        }
+    }
+
     /// Queues a new task (`mlirAsyncRuntimeExecute`): onto the caller's own
     /// deque on a worker, else onto the injector.
     pub(crate) fn spawn(&'static self, task: Task) {
@@ -341,12 +488,15 @@ impl Scheduler {
 
     /// Queues the resumption of a coroutine whose awaited object the caller
     /// just completed: into the worker's `next` slot when the completing
-    /// task is about to return (`tail`; see the module docs), else like
-    /// [`Scheduler::spawn`] (without the producer throttle).
+    /// task is about to return (`tail`; see the module docs), else onto the
+    /// injector. Not onto the own deque: entries there count as the running
+    /// task's descendants, which a blocked task may run on top of itself
+    /// ([`block_on_worker`]), and a coroutine resumed in the middle of a
+    /// task (or by a group) may be waiting for that very task.
     pub(crate) fn resume(&'static self, task: Task, tail: bool) {
         match current_worker() {
             Some(w) if std::ptr::eq(w.sched, self) && !tail => {
-                w.local.push(task);
+                self.injector.push(task);
                 self.notify();
             }
             Some(w) if std::ptr::eq(w.sched, self) => {
@@ -406,7 +556,8 @@ impl Scheduler {
         let mut best = live;
         let mut since = std::time::Instant::now();
         while live > MAX_LIVE / 2 {
-            if self.num_sleepers.load(Ordering::Relaxed) >= self.num_workers {
+            if self.num_sleepers.load(Ordering::Relaxed) >= self.num_active.load(Ordering::Relaxed)
+            {
                 // Nobody is running: nothing will bring the count down.
                 return;
             }
@@ -423,7 +574,10 @@ impl Scheduler {
     }
 
     fn has_work(&self) -> bool {
-        !self.injector.is_empty() || self.stealers.iter().any(|s| !s.is_empty())
+        !self.injector.is_empty()
+            || self.slots[..self.num_slots.load(Ordering::Acquire)]
+                .iter()
+                .any(|s| s.get().is_some_and(|s| !s.stealer.is_empty()))
     }
 
     /// A worker stops searching; the last one to stop passes the baton on
@@ -451,8 +605,8 @@ impl Scheduler {
             return;
         }
         let idx = {
-            let mut s = lock(&self.sleepers);
-            let idx = s.pop();
+            let mut r = lock(&self.registry);
+            let idx = r.sleepers.pop();
             if idx.is_some() {
                 self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
             }
@@ -464,27 +618,56 @@ impl Scheduler {
     }
 
     fn unpark_worker(&self, i: usize) {
-        if let Some(t) = self.workers[i].thread.get() {
+        if let Some(t) = self.shared(i).and_then(|w| w.thread.get()) {
             t.unpark();
         }
     }
 
-    /// Wakes worker `i`, blocked in an await of an object that the caller
-    /// just completed. Takes it out of the sleeper registry first, so the
-    /// registry never lists a worker that is about to run.
+    /// Wakes thread `i`, blocked in an await of an object that the caller
+    /// just completed. Counts it active again (when a stand-in took its
+    /// place) or takes it out of the sleepers (when it was helping) first,
+    /// so the registry never lists a thread that is about to run.
     pub(crate) fn wake_worker(&self, i: usize) {
         // Pairs with the fence in `sleep`: the object's state was stored
         // before this point, so either the sleeper's `ready()` check sees it
         // or we see the sleeper registered.
         fence(Ordering::SeqCst);
-        if self.num_sleepers.load(Ordering::Relaxed) != 0 {
-            let mut s = lock(&self.sleepers);
-            if let Some(pos) = s.iter().position(|&k| k == i) {
-                s.swap_remove(pos);
+        {
+            let mut r = lock(&self.registry);
+            if r.blocked[i] {
+                r.blocked[i] = false;
+                let active = r.active + 1;
+                self.set_active(&mut r, active);
+            } else if let Some(pos) = r.sleepers.iter().position(|&k| k == i) {
+                r.sleepers.swap_remove(pos);
                 self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
             }
         }
         self.unpark_worker(i);
+    }
+
+    /// Under the registry lock, for a thread about to block: finds a
+    /// stand-in if the active threads (the blocking one no longer counted)
+    /// fall short of the worker count, and counts it active (before it runs,
+    /// like a woken sleeper). `Ok(Some(k))`: slot `k` was handed out and its
+    /// thread must be started once the lock is released; `Ok(None)`: a
+    /// spare was woken, or none is needed; `Err(())`: at the thread limit.
+    fn stand_in(&self, r: &mut Registry) -> Result<Option<usize>, ()> {
+        if r.active > self.num_workers {
+            return Ok(None);
+        }
+        let k = if let Some(k) = r.spares.pop() {
+            self.unpark_worker(k);
+            None
+        } else if r.slots < self.max_threads {
+            r.slots += 1;
+            Some(r.slots - 1)
+        } else {
+            return Err(());
+        };
+        let active = r.active + 1;
+        self.set_active(r, active);
+        Ok(k)
     }
 
     /// Parks worker `index` unless `ready()` holds once it is registered as
@@ -492,7 +675,8 @@ impl Scheduler {
     /// `ready()` holds after a spurious wake-up.
     fn sleep(&self, index: usize, ready: impl Fn() -> bool) {
         {
-            let mut s = lock(&self.sleepers);
+            let mut r = lock(&self.registry);
+            let s = &mut r.sleepers;
             s.push(index);
             self.num_sleepers.fetch_add(1, Ordering::SeqCst);
             fence(Ordering::SeqCst);
@@ -504,7 +688,8 @@ impl Scheduler {
         }
         loop {
             std::thread::park();
-            let mut s = lock(&self.sleepers);
+            let mut r = lock(&self.registry);
+            let s = &mut r.sleepers;
             match s.iter().position(|&k| k == index) {
                 // Taken out by a waker.
                 None => return,
@@ -520,15 +705,17 @@ impl Scheduler {
         }
     }
 
-    /// Every worker is parked and nothing is queued: no worker runs, or will
-    /// run, any task until a thread outside the pool acts. This is both the
-    /// "all done" and the "stuck waiting for objects nobody will produce"
-    /// state.
+    /// Every active thread is parked for lack of work and nothing is
+    /// queued (the other threads are retired, or blocked on objects not yet
+    /// produced): no worker runs, or will run, any task until a thread
+    /// outside the pool acts. This is both the "all done" and the "stuck
+    /// waiting for objects nobody will produce" state.
     pub(crate) fn is_stuck(&self) -> bool {
-        let s = lock(&self.sleepers);
-        // With every worker registered, only threads outside the pool can
-        // push; the registry lock orders us after every registration.
-        s.len() == self.num_workers && !self.has_work()
+        let r = lock(&self.registry);
+        // With every active thread parked, only threads outside the pool
+        // can push or complete objects; the registry lock orders us after
+        // every registration and every wake-up.
+        r.sleepers.len() == r.active && !self.has_work()
     }
 
     /// Returns once every task that was running on a worker when this was
@@ -548,8 +735,10 @@ impl Scheduler {
     /// that odd value or a later one.
     pub(crate) fn wait_for_running_tasks(&self) {
         let mut busy: Vec<(usize, u64)> = Vec::new();
-        for (i, w) in self.workers.iter().enumerate() {
-            let s = w.seq.load(Ordering::Acquire);
+        let n = self.num_slots.load(Ordering::Acquire);
+        for (i, w) in self.slots[..n].iter().enumerate() {
+            let Some(w) = w.get() else { continue };
+            let s = w.shared.seq.load(Ordering::Acquire);
             if s & 1 == 1 {
                 busy.push((i, s));
             }
@@ -559,7 +748,10 @@ impl Scheduler {
         }
         let backoff = Backoff::new();
         loop {
-            busy.retain(|&(i, s)| self.workers[i].seq.load(Ordering::Acquire) == s);
+            busy.retain(|&(i, s)| {
+                self.shared(i)
+                    .is_some_and(|w| w.seq.load(Ordering::Acquire) == s)
+            });
             if busy.is_empty() {
                 return;
             }
@@ -575,11 +767,110 @@ impl Scheduler {
     }
 }
 
-/// Blocks the calling worker until `done()` holds, running queued tasks
-/// meanwhile. The object being awaited must wake this worker
-/// ([`Scheduler::wake_worker`]) when it becomes ready.
-pub(crate) fn block_until_on_worker(done: impl Fn() -> bool) {
+/// Blocks the calling worker until `done()` holds. The object being awaited
+/// must wake this worker ([`Scheduler::wake_worker`]) when it becomes ready.
+///
+/// Meanwhile it runs, on top of the blocked task, only tasks that the
+/// blocked task queued itself (directly or through its descendants): the
+/// entries of the own deque above `mark`. Those cannot wait for the blocked
+/// task to finish: in the Async dialect a task's region only sees values
+/// defined before it, so nothing it starts can hold its result (which is
+/// what lets a tree of tasks blocking on their children run without
+/// thread hand-offs). Stealers take the oldest entries first, so while the
+/// deque is longer than `mark` its newest entry is one of those.
+///
+/// With nothing of its own left to run, the thread parks and, if the active
+/// threads fall short of the worker count without it, a spare or new thread
+/// stands in (see the module docs). At the thread limit (or if a thread
+/// cannot be started) it helps while waiting instead.
+pub(crate) fn block_on_worker(done: impl Fn() -> bool) {
     let w = current_worker().expect("called on a worker");
+    let mark = w.mark.get();
+    loop {
+        if done() {
+            return;
+        }
+        // The `next` slot holds the resumption of a descendant's awaiter:
+        // ours too, and not stealable; queue it with the rest.
+        if let Some(t) = w.next.take() {
+            w.local.push(t);
+        }
+        if w.local.len() <= mark {
+            break;
+        }
+        let Some(t) = w.local.pop() else { break };
+        w.mark.set(w.local.len());
+        // SAFETY: as in `run_outermost`; this task runs nested inside the
+        // blocked one, which keeps the worker's `seq` odd.
+        unsafe { t.run() };
+        w.mark.set(mark);
+    }
+    // A short spin first: a child stolen by another worker often finishes
+    // within microseconds, and a hand-off costs two futex round trips.
+    let backoff = Backoff::new();
+    while !backoff.is_completed() {
+        if done() {
+            return;
+        }
+        backoff.snooze();
+    }
+    park_blocked(w, done);
+}
+
+/// Parks the worker `w` until `done()`, with a stand-in taking its place
+/// (see [`block_on_worker`]).
+fn park_blocked(w: &WorkerCtx, done: impl Fn() -> bool) {
+    let s = w.sched;
+    let mut r = lock(&s.registry);
+    loop {
+        if done() {
+            if r.blocked[w.index] {
+                r.blocked[w.index] = false;
+                let active = r.active + 1;
+                s.set_active(&mut r, active);
+            }
+            return;
+        }
+        // Not (or no longer: a late wake-up from an object awaited earlier
+        // counted us active again) registered as blocked.
+        if !r.blocked[w.index] {
+            let new_thread = match s.stand_in(&mut r) {
+                Ok(k) => k,
+                Err(()) => {
+                    drop(r);
+                    return help_until(w, done);
+                }
+            };
+            r.blocked[w.index] = true;
+            let active = r.active - 1;
+            s.set_active(&mut r, active);
+            drop(r);
+            if let Some(k) = new_thread {
+                if s.start_thread(k).is_err() {
+                    // Undo: the stand-in never ran; help instead.
+                    let mut r = lock(&s.registry);
+                    let unblock = std::mem::replace(&mut r.blocked[w.index], false);
+                    let active = r.active - 1 + usize::from(unblock);
+                    s.set_active(&mut r, active);
+                    drop(r);
+                    return help_until(w, done);
+                }
+            }
+            // Tasks this one queued must not wait for it.
+            if !w.local.is_empty() {
+                s.notify();
+            }
+        } else {
+            drop(r);
+        }
+        std::thread::park();
+        r = lock(&s.registry);
+    }
+}
+
+/// The fallback of [`block_on_worker`]: runs queued tasks on top of the
+/// blocked one until `done()` holds (parking when there is nothing to run).
+fn help_until(w: &WorkerCtx, done: impl Fn() -> bool) {
     while !done() {
         let task = match w.pop_own() {
             Some(t) => t,
@@ -591,5 +882,27 @@ pub(crate) fn block_until_on_worker(done: impl Fn() -> bool) {
         // SAFETY: as in `run_outermost`; this task runs nested inside the
         // blocked one, which keeps the worker's `seq` odd.
         unsafe { task.run() };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn num_threads_values() {
+        assert_eq!(parse_num_threads(None, 3), (3, None));
+        assert_eq!(parse_num_threads(Some("5"), 3), (5, None));
+        assert_eq!(parse_num_threads(Some(" 7 "), 3), (7, None));
+        assert_eq!(parse_num_threads(Some("256"), 3), (256, None));
+        for bad in ["0", "-1", "abc", "", "2.5"] {
+            let (n, w) = parse_num_threads(Some(bad), 3);
+            assert_eq!(n, 3, "{bad:?}");
+            let w = w.unwrap_or_else(|| panic!("no warning for {bad:?}"));
+            assert!(w.contains(NUM_THREADS_ENV) && w.contains("using 3"), "{w}");
+        }
+        let (n, w) = parse_num_threads(Some("100000"), 3);
+        assert_eq!(n, MAX_NUM_THREADS);
+        assert!(w.unwrap().contains("maximum of 256"));
     }
 }

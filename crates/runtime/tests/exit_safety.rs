@@ -75,3 +75,25 @@ fn wait_does_not_deadlock_on_a_task_blocked_on_this_thread() {
     gp.emplace();
     assert_eq!(blocked.wait(), State::Available);
 }
+
+#[test]
+fn shutdown_runs_queued_tasks_and_waits_for_running_ones() {
+    let _s = serial();
+    // What an in-process executor calls before freeing code its tasks run
+    // (`__mlir_runner_destroy` for mlir-cpu-runner): once it returns, every
+    // task handed over before has finished.
+    let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let d = done.clone();
+    spawn(move || {
+        std::thread::sleep(Duration::from_millis(20));
+        d.fetch_add(1, Ordering::SeqCst);
+    });
+    for _ in 0..200 {
+        let d = done.clone();
+        spawn(move || {
+            d.fetch_add(1, Ordering::SeqCst);
+        });
+    }
+    assert_eq!(mlir_async_runtime::shutdown().total(), 0);
+    assert_eq!(done.load(Ordering::SeqCst), 201);
+}

@@ -1,8 +1,10 @@
 //! Misuse through the C ABI aborts with a message naming the function (debug
-//! builds). Each case re-runs this test binary as a child that commits the
+//! builds, and release builds in the checked mode, which the children run
+//! in). Each case re-runs this test binary as a child that commits the
 //! misuse, and checks how it died.
 
 use mlir_async_runtime::capi::*;
+use mlir_async_runtime::CHECKED_ENV;
 use std::process::Command;
 
 const CASE: &str = "MLIR_ASYNC_RUNTIME_MISUSE_CASE";
@@ -44,6 +46,7 @@ fn run_case(case: &str) -> (Option<i32>, String) {
     let out = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "misuse_child", "--nocapture", "--test-threads=1"])
         .env(CASE, case)
+        .env(CHECKED_ENV, "1")
         .output()
         .unwrap();
     (
@@ -60,13 +63,11 @@ fn expect_abort(case: &str, function: &str, words: &str) {
 }
 
 #[test]
-#[cfg_attr(not(debug_assertions), ignore = "checks exist in debug builds only")]
 fn count_underflow_aborts() {
     expect_abort("underflow", "mlirAsyncRuntimeDropRef", "underflow");
 }
 
 #[test]
-#[cfg_attr(not(debug_assertions), ignore = "checks exist in debug builds only")]
 fn double_emplace_aborts() {
     expect_abort(
         "double_emplace",
@@ -76,15 +77,17 @@ fn double_emplace_aborts() {
 }
 
 #[test]
-#[cfg_attr(not(debug_assertions), ignore = "checks exist in debug builds only")]
 fn use_after_free_aborts() {
-    expect_abort("use_after_free", "mlirAsyncRuntimeAddRef", "not a live");
+    expect_abort("use_after_free", "mlirAsyncRuntimeAddRef", "use after free");
 }
 
 #[test]
-#[cfg_attr(not(debug_assertions), ignore = "checks exist in debug builds only")]
 fn awaiting_a_freed_token_aborts() {
-    expect_abort("await_freed", "mlirAsyncRuntimeAwaitToken", "not a live");
+    expect_abort(
+        "await_freed",
+        "mlirAsyncRuntimeAwaitToken",
+        "use after free",
+    );
 }
 
 #[test]
@@ -93,7 +96,6 @@ fn null_pointer_aborts() {
 }
 
 #[test]
-#[cfg_attr(not(debug_assertions), ignore = "checks exist in debug builds only")]
 fn wrong_kind_aborts() {
     expect_abort(
         "wrong_kind",

@@ -124,8 +124,8 @@ fn parse_assert(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     let i1 = p.i1_type();
     st.operands.push(p.resolve_operand(&c, i1)?);
     p.expect(",")?;
-    let m = p.string_lit()?;
-    let a = p.ctx.string_attr(&m);
+    let m = p.string_lit_bytes()?;
+    let a = p.ctx.bytes_attr(&m);
     let s = p.ctx.sym("msg");
     st.attrs.push((s, a));
     attr_dict(p, st)

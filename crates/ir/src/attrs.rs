@@ -29,7 +29,8 @@ pub enum AttrKind {
     /// Float of the given float type, as the bits of an `f64` (every value
     /// of the narrower formats converts to `f64` exactly).
     Float(u64, Type),
-    String(String, Option<Type>),
+    /// Bytes, as MLIR's `StringAttr`: not necessarily UTF-8.
+    String(Vec<u8>, Option<Type>),
     Type(Type),
     Array(Vec<Attribute>),
     /// Entries sorted by name, as MLIR keeps them.

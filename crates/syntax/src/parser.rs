@@ -545,7 +545,7 @@ fn advance_cursor(b: &[u8], mut cur: LineCursor, pos: usize) -> LineCursor {
 
 /// Deepest nesting accepted before reporting an error instead of
 /// overflowing the stack.
-const MAX_DEPTH: usize = 200;
+const MAX_DEPTH: usize = 8192;
 
 fn is_id_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
@@ -625,6 +625,15 @@ impl<'a, 'c> Parser<'a, 'c> {
             seen: None,
             saw_legacy_func: false,
             depth: 0,
+        }
+    }
+
+    /// Lexes `raw` instead of the text's bytes: the source as read, of
+    /// which the text is [`crate::decode_source`] (same length, same
+    /// offsets). String literals then keep bytes that are not UTF-8.
+    pub fn set_raw_bytes(&mut self, raw: &'a [u8]) {
+        if raw.len() == self.b.len() {
+            self.b = raw;
         }
     }
 
@@ -747,10 +756,14 @@ impl<'a, 'c> Parser<'a, 'c> {
                     None => self.pos += 1,
                 },
                 Some(c) if c.is_ascii_whitespace() => self.pos += 1,
+                // MLIR's lexer ends a comment at a carriage return as well
+                // as at a newline: code after a bare CR is code.
                 Some(b'/') if self.b.get(self.pos + 1) == Some(&b'/') => {
-                    while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
-                        self.pos += 1;
-                    }
+                    let rest = &self.b[self.pos..];
+                    self.pos += rest
+                        .iter()
+                        .position(|&c| c == b'\n' || c == b'\r')
+                        .unwrap_or(rest.len());
                 }
                 _ => break,
             }
@@ -875,8 +888,19 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.pos = e;
         &self.src[s..e]
     }
-    /// A string literal with MLIR's escapes.
+    /// A string literal with MLIR's escapes, as text (names, locations):
+    /// bytes that are not UTF-8 become U+FFFD.
     pub fn string_lit(&mut self) -> PResult<String> {
+        let b = self.string_lit_bytes()?;
+        Ok(match String::from_utf8(b) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    /// A string literal with MLIR's escapes, byte for byte: MLIR's strings
+    /// are bytes (`"\FF"`, NUL and invalid UTF-8 included).
+    pub fn string_lit_bytes(&mut self) -> PResult<Vec<u8>> {
         self.skip_ws();
         let start = self.pos;
         if self.b.get(self.pos) != Some(&b'"') {
@@ -886,7 +910,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         let mut out = Vec::new();
         loop {
             match self.b.get(self.pos) {
-                None | Some(b'\n') => return self.err(start, "expected '\"' in string literal"),
+                // As MLIR's lexer: a line break (vertical tab and form feed
+                // too) or the end of the buffer ends the literal in error,
+                // reported where it happens.
+                None => return self.err(self.pos, "expected '\"' in string literal"),
+                Some(b'\n' | 0x0b | 0x0c) => {
+                    return self.err(self.pos, "expected '\"' in string literal")
+                }
                 Some(b'"') => {
                     self.pos += 1;
                     break;
@@ -929,7 +959,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                 }
             }
         }
-        Ok(String::from_utf8_lossy(&out).into_owned())
+        let _ = start;
+        Ok(out)
     }
     /// An integer literal (decimal or hex), with optional leading `-`.
     pub fn int_lit(&mut self) -> Option<i128> {
@@ -2809,7 +2840,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         match c {
             b'"' => {
-                let s = self.string_lit()?;
+                let s = self.string_lit_bytes()?;
                 let t = if ty.is_none() && self.peek() == b':' && self.peek_at(1) != b':' {
                     self.pos += 1;
                     Some(self.parse_type()?)

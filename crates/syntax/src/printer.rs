@@ -1306,8 +1306,13 @@ fn type_list(ctx: &Context, ts: &[Type], out: &mut String) {
 
 /// `llvm::printEscapedString` inside quotes.
 pub fn print_string(s: &str, out: &mut String) {
+    print_string_bytes(s.as_bytes(), out)
+}
+
+/// [`print_string`] of bytes that need not be UTF-8 (a `StringAttr`).
+pub fn print_string_bytes(s: &[u8], out: &mut String) {
     out.push('"');
-    for &c in s.as_bytes() {
+    for &c in s {
         if c == b'\\' {
             out.push_str("\\\\");
         } else if (0x20..0x7f).contains(&c) && c != b'"' {
@@ -1613,7 +1618,7 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
             }
         }
         AttrKind::String(s, t) => {
-            print_string(s, out);
+            print_string_bytes(s, out);
             if let Some(t) = t {
                 out.push_str(" : ");
                 print_type_into(ctx, *t, out);

@@ -10,7 +10,8 @@ use mlir_async_passes::{
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
-    parse_source, print_op, print_op_pieces, write_op, Diagnostic, Edition, PrintOptions, Severity,
+    parse_source_bytes, print_op, print_op_pieces, write_op, Diagnostic, Edition, PrintOptions,
+    Severity,
 };
 use std::io::{Read, Write};
 use std::time::Instant;
@@ -223,37 +224,39 @@ fn parse_expected(chunk: &str, line_offset: u32) -> Result<Vec<Expected>, String
 }
 
 struct Chunk<'a> {
+    /// The chunk as text; `raw` as read (they differ where the input is
+    /// not UTF-8, see `decode_source`).
     text: &'a str,
+    raw: &'a [u8],
     line_offset: u32,
 }
 
-fn split_chunks(text: &str, split: bool) -> Vec<Chunk<'_>> {
+/// The chunks of the input (one when not splitting), with the near
+/// misses of split markers mlir-opt warns about.
+fn split_chunks<'a>(
+    text: &'a str,
+    raw: &'a [u8],
+    split: bool,
+) -> (Vec<Chunk<'a>>, Vec<mlir_async_syntax::NearMiss>) {
     if !split {
-        return vec![Chunk {
+        let whole = Chunk {
             text,
+            raw,
             line_offset: 0,
-        }];
+        };
+        return (vec![whole], vec![]);
     }
-    let mut out = vec![];
-    let mut start = 0;
-    let mut start_line = 0;
-    let mut pos = 0;
-    for (line, l) in text.split_inclusive('\n').enumerate() {
-        if l.trim_start().starts_with("// -----") {
-            out.push(Chunk {
-                text: &text[start..pos],
-                line_offset: start_line,
-            });
-            start = pos + l.len();
-            start_line = line as u32 + 1;
-        }
-        pos += l.len();
-    }
-    out.push(Chunk {
-        text: &text[start..],
-        line_offset: start_line,
-    });
-    out
+    let (chunks, misses) = mlir_async_syntax::split_input(raw);
+    let chunks = chunks
+        .into_iter()
+        .map(|c| Chunk {
+            // Cut at ASCII bytes, the same in both.
+            text: text.get(c.start..c.end).unwrap_or(""),
+            raw: &raw[c.start..c.end],
+            line_offset: c.line_offset,
+        })
+        .collect();
+    (chunks, misses)
 }
 
 /// The outcome of processing one chunk.
@@ -300,7 +303,8 @@ fn process_chunk(
     after_all: &mut String,
     edition_seen: &mut Option<Edition>,
 ) -> ChunkResult {
-    if let Some(dest) = stream {
+    // Parts are cut from the text: only an input that is all UTF-8.
+    if let Some(dest) = stream.filter(|_| chunk.raw == chunk.text.as_bytes()) {
         match shards::try_sharded(o, file, dest, chunk.text) {
             Ok(run) => {
                 timing.extend(run.timing);
@@ -320,11 +324,12 @@ fn process_chunk(
     let mut ctx = Context::new();
     let reg = Registry::new(&mut ctx);
     let t0 = Instant::now();
-    let parsed = match parse_source(
+    let parsed = match parse_source_bytes(
         &mut ctx,
         &reg,
         file,
         chunk.text,
+        chunk.raw,
         chunk.line_offset,
         o.allow_unregistered,
     ) {
@@ -454,26 +459,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
     } else {
         input.clone()
     };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let pos = e.utf8_error().valid_up_to();
-            let b = e.as_bytes();
-            let line = b[..pos].iter().filter(|&&c| c == b'\n').count() as u32 + 1;
-            let col = (pos
-                - b[..pos]
-                    .iter()
-                    .rposition(|&c| c == b'\n')
-                    .map(|p| p + 1)
-                    .unwrap_or(0)) as u32
-                + 1;
-            eprint!(
-                "{}",
-                Diagnostic::error(&file, line, col, "invalid UTF-8 in source file").render(None)
-            );
-            return 1;
-        }
-    };
+    // MLIR reads bytes: invalid UTF-8 is fine in comments and strings.
+    let text = mlir_async_syntax::decode_source(&bytes);
+    let text: &str = &text;
     let mut outputs: Vec<Option<Vec<String>>> = vec![];
     let mut edition_seen = o.edition;
     let mut failed = false;
@@ -484,7 +472,24 @@ pub fn main_with_args(args: &[String]) -> i32 {
     // diagnostic checks decide what to write only at the end.
     let dest = o.output.clone().unwrap_or_else(|| "-".into());
     let stream = (!o.split_input_file && !o.verify_diagnostics).then_some(dest.as_str());
-    for chunk in split_chunks(&text, o.split_input_file) {
+    let (chunks, near_misses) = split_chunks(text, &bytes, o.split_input_file);
+    for m in near_misses {
+        let ln = bytes[..m.pos].iter().filter(|&&c| c == b'\n').count();
+        let ls = bytes[..m.pos]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1);
+        let col = text.get(ls..m.pos).map_or(0, |l| l.chars().count()) + 1;
+        let mut d = Diagnostic::error(
+            &file,
+            ln as u32 + 1,
+            col as u32,
+            "near miss with file split marker",
+        );
+        d.severity = Severity::Warning;
+        eprint!("{}", d.render(Some(text)));
+    }
+    for chunk in chunks {
         let result = process_chunk(
             &o,
             &file,
@@ -537,7 +542,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                         u.notes.clear();
                         u.message = format!("unexpected {}: {}", d.severity.as_str(), d.message);
                         u.severity = Severity::Error;
-                        stderr.push_str(&u.render(Some(chunk_source(&text))));
+                        stderr.push_str(&u.render(Some(chunk_source(text))));
                     }
                 }
             }
@@ -553,7 +558,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                         e.msg
                     ),
                 );
-                stderr.push_str(&d.render(Some(&text)));
+                stderr.push_str(&d.render(Some(text)));
             }
         } else {
             match result {
@@ -568,7 +573,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                     outputs.push(None);
                     failed = true;
                     for d in diags {
-                        stderr.push_str(&d.render(Some(&text)));
+                        stderr.push_str(&d.render(Some(text)));
                     }
                 }
             }

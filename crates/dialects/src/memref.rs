@@ -17,6 +17,9 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(crate::arith::parse_cast, crate::arith::print_cast)
             .pure(),
         OpDef::new("memref.dim").syntax(parse_dim, print_dim).pure(),
+        OpDef::new("memref.atomic_rmw")
+            .syntax(parse_atomic_rmw, print_atomic_rmw)
+            .verify(verify_atomic_rmw),
         OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
@@ -298,5 +301,165 @@ fn print_generic(p: &mut Printer, op: Op) {
     if !results.is_empty() {
         p.w(" -> ");
         p.result_types(&results);
+    }
+}
+
+/// `arith::AtomicRMWKind` (14 and 15), by value.
+const RMW_KINDS: [&str; 13] = [
+    "addf", "addi", "assign", "maxf", "maxs", "maxu", "minf", "mins", "minu", "mulf", "muli",
+    "ori", "andi",
+];
+
+/// The kind of a `memref.atomic_rmw`, if its `kind` is one.
+fn rmw_kind(ctx: &Context, op: Op) -> Option<&'static str> {
+    match ctx.attr_kind(ctx.get_attr(op, "kind")?) {
+        AttrKind::Integer(i, _) => usize::try_from(*i)
+            .ok()
+            .and_then(|i| RMW_KINDS.get(i).copied()),
+        _ => None,
+    }
+}
+
+/// `kind %value, %memref[%i, ...] attrs : (T, memref-type) -> T`.
+fn parse_atomic_rmw(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let kpos = p.pos;
+    // A keyword or a string (`"addf"`), as an enum attribute reads.
+    let kind = if p.peek() == b'"' {
+        Some(p.string_lit()?)
+    } else {
+        p.ident().map(str::to_string)
+    };
+    let Some(k) = kind.and_then(|k| RMW_KINDS.iter().position(|&n| n == k)) else {
+        return p.err(
+            kpos,
+            format!(
+                "custom op 'memref.atomic_rmw' expected string or keyword containing one of the following enum values for attribute 'kind' [{}]",
+                RMW_KINDS.join(", ")
+            ),
+        );
+    };
+    let v = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let m = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let ids = p.parse_operand_list()?;
+    p.expect("]")?;
+    attr_dict(p, st)?;
+    p.expect(":")?;
+    p.expect("(")?;
+    let vt = p.parse_type()?;
+    p.expect(",")?;
+    let mt = p.parse_type()?;
+    p.expect(")")?;
+    p.expect("->")?;
+    let rt = p.parse_type()?;
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&v, vt)?);
+    st.operands.push(p.resolve_operand(&m, mt)?);
+    st.operands.extend(resolve_same(p, &ids, index)?);
+    st.result_types.push(rt);
+    let i64t = p.ctx.int_type(64);
+    let a = p.ctx.int_attr(k as i128, i64t);
+    let s = p.ctx.sym("kind");
+    st.attrs.push((s, a));
+    Ok(())
+}
+
+fn print_atomic_rmw(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.w(rmw_kind(p.ctx, op).unwrap_or("addf"));
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w(", ");
+    p.operand(ops[1]);
+    p.w("[");
+    p.operands(&ops[2..]);
+    p.w("]");
+    p.attr_dict(op, &["kind"]);
+    p.w(" : (");
+    let (vt, mt) = (p.ctx.value_type(ops[0]), p.ctx.value_type(ops[1]));
+    p.ty(vt);
+    p.w(", ");
+    p.ty(mt);
+    p.w(") -> ");
+    let rt = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(rt);
+}
+
+/// ODS's checks and `AtomicRMWOp::verify`, in upstream's order and words.
+fn verify_atomic_rmw(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    if ops.len() < 2 {
+        return Err(format!(
+            "expected 2 or more operands, but found {}",
+            ops.len()
+        ));
+    }
+    if ctx.results(op).len() != 1 {
+        return Err(format!(
+            "requires one result, but found {}",
+            ctx.results(op).len()
+        ));
+    }
+    if ctx.get_attr(op, "kind").is_none() {
+        return Err("requires attribute 'kind'".into());
+    }
+    if rmw_kind(ctx, op).is_none() {
+        return Err("attribute 'kind' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12".into());
+    }
+    let scalar = |t: Type| {
+        let k = ctx.kind(t);
+        k.is_float() || matches!(k, TypeKind::Integer(_, Signedness::Signless))
+    };
+    let (vt, mt) = (ctx.value_type(ops[0]), ctx.value_type(ops[1]));
+    if !scalar(vt) {
+        return Err(format!(
+            "operand #0 must be signless integer or floating-point, but got '{}'",
+            tyname(ctx, vt)
+        ));
+    }
+    let (rank, elem) = match ctx.kind(mt) {
+        TypeKind::MemRef { shape, elem, .. } if scalar(*elem) => (shape.len(), *elem),
+        _ => return Err(format!(
+            "operand #1 must be memref of signless integer or floating-point values, but got '{}'",
+            tyname(ctx, mt)
+        )),
+    };
+    for (i, &x) in ops.iter().enumerate().skip(2) {
+        if ctx.kind(ctx.value_type(x)) != &TypeKind::Index {
+            return Err(format!(
+                "operand #{i} must be index, but got '{}'",
+                tyname(ctx, ctx.value_type(x))
+            ));
+        }
+    }
+    let rt = ctx.value_type(ctx.result(op, 0));
+    if !scalar(rt) {
+        return Err(format!(
+            "result #0 must be signless integer or floating-point, but got '{}'",
+            tyname(ctx, rt)
+        ));
+    }
+    if vt != elem {
+        return Err("failed to verify that value type matches element type of memref".into());
+    }
+    if vt != rt {
+        return Err("failed to verify that all of {value, result} have same type".into());
+    }
+    if rank != ops.len() - 2 {
+        return Err("expects the number of subscripts to be equal to memref rank".into());
+    }
+    let kind = rmw_kind(ctx, op).unwrap_or("assign");
+    let float = ctx.kind(vt).is_float();
+    match kind {
+        "addf" | "maxf" | "minf" | "mulf" if !float => {
+            Err(format!("with kind '{kind}' expects a floating-point type"))
+        }
+        "addi" | "maxs" | "maxu" | "mins" | "minu" | "muli" | "ori" | "andi" if float => {
+            Err(format!("with kind '{kind}' expects an integer type"))
+        }
+        _ => Ok(()),
     }
 }

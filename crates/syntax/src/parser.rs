@@ -3025,7 +3025,8 @@ impl<'a, 'c> Parser<'a, 'c> {
         if !splat && elems.len() as i64 != n {
             return self.err(p, "inferred shape of elements literal does not match type");
         }
-        let splat = splat || (elems.len() > 1 && elems.iter().all(|e| *e == elems[0]));
+        // No elements at all is one form however spelled (`dense<>`).
+        let splat = splat || elems.is_empty() || elems.iter().all(|e| *e == elems[0]);
         if splat && elems.len() > 1 {
             elems.truncate(1);
         }

@@ -866,6 +866,14 @@ impl<'a> Printer<'a> {
     fn newline(&mut self) {
         self.out.push('\n');
     }
+    /// A newline, then the indentation of the op being printed plus
+    /// `extra`: for custom forms that span lines (`cf.switch`'s cases).
+    pub fn newline_indented(&mut self, extra: usize) {
+        self.newline();
+        self.indent += extra;
+        self.do_indent();
+        self.indent -= extra;
+    }
     fn do_indent(&mut self) {
         const SPACES: &str = "                                                                ";
         let mut n = self.indent;

@@ -422,10 +422,12 @@ fn verify_atomic_rmw(ctx: &Context, op: Op) -> Result<(), String> {
     }
     let (rank, elem) = match ctx.kind(mt) {
         TypeKind::MemRef { shape, elem, .. } if scalar(*elem) => (shape.len(), *elem),
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "operand #1 must be memref of signless integer or floating-point values, but got '{}'",
             tyname(ctx, mt)
-        )),
+        ))
+        }
     };
     for (i, &x) in ops.iter().enumerate().skip(2) {
         if ctx.kind(ctx.value_type(x)) != &TypeKind::Index {

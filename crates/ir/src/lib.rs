@@ -14,7 +14,7 @@ mod interner;
 pub mod parallel;
 pub mod types;
 
-pub use attrs::{AttrKind, Attribute, DenseElem};
+pub use attrs::{wide, AttrKind, Attribute, DenseElem};
 pub use types::{Dim, Signedness, Type, TypeKind};
 
 use entity::Arena;

@@ -974,7 +974,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             while p < self.b.len() && self.b[p].is_ascii_hexdigit() {
                 p += 1;
             }
-            let v = u128::from_str_radix(&self.src[hs..p], 16).ok()? as i128;
+            // Beyond `i128::MAX` is a wide literal (`int_lit_wide`).
+            let v = i128::try_from(u128::from_str_radix(&self.src[hs..p], 16).ok()?).ok()?;
             self.pos = p;
             return Some(if neg { -v } else { v });
         }
@@ -989,6 +990,31 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.pos = p;
         Some(if neg { -v } else { v })
     }
+    /// An integer literal of any size: its sign and magnitude (see
+    /// `mlir_async_ir::wide`), for literals `int_lit` cannot hold.
+    fn int_lit_wide(&mut self) -> Option<(bool, Vec<u64>)> {
+        self.skip_ws();
+        let s = self.pos;
+        let neg = self.b.get(s) == Some(&b'-');
+        let mut p = s + neg as usize;
+        let hex = self.b[p..].starts_with(b"0x");
+        if hex {
+            p += 2;
+        }
+        let ds = p;
+        while p < self.b.len()
+            && (self.b[p].is_ascii_digit() || (hex && self.b[p].is_ascii_hexdigit()))
+        {
+            p += 1;
+        }
+        if p == ds || (!hex && self.b.get(p) == Some(&b'.')) {
+            return None;
+        }
+        let mag = wide::parse_magnitude(&self.b[ds..p], if hex { 16 } else { 10 })?;
+        self.pos = p;
+        Some((neg, mag))
+    }
+
     /// A float literal `[-]d+.d*([eE][+-]?d+)?`.
     pub fn float_lit(&mut self) -> Option<f64> {
         self.skip_ws();
@@ -2812,6 +2838,46 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(self.ctx.attr(AttrKind::Integer(normalize_int(i, &k), t)))
     }
 
+    /// An integer literal beyond `i128` (or a hexadecimal one beyond
+    /// `i128::MAX`) of an integer type: checked against the type's range
+    /// as MLIR checks it, kept as `Integer` up to 128 bits and as
+    /// `WideInteger` beyond.
+    fn parse_wide_number(
+        &mut self,
+        neg: bool,
+        mag: &[u64],
+        ty: Option<Type>,
+        p: usize,
+    ) -> PResult<Attribute> {
+        let t = match ty {
+            Some(t) => t,
+            None if self.eat(":") => self.parse_type()?,
+            None => self.ctx.int_type(64),
+        };
+        let k = self.ctx.kind(t).clone();
+        let (w, signed) = match k {
+            TypeKind::Integer(w, Signedness::Signless) => (w, None),
+            TypeKind::Integer(w, Signedness::Signed) => (w, Some(true)),
+            TypeKind::Integer(w, Signedness::Unsigned) => (w, Some(false)),
+            TypeKind::Index => (64, None),
+            _ if k.is_float() => {
+                return self.err(p, "hexadecimal float constant out of range for type")
+            }
+            _ => return self.err(p, "integer literal not valid for specified type"),
+        };
+        if w == 0 || !wide::fits(neg, mag, w, signed) {
+            return self.err(p, "integer constant out of range for attribute");
+        }
+        let bits = wide::to_bits(neg, mag, w);
+        if w > 128 {
+            return Ok(self.ctx.attr(AttrKind::WideInteger(bits, t)));
+        }
+        let lo = bits.first().copied().unwrap_or(0) as u128;
+        let hi = bits.get(1).copied().unwrap_or(0) as u128;
+        let v = (hi << 64 | lo) as i128;
+        Ok(self.ctx.attr(AttrKind::Integer(normalize_int(v, &k), t)))
+    }
+
     /// Any attribute; `ty` is a type already known from context (e.g. the
     /// result type of `arith.constant`), which suppresses `: type`.
     pub fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attribute> {
@@ -2835,6 +2901,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             if let Some(i) = self.int_lit() {
                 return self.parse_typed_number(Some(i), None, ty, p);
+            }
+            if let Some((neg, mag)) = self.int_lit_wide() {
+                return self.parse_wide_number(neg, &mag, ty, p);
             }
             return self.err(p, "expected attribute value");
         }
@@ -2979,6 +3048,9 @@ impl<'a, 'c> Parser<'a, 'c> {
     fn parse_dense(&mut self, ty: Option<Type>) -> PResult<Attribute> {
         let p = self.pos;
         self.expect("<")?;
+        if self.peek() == b'"' {
+            return self.parse_dense_hex(ty);
+        }
         let mut elems = vec![];
         let mut splat = true;
         if self.peek() == b'[' {
@@ -3032,6 +3104,124 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         Ok(self.ctx.attr(AttrKind::Dense(elems, t, splat)))
     }
+    /// `dense<"0x...">`: the elements' bytes, little-endian, each element
+    /// in whole bytes (`i1`: one bit each, or one byte of all zeros or
+    /// ones for a splat); as many bytes as one element make a splat.
+    fn parse_dense_hex(&mut self, ty: Option<Type>) -> PResult<Attribute> {
+        let spos = self.pos;
+        let text = self.string_lit_bytes()?;
+        self.expect(">")?;
+        let digit = |c: u8| (c as char).to_digit(16);
+        let hex = match text.strip_prefix(b"0x") {
+            Some(h) if h.len() % 2 == 0 && h.iter().all(|&c| digit(c).is_some()) => h,
+            _ => {
+                return self.err(
+                    spos,
+                    "expected string containing hex digits starting with `0x`",
+                )
+            }
+        };
+        // Where mlir-opt reports: the `:` before the type, the end of it.
+        let (mut tpos, mut tend) = (spos, spos);
+        let t = match ty {
+            Some(t) => t,
+            None => {
+                self.skip_ws();
+                tpos = self.pos;
+                self.expect(":")?;
+                let t = self.parse_type()?;
+                tend = self.pos;
+                t
+            }
+        };
+        let data: Vec<u8> = hex
+            .chunks(2)
+            .map(|c| (digit(c[0]).unwrap_or(0) * 16 + digit(c[1]).unwrap_or(0)) as u8)
+            .collect();
+        let (n, et) = match self.ctx.kind(t) {
+            TypeKind::Vector { shape, elem, .. } => (shape.iter().product::<i64>(), *elem),
+            TypeKind::Tensor { shape, elem, .. } if shape.iter().all(|d| d.is_some()) => {
+                (shape.iter().map(|d| d.unwrap_or(0)).product(), *elem)
+            }
+            TypeKind::Tensor { .. } => {
+                return self.err(tend, "elements literal type must have static shape")
+            }
+            _ => return self.err(tpos, "elements literal type must be a shaped type"),
+        };
+        let n = n.max(0) as usize;
+        let ek = self.ctx.kind(et).clone();
+        let invalid = |p: &Self| {
+            p.err(
+                tpos,
+                format!(
+                    "elements hex data size is invalid for provided type: '{}'",
+                    crate::print_type(p.ctx, t)
+                ),
+            )
+        };
+        if ek == TypeKind::Integer(1, Signedness::Signless) {
+            if data.len() == 1 && (data[0] == 0 || data[0] == 0xff) {
+                let e = DenseElem::Bool(data[0] != 0);
+                return Ok(self.ctx.attr(AttrKind::Dense(vec![e], t, true)));
+            }
+            if data.len() != n.div_ceil(8) {
+                return invalid(self);
+            }
+            let elems: Vec<DenseElem> = (0..n)
+                .map(|i| DenseElem::Bool(data[i / 8] >> (i % 8) & 1 == 1))
+                .collect();
+            return Ok(self.dense_from(elems, t));
+        }
+        let width = match ek {
+            TypeKind::Integer(w, _) if w <= 128 => w,
+            TypeKind::Index => 64,
+            TypeKind::F16 | TypeKind::BF16 => 16,
+            TypeKind::F32 => 32,
+            TypeKind::F64 => 64,
+            _ => return self.err(tpos, "unsupported element type for hex dense elements"),
+        } as usize;
+        let size = width.div_ceil(8);
+        let splat = data.len() == size;
+        if !splat && data.len() != size * n {
+            return invalid(self);
+        }
+        let elems: Vec<DenseElem> = data
+            .chunks(size)
+            .map(|c| {
+                let raw = c.iter().rev().fold(0u128, |acc, &b| acc << 8 | b as u128);
+                match ek {
+                    TypeKind::F16 => DenseElem::Float(half_to_f64(raw as u16).to_bits()),
+                    TypeKind::BF16 => {
+                        DenseElem::Float((f32::from_bits((raw as u32) << 16) as f64).to_bits())
+                    }
+                    TypeKind::F32 => {
+                        DenseElem::Float((f32::from_bits(raw as u32) as f64).to_bits())
+                    }
+                    TypeKind::F64 => DenseElem::Float(raw as u64),
+                    TypeKind::Integer(_, Signedness::Unsigned) => DenseElem::Int(raw as i128),
+                    // The signed reading, as MLIR prints a signless value.
+                    _ => {
+                        let shift = 128 - width as u32;
+                        DenseElem::Int(((raw << shift) as i128) >> shift)
+                    }
+                }
+            })
+            .collect();
+        if splat {
+            return Ok(self.ctx.attr(AttrKind::Dense(elems, t, true)));
+        }
+        Ok(self.dense_from(elems, t))
+    }
+
+    /// A dense attribute of all its elements, a splat if they are equal.
+    fn dense_from(&mut self, mut elems: Vec<DenseElem>, t: Type) -> Attribute {
+        let splat = elems.iter().all(|e| *e == elems[0]);
+        if splat {
+            elems.truncate(1);
+        }
+        self.ctx.attr(AttrKind::Dense(elems, t, splat))
+    }
+
     fn parse_dense_list(&mut self, out: &mut Vec<DenseElem>) -> PResult<()> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
@@ -3126,6 +3316,19 @@ impl Bf16 for f64 {
         f32::from_bits((b.wrapping_add(round)) & 0xffff_0000) as f64
     }
 }
+/// The value of IEEE half-precision bits.
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h >> 15 == 1 { -1.0 } else { 1.0 };
+    let exp = (h >> 10 & 0x1f) as i32;
+    let mant = (h & 0x3ff) as f64;
+    sign * match exp {
+        0 => mant * 2f64.powi(-24),
+        31 if mant == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
 fn half_round(f: f64, mant: i32, _bias: i32) -> f64 {
     if f == 0.0 || !f.is_finite() {
         return f;

@@ -1618,6 +1618,17 @@ pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type
                 print_type_into(ctx, *t, out);
             }
         }
+        AttrKind::WideInteger(bits, t) => {
+            let (w, unsigned) = match ctx.kind(*t) {
+                TypeKind::Integer(w, s) => (*w, *s == Signedness::Unsigned),
+                _ => (64 * bits.len() as u32, false),
+            };
+            out.push_str(&mlir_async_ir::wide::to_decimal(bits, w, !unsigned));
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
         AttrKind::Float(bits, t) => {
             out.push_str(&format_float(f64::from_bits(*bits), ctx.kind(*t)));
             if !elide_type {

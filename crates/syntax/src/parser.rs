@@ -2737,6 +2737,9 @@ impl<'a, 'c> Parser<'a, 'c> {
     pub fn parse_attr_dict(&mut self) -> PResult<Vec<(Symbol, Attribute)>> {
         self.expect("{")?;
         let mut v: Vec<(Symbol, Attribute)> = vec![];
+        // Keys seen, once the list is too long to scan for a duplicate
+        // at every key (200k attributes on one op were quadratic).
+        let mut seen: Option<std::collections::HashSet<Symbol, mlir_async_ir::fxhash::FxBuildHasher>> = None;
         if !self.eat("}") {
             loop {
                 self.skip_ws();
@@ -2755,7 +2758,18 @@ impl<'a, 'c> Parser<'a, 'c> {
                     self.ctx.unit_attr()
                 };
                 let s = self.ctx.sym(&name);
-                if v.iter().any(|(k, _)| *k == s) {
+                let dup = match &mut seen {
+                    Some(set) => !set.insert(s),
+                    None if v.len() < 16 => v.iter().any(|(k, _)| *k == s),
+                    None => {
+                        let mut set: std::collections::HashSet<_, _> =
+                            v.iter().map(|(k, _)| *k).collect();
+                        let dup = !set.insert(s);
+                        seen = Some(set);
+                        dup
+                    }
+                };
+                if dup {
                     return self.err(p, format!("duplicate key '{name}' in dictionary attribute"));
                 }
                 v.push((s, a));

@@ -66,3 +66,40 @@ func.func @kind_out_of_range(%m: memref<10xi32>, %v: i32, %i: index) -> i32 {
   %x = "memref.atomic_rmw"(%v, %m, %i) {kind = 13} : (i32, memref<10xi32>, index) -> i32
   return %x : i32
 }
+
+// -----
+
+memref.global "private" constant @c : memref<2xf32> = dense<[1.0, 2.0]>
+func.func @global_type(%m: memref<10xf32>) {
+  // expected-error@+1 {{'memref.get_global' op result type 'memref<3xf32>' does not match type 'memref<2xf32>' of the global memref @c}}
+  %g = memref.get_global @c : memref<3xf32>
+  return
+}
+
+// -----
+
+func.func @no_global() {
+  // expected-error@+1 {{'memref.get_global' op 'nope' does not reference a valid global memref}}
+  %g = memref.get_global @nope : memref<3xf32>
+  return
+}
+
+// -----
+
+func.func @alignment(%m: memref<10xf32>) {
+  // expected-error@+1 {{'memref.assume_alignment' op alignment must be power of 2}}
+  memref.assume_alignment %m, 12 : memref<10xf32>
+  return
+}
+
+// -----
+
+func.func @yield_type(%m: memref<10xf32>, %i: index) {
+  %x = memref.generic_atomic_rmw %m[%i] : memref<10xf32> {
+  ^bb0(%cur: f32):
+    %c = arith.constant 1 : i32
+    // expected-error@+1 {{'memref.atomic_yield' op types mismatch between yield op: 'i32' and its parent: 'f32'}}
+    memref.atomic_yield %c : i32
+  }
+  return
+}

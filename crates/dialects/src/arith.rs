@@ -27,6 +27,7 @@ const BINARY: &[&str] = &[
     "arith.shrsi",
     "arith.shrui",
     "arith.ceildivsi",
+    "arith.ceildivui",
     "arith.floordivsi",
     "arith.maxsi",
     "arith.minsi",

@@ -2739,7 +2739,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         let mut v: Vec<(Symbol, Attribute)> = vec![];
         // Keys seen, once the list is too long to scan for a duplicate
         // at every key (200k attributes on one op were quadratic).
-        let mut seen: Option<std::collections::HashSet<Symbol, mlir_async_ir::fxhash::FxBuildHasher>> = None;
+        let mut seen: Option<
+            std::collections::HashSet<Symbol, mlir_async_ir::fxhash::FxBuildHasher>,
+        > = None;
         if !self.eat("}") {
             loop {
                 self.skip_ws();

@@ -107,11 +107,21 @@ struct NameSet {
 }
 
 impl NameSet {
+    /// A folded multiply per word (the 128-bit product's halves xored):
+    /// each step carries high bits down. The Fx hash gave whole 64-bit
+    /// collisions between names of more than eight bytes (`%arg100592` and
+    /// `%arg100519`), which `more` holds: with a million block arguments
+    /// it grew to thousands and every lookup scanned it.
     fn hash(s: &str) -> u64 {
-        use std::hash::Hasher;
-        let mut h = mlir_async_ir::fxhash::FxHasher::default();
-        h.write(s.as_bytes());
-        h.finish()
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut h = (s.len() as u64).wrapping_mul(K);
+        for c in s.as_bytes().chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            let m = (h ^ u64::from_le_bytes(w)) as u128 * K as u128;
+            h = (m as u64) ^ ((m >> 64) as u64);
+        }
+        h
     }
     fn contains(&self, names: &Names, s: &str, h: u64) -> bool {
         self.first.get(&h).is_some_and(|&i| names.text_of(i) == s)

@@ -166,6 +166,10 @@ fn switch_case_sizes(ctx: &Context, op: Op) -> Option<Vec<usize>> {
                 TypeKind::Vector { shape, .. } if shape.len() == 1 => shape[0] as usize,
                 _ => return None,
             };
+            // A splat may claim any count: no list longer than a switch's.
+            if n > 1 << 24 {
+                return None;
+            }
             let at = |i: usize| match elems.get(if *splat { 0 } else { i }) {
                 Some(DenseElem::Int(v)) => usize::try_from(*v).ok(),
                 _ => None,
@@ -187,6 +191,10 @@ fn switch_case_values(ctx: &Context, op: Op) -> Option<Vec<i128>> {
                 TypeKind::Tensor { shape, .. } if shape.len() == 1 => shape[0]? as usize,
                 _ => return None,
             };
+            // A splat may claim any count: no list longer than a switch's.
+            if n > 1 << 24 {
+                return None;
+            }
             let at = |i: usize| match elems.get(if *splat { 0 } else { i }) {
                 Some(DenseElem::Int(v)) => Some(*v),
                 _ => None,

@@ -3189,7 +3189,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(self.dense_from(elems, t));
         }
         let width = match ek {
-            TypeKind::Integer(w, _) if w <= 128 => w,
+            TypeKind::Integer(w, _) if (1..=128).contains(&w) => w,
             TypeKind::Index => 64,
             TypeKind::F16 | TypeKind::BF16 => 16,
             TypeKind::F32 => 32,

@@ -543,6 +543,11 @@ fn advance_cursor(b: &[u8], mut cur: LineCursor, pos: usize) -> LineCursor {
     cur
 }
 
+/// Longest integer literal converted exactly (some 330k bits); longer
+/// ones are reported out of range (MLIR would accept them for the very
+/// widest types), as converting them would take quadratic time.
+const MAX_LITERAL_DIGITS: usize = 100_000;
+
 /// Deepest nesting accepted before reporting an error instead of
 /// overflowing the stack.
 const MAX_DEPTH: usize = 8192;
@@ -1010,9 +1015,19 @@ impl<'a, 'c> Parser<'a, 'c> {
         if p == ds || (!hex && self.b.get(p) == Some(&b'.')) {
             return None;
         }
-        let mag = wide::parse_magnitude(&self.b[ds..p], if hex { 16 } else { 10 })?;
+        // Converting digits to words is quadratic in their count: a
+        // literal longer than any sensible constant stands for 2^(2^24),
+        // out of range for every type (the widest has 2^24 - 1 bits), so
+        // the range check rejects it.
+        let digits = &self.b[ds..p];
+        let radix = if hex { 16 } else { 10 };
         self.pos = p;
-        Some((neg, mag))
+        if digits.len() > MAX_LITERAL_DIGITS {
+            let mut mag = vec![0u64; (1 << 24) / 64 + 1];
+            mag[(1 << 24) / 64] = 1;
+            return Some((neg, mag));
+        }
+        Some((neg, wide::parse_magnitude(digits, radix)?))
     }
 
     /// A float literal `[-]d+.d*([eE][+-]?d+)?`.

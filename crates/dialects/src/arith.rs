@@ -106,7 +106,10 @@ fn parse_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     attr_dict(p, st)?;
     let a = p.parse_attribute(None)?;
     let t = match p.ctx.attr_kind(a) {
-        AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t,
+        AttrKind::Integer(_, t)
+        | AttrKind::WideInteger(_, t)
+        | AttrKind::Float(_, t)
+        | AttrKind::Dense(_, t, _) => *t,
         AttrKind::Bool(_) => p.i1_type(),
         AttrKind::Type(_) | AttrKind::String(..) | AttrKind::SymbolRef(..) => {
             return p.err_here("unsupported 'value' attribute for arith.constant");
@@ -132,7 +135,10 @@ fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
     };
     let rt = ctx.value_type(ctx.result(op, 0));
     let at = match ctx.attr_kind(v) {
-        AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t,
+        AttrKind::Integer(_, t)
+        | AttrKind::WideInteger(_, t)
+        | AttrKind::Float(_, t)
+        | AttrKind::Dense(_, t, _) => *t,
         AttrKind::Bool(_) => return Ok(()),
         _ => return Ok(()),
     };
@@ -155,6 +161,7 @@ fn constant_names(ctx: &Context, op: Op, ed: Edition, set: &mut dyn FnMut(usize,
         AttrKind::Integer(i, t) => match ctx.kind(*t) {
             TypeKind::Integer(1, _) => set(0, if *i != 0 { "true" } else { "false" }),
             TypeKind::Index => set(0, &format!("c{}", *i as i64)),
+            // The value in full, as MLIR names it (`%c170141..._i128`).
             _ => {
                 // 15 prints the whole value; 13 and 14 its low 64 bits, as
                 // a signed number (`getInt()`).
@@ -167,6 +174,11 @@ fn constant_names(ctx: &Context, op: Op, ed: Edition, set: &mut dyn FnMut(usize,
                 set(0, &n)
             }
         },
+        AttrKind::WideInteger(..) => {
+            let mut v = String::new();
+            mlir_async_syntax::printer::print_attr_into(ctx, v_attr(ctx, op), &mut v, true);
+            set(0, &format!("c{}_{}", v, tyname(ctx, attr_type(ctx, op))))
+        }
         _ => set(0, "cst"),
     }
 }
@@ -339,4 +351,15 @@ pub(crate) fn print_cast(p: &mut Printer, op: Op) {
     p.w(" to ");
     let r = p.ctx.value_type(p.ctx.result(op, 0));
     p.ty(r);
+}
+
+fn v_attr(ctx: &Context, op: Op) -> Attribute {
+    ctx.get_attr(op, "value").expect("constant has a value")
+}
+
+fn attr_type(ctx: &Context, op: Op) -> Type {
+    match ctx.attr_kind(v_attr(ctx, op)) {
+        AttrKind::WideInteger(_, t) => *t,
+        _ => ctx.value_type(ctx.result(op, 0)),
+    }
 }

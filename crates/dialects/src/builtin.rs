@@ -252,8 +252,8 @@ fn print_func(p: &mut Printer, op: Op) {
     p.w(" ");
     if let Some(v) = ctx.get_attr(op, "sym_visibility") {
         if let AttrKind::String(s, _) = ctx.attr_kind(v) {
-            if s != "public" {
-                p.w(s);
+            if s != b"public" {
+                p.w(&String::from_utf8_lossy(s));
                 p.w(" ");
             }
         }

@@ -12,7 +12,10 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_cond_br, print_cond_br)
             .terminator(),
         OpDef::new("cf.assert").syntax(parse_assert, print_assert),
-        OpDef::new("cf.switch").terminator(),
+        OpDef::new("cf.switch")
+            .syntax(parse_switch, print_switch)
+            .verify(verify_switch)
+            .terminator(),
     ]
 }
 
@@ -29,6 +32,18 @@ pub fn successor_operand_range(ctx: &Context, op: Op, i: usize) -> std::ops::Ran
             } else {
                 1 + s[1]..1 + s[1] + s[2]
             }
+        }
+        "cf.switch" => {
+            let Some(s) = get_segments(ctx, op, 3) else {
+                return 0..0;
+            };
+            if i == 0 {
+                return s[0].min(n)..(s[0] + s[1]).min(n);
+            }
+            let cases = switch_case_sizes(ctx, op).unwrap_or_default();
+            let start = s[0] + s[1] + cases.iter().take(i - 1).sum::<usize>();
+            let len = cases.get(i - 1).copied().unwrap_or(0);
+            start.min(n)..(start + len).min(n)
         }
         _ => 0..0,
     }
@@ -142,8 +157,8 @@ fn parse_assert(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     let i1 = p.i1_type();
     st.operands.push(p.resolve_operand(&c, i1)?);
     p.expect(",")?;
-    let m = p.string_lit()?;
-    let a = p.ctx.string_attr(&m);
+    let m = p.string_lit_bytes()?;
+    let a = p.ctx.bytes_attr(&m);
     let s = p.ctx.sym("msg");
     st.attrs.push((s, a));
     attr_dict(p, st)
@@ -157,4 +172,260 @@ fn print_assert(p: &mut Printer, op: Op) {
     let m = p.ctx.get_attr(op, "msg").expect("assert has a message");
     p.attr(m);
     p.attr_dict(op, &["msg"]);
+}
+
+/// The operand counts of `cf.switch`'s cases (`case_operand_segments`).
+fn switch_case_sizes(ctx: &Context, op: Op) -> Option<Vec<usize>> {
+    let a = ctx.get_attr(op, "case_operand_segments")?;
+    match ctx.attr_kind(a) {
+        AttrKind::Dense(elems, t, splat) => {
+            let n = match ctx.kind(*t) {
+                TypeKind::Tensor { shape, .. } if shape.len() == 1 => shape[0]? as usize,
+                TypeKind::Vector { shape, .. } if shape.len() == 1 => shape[0] as usize,
+                _ => return None,
+            };
+            // A splat may claim any count: no list longer than a switch's.
+            if n > 1 << 24 {
+                return None;
+            }
+            let at = |i: usize| match elems.get(if *splat { 0 } else { i }) {
+                Some(DenseElem::Int(v)) => usize::try_from(*v).ok(),
+                _ => None,
+            };
+            (0..n).map(at).collect()
+        }
+        _ => None,
+    }
+}
+
+/// `cf.switch`'s case values as written in its custom form: the value's
+/// bits read unsigned (`-42 : i32` prints as `4294967254`).
+fn switch_case_values(ctx: &Context, op: Op) -> Option<Vec<i128>> {
+    let a = ctx.get_attr(op, "case_values")?;
+    match ctx.attr_kind(a) {
+        AttrKind::Dense(elems, t, splat) => {
+            let n = match ctx.kind(*t) {
+                TypeKind::Vector { shape, .. } if shape.len() == 1 => shape[0] as usize,
+                TypeKind::Tensor { shape, .. } if shape.len() == 1 => shape[0]? as usize,
+                _ => return None,
+            };
+            // A splat may claim any count: no list longer than a switch's.
+            if n > 1 << 24 {
+                return None;
+            }
+            let at = |i: usize| match elems.get(if *splat { 0 } else { i }) {
+                Some(DenseElem::Int(v)) => Some(*v),
+                _ => None,
+            };
+            (0..n).map(at).collect()
+        }
+        _ => None,
+    }
+}
+
+/// `%flag : T, [ default: ^bb(args), 1: ^bb(args), ... ]`, one form in
+/// 14 and 15 (13 spells the op `switch` and is read the same way).
+fn parse_switch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let flag = p.parse_operand_ref()?;
+    p.expect(":")?;
+    let tpos = p.pos;
+    let ft = p.parse_type()?;
+    let width = match p.ctx.kind(ft) {
+        TypeKind::Integer(w, _) => *w,
+        _ => return p.err(tpos, "expected integer value"),
+    };
+    let flag = p.resolve_operand(&flag, ft)?;
+    p.expect(",")?;
+    p.expect("[")?;
+    p.expect_keyword("default")?;
+    p.expect(":")?;
+    let (default, dargs) = p.parse_successor_and_args()?;
+    let mut values = vec![];
+    let mut dests = vec![];
+    let mut case_args: Vec<Value> = vec![];
+    let mut sizes = vec![];
+    while p.eat(",") {
+        p.skip_ws();
+        let vpos = p.pos;
+        // MLIR reads a case value as an `int64_t`, then keeps its low
+        // `width` bits.
+        let v = match p.int_lit() {
+            Some(v) if i64::try_from(v).is_ok() || u64::try_from(v).is_ok() => v,
+            _ => return p.err(vpos, "expected integer value"),
+        };
+        p.expect(":")?;
+        let (b, args) = p.parse_successor_and_args()?;
+        values.push(DenseElem::Int(sign_extend(v as i64 as i128, width)));
+        dests.push(b);
+        sizes.push(args.len());
+        case_args.extend(args);
+    }
+    p.expect("]")?;
+    let seg = segment_sizes(p.ctx, &[1, dargs.len(), case_args.len()]);
+    st.operands.push(flag);
+    st.operands.extend(dargs);
+    st.operands.extend(case_args);
+    st.successors.push(default);
+    st.successors.extend(dests);
+    let i32t = p.ctx.int_type(32);
+    let n = sizes.len();
+    let splat = n != 1 && sizes.iter().all(|&s| s == sizes[0]);
+    let seg_elems: Vec<DenseElem> = if splat {
+        sizes
+            .first()
+            .map(|&s| DenseElem::Int(s as i128))
+            .into_iter()
+            .collect()
+    } else {
+        sizes.iter().map(|&s| DenseElem::Int(s as i128)).collect()
+    };
+    let tt = p.ctx.ty(TypeKind::Tensor {
+        shape: vec![Some(n as i64)],
+        elem: i32t,
+        encoding: None,
+    });
+    let cases = p.ctx.attr(AttrKind::Dense(seg_elems, tt, splat));
+    let s = p.ctx.sym("case_operand_segments");
+    st.attrs.push((s, cases));
+    if n > 0 {
+        let vt = p.ctx.ty(TypeKind::Vector {
+            shape: vec![n as i64],
+            scalable: 0,
+            elem: ft,
+        });
+        let splat = n > 1 && values.iter().all(|v| *v == values[0]);
+        if splat {
+            values.truncate(1);
+        }
+        let a = p.ctx.attr(AttrKind::Dense(values, vt, splat));
+        let s = p.ctx.sym("case_values");
+        st.attrs.push((s, a));
+    }
+    let s = p.ctx.sym("operand_segment_sizes");
+    st.attrs.push((s, seg));
+    attr_dict(p, st)
+}
+
+/// `v`'s low `width` bits read as a signed number (how dense attributes
+/// store a value).
+fn sign_extend(v: i128, width: u32) -> i128 {
+    if width == 0 || width >= 128 {
+        return v;
+    }
+    let shift = 128 - width;
+    (v << shift) >> shift
+}
+
+fn print_switch(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    let succ = p.ctx.successors(op);
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w(" : ");
+    let ft = p.ctx.value_type(ops[0]);
+    p.ty(ft);
+    p.w(", [");
+    p.newline_indented(2);
+    p.w("default: ");
+    let r = successor_operand_range(p.ctx, op, 0);
+    p.successor_with_args(succ[0], &ops[r]);
+    let width = p.ctx.kind(ft).bit_width().unwrap_or(64);
+    let values = switch_case_values(p.ctx, op).unwrap_or_default();
+    for (i, v) in values.iter().enumerate() {
+        p.w(",");
+        p.newline_indented(2);
+        // `APInt::getLimitedValue`: the bits as unsigned, at most 64.
+        let bits = if width >= 64 {
+            *v as u64
+        } else {
+            (*v as u64) & ((1u64 << width) - 1)
+        };
+        p.w(&bits.to_string());
+        p.w(": ");
+        let r = successor_operand_range(p.ctx, op, i + 1);
+        p.successor_with_args(succ[i + 1], &ops[r]);
+    }
+    if !values.is_empty() {
+        p.newline_indented(0);
+    }
+    p.w("]");
+    p.attr_dict(
+        op,
+        &[
+            "case_operand_segments",
+            "case_values",
+            "operand_segment_sizes",
+        ],
+    );
+}
+
+/// What ODS and `SwitchOp::verify` check, in their order and words; the
+/// custom printer relies on all of it.
+fn verify_switch(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    let nsucc = ctx.successors(op).len();
+    if nsucc == 0 {
+        return Err("requires at least 1 successor, but found 0".into());
+    }
+    let Some(seg) = get_segments(ctx, op, 3) else {
+        return Err("requires attribute 'operand_segment_sizes'".into());
+    };
+    if seg.iter().sum::<usize>() != ops.len() {
+        return Err(format!(
+            "operand count ({}) does not match with the total size ({}) specified in attribute 'operand_segment_sizes'",
+            ops.len(),
+            seg.iter().sum::<usize>()
+        ));
+    }
+    if seg[0] != 1 {
+        return Err(format!(
+            "operand group starting at #0 requires 1 element, but found {}",
+            seg[0]
+        ));
+    }
+    let flag_t = ctx.value_type(ops[0]);
+    if !matches!(ctx.kind(flag_t), TypeKind::Integer(..)) {
+        return Err(format!(
+            "operand #0 must be integer, but got '{}'",
+            tyname(ctx, flag_t)
+        ));
+    }
+    let Some(sizes) = switch_case_sizes(ctx, op) else {
+        return Err("requires attribute 'case_operand_segments'".into());
+    };
+    if sizes.len() != nsucc - 1 || sizes.iter().sum::<usize>() != seg[2] {
+        return Err(format!(
+            "expects as many case operand segments as case destinations ({}) summing to the case operand count ({})",
+            nsucc - 1,
+            seg[2]
+        ));
+    }
+    let values = match ctx.get_attr(op, "case_values") {
+        None => None,
+        Some(a) => {
+            let et = match ctx.attr_kind(a) {
+                AttrKind::Dense(_, t, _) => ctx.kind(*t).element_type(),
+                _ => None,
+            };
+            let Some(vals) = switch_case_values(ctx, op) else {
+                return Err("attribute 'case_values' failed to satisfy constraint: integer elements attribute".into());
+            };
+            if et != Some(flag_t) {
+                return Err(format!(
+                    "'flag' type ('{}') should match case value type ('{}')",
+                    tyname(ctx, flag_t),
+                    et.map(|t| tyname(ctx, t)).unwrap_or_default()
+                ));
+            }
+            Some(vals)
+        }
+    };
+    let nvals = values.as_ref().map_or(0, |v| v.len());
+    if nvals != nsucc - 1 {
+        return Err(format!(
+            "number of case values ({nvals}) should match number of case destinations ({})",
+            nsucc - 1
+        ));
+    }
+    Ok(())
 }

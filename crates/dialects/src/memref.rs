@@ -23,6 +23,40 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(crate::arith::parse_cast, crate::arith::print_cast)
             .pure(),
         OpDef::new("memref.dim").syntax(parse_dim, print_dim).pure(),
+        OpDef::new("memref.atomic_rmw")
+            .syntax(parse_atomic_rmw, print_atomic_rmw)
+            .verify(verify_atomic_rmw),
+        OpDef::new("memref.generic_atomic_rmw")
+            .syntax(parse_generic_atomic_rmw, print_generic_atomic_rmw)
+            .verify(verify_generic_atomic_rmw),
+        OpDef::new("memref.atomic_yield")
+            .syntax(parse_operand_attrs_type, print_operand_attrs_type)
+            .verify(verify_atomic_yield)
+            .terminator(),
+        OpDef::new("memref.copy")
+            .syntax(parse_copy, print_copy)
+            .verify(verify_copy),
+        OpDef::new("memref.rank")
+            .syntax(parse_rank, print_operand_attrs_type)
+            .verify(verify_rank)
+            .pure(),
+        OpDef::new("memref.assume_alignment")
+            .syntax(parse_assume_alignment, print_assume_alignment)
+            .verify(verify_assume_alignment),
+        OpDef::new("memref.alloca_scope")
+            .syntax(parse_alloca_scope, print_alloca_scope)
+            .verify(verify_alloca_scope),
+        OpDef::new("memref.alloca_scope.return")
+            .syntax(parse_scope_return, print_scope_return)
+            .terminator(),
+        OpDef::new("memref.global")
+            .syntax(parse_global, print_global)
+            .verify(verify_global)
+            .symbol(),
+        OpDef::new("memref.get_global")
+            .syntax(parse_get_global, print_get_global)
+            .verify(verify_get_global)
+            .pure(),
         OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
@@ -305,4 +339,645 @@ fn print_generic(p: &mut Printer, op: Op) {
         p.w(" -> ");
         p.result_types(&results);
     }
+}
+
+/// `arith::AtomicRMWKind` (14 and 15), by value.
+const RMW_KINDS: [&str; 13] = [
+    "addf", "addi", "assign", "maxf", "maxs", "maxu", "minf", "mins", "minu", "mulf", "muli",
+    "ori", "andi",
+];
+
+/// The kind of a `memref.atomic_rmw`, if its `kind` is one.
+fn rmw_kind(ctx: &Context, op: Op) -> Option<&'static str> {
+    match ctx.attr_kind(ctx.get_attr(op, "kind")?) {
+        AttrKind::Integer(i, _) => usize::try_from(*i)
+            .ok()
+            .and_then(|i| RMW_KINDS.get(i).copied()),
+        _ => None,
+    }
+}
+
+/// `kind %value, %memref[%i, ...] attrs : (T, memref-type) -> T`.
+fn parse_atomic_rmw(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let kpos = p.pos;
+    // A keyword or a string (`"addf"`), as an enum attribute reads.
+    let kind = if p.peek() == b'"' {
+        Some(p.string_lit()?)
+    } else {
+        p.ident().map(str::to_string)
+    };
+    let Some(k) = kind.and_then(|k| RMW_KINDS.iter().position(|&n| n == k)) else {
+        return p.err(
+            kpos,
+            format!(
+                "custom op 'memref.atomic_rmw' expected string or keyword containing one of the following enum values for attribute 'kind' [{}]",
+                RMW_KINDS.join(", ")
+            ),
+        );
+    };
+    let v = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let m = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let ids = p.parse_operand_list()?;
+    p.expect("]")?;
+    attr_dict(p, st)?;
+    p.expect(":")?;
+    p.expect("(")?;
+    let vt = p.parse_type()?;
+    p.expect(",")?;
+    let mt = p.parse_type()?;
+    p.expect(")")?;
+    p.expect("->")?;
+    let rt = p.parse_type()?;
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&v, vt)?);
+    st.operands.push(p.resolve_operand(&m, mt)?);
+    st.operands.extend(resolve_same(p, &ids, index)?);
+    st.result_types.push(rt);
+    let i64t = p.ctx.int_type(64);
+    let a = p.ctx.int_attr(k as i128, i64t);
+    let s = p.ctx.sym("kind");
+    st.attrs.push((s, a));
+    Ok(())
+}
+
+fn print_atomic_rmw(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.w(rmw_kind(p.ctx, op).unwrap_or("addf"));
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w(", ");
+    p.operand(ops[1]);
+    p.w("[");
+    p.operands(&ops[2..]);
+    p.w("]");
+    p.attr_dict(op, &["kind"]);
+    p.w(" : (");
+    let (vt, mt) = (p.ctx.value_type(ops[0]), p.ctx.value_type(ops[1]));
+    p.ty(vt);
+    p.w(", ");
+    p.ty(mt);
+    p.w(") -> ");
+    let rt = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(rt);
+}
+
+/// ODS's checks and `AtomicRMWOp::verify`, in upstream's order and words.
+fn verify_atomic_rmw(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    if ops.len() < 2 {
+        return Err(format!(
+            "expected 2 or more operands, but found {}",
+            ops.len()
+        ));
+    }
+    if ctx.results(op).len() != 1 {
+        return Err(format!(
+            "requires one result, but found {}",
+            ctx.results(op).len()
+        ));
+    }
+    if ctx.get_attr(op, "kind").is_none() {
+        return Err("requires attribute 'kind'".into());
+    }
+    if rmw_kind(ctx, op).is_none() {
+        return Err("attribute 'kind' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12".into());
+    }
+    let scalar = |t: Type| {
+        let k = ctx.kind(t);
+        k.is_float() || matches!(k, TypeKind::Integer(_, Signedness::Signless))
+    };
+    let (vt, mt) = (ctx.value_type(ops[0]), ctx.value_type(ops[1]));
+    if !scalar(vt) {
+        return Err(format!(
+            "operand #0 must be signless integer or floating-point, but got '{}'",
+            tyname(ctx, vt)
+        ));
+    }
+    let (rank, elem) = match ctx.kind(mt) {
+        TypeKind::MemRef { shape, elem, .. } if scalar(*elem) => (shape.len(), *elem),
+        _ => {
+            return Err(format!(
+            "operand #1 must be memref of signless integer or floating-point values, but got '{}'",
+            tyname(ctx, mt)
+        ))
+        }
+    };
+    for (i, &x) in ops.iter().enumerate().skip(2) {
+        if ctx.kind(ctx.value_type(x)) != &TypeKind::Index {
+            return Err(format!(
+                "operand #{i} must be index, but got '{}'",
+                tyname(ctx, ctx.value_type(x))
+            ));
+        }
+    }
+    let rt = ctx.value_type(ctx.result(op, 0));
+    if !scalar(rt) {
+        return Err(format!(
+            "result #0 must be signless integer or floating-point, but got '{}'",
+            tyname(ctx, rt)
+        ));
+    }
+    if vt != elem {
+        return Err("failed to verify that value type matches element type of memref".into());
+    }
+    if vt != rt {
+        return Err("failed to verify that all of {value, result} have same type".into());
+    }
+    if rank != ops.len() - 2 {
+        return Err("expects the number of subscripts to be equal to memref rank".into());
+    }
+    let kind = rmw_kind(ctx, op).unwrap_or("assign");
+    let float = ctx.kind(vt).is_float();
+    match kind {
+        "addf" | "maxf" | "minf" | "mulf" if !float => {
+            Err(format!("with kind '{kind}' expects a floating-point type"))
+        }
+        "addi" | "maxs" | "maxu" | "mins" | "minu" | "muli" | "ori" | "andi" if float => {
+            Err(format!("with kind '{kind}' expects an integer type"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `%m[%i, ...] : memref-type { ^bb0(%cur: T): ... }`: the region holds
+/// the update of the current value.
+fn parse_generic_atomic_rmw(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let (ops, e) = parse_indexed(p, st)?;
+    st.operands = ops;
+    st.result_types.push(e);
+    let r = p.parse_region(&[], false)?;
+    st.regions.push(r);
+    attr_dict_kw(p, st)
+}
+
+fn print_generic_atomic_rmw(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("[");
+    p.operands(&ops[1..]);
+    p.w("] : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+    p.w(" ");
+    let r = p.ctx.regions_of(op)[0];
+    p.region(r, true, true);
+    p.attr_dict_kw(op, &[]);
+}
+
+fn verify_generic_atomic_rmw(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    let rs = ctx.regions_of(op);
+    if ops.is_empty() || ctx.results(op).len() != 1 || rs.len() != 1 {
+        return Err("expects a memref operand, one result and one region".into());
+    }
+    let mt = ctx.value_type(ops[0]);
+    let (rank, elem) = match ctx.kind(mt) {
+        TypeKind::MemRef { shape, elem, .. } => (shape.len(), *elem),
+        _ => {
+            return Err(format!(
+            "operand #0 must be memref of signless integer or floating-point values, but got '{}'",
+            tyname(ctx, mt)
+        ))
+        }
+    };
+    if rank != ops.len() - 1 {
+        return Err("expects the number of subscripts to be equal to memref rank".into());
+    }
+    let Some(b) = ctx.entry_block(rs[0]) else {
+        return Err("expected single number of entry block arguments".into());
+    };
+    let args = ctx.block_args(b);
+    if args.len() != 1 {
+        return Err("expected single number of entry block arguments".into());
+    }
+    let rt = ctx.value_type(ctx.result(op, 0));
+    if ctx.value_type(args[0]) != rt || rt != elem {
+        return Err("expected block argument of the same type result type".into());
+    }
+    Ok(())
+}
+
+fn verify_atomic_yield(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    if ops.len() != 1 {
+        return Err(format!("expected 1 operand, but found {}", ops.len()));
+    }
+    let parent = ctx.parent_op(op);
+    let want = parent
+        .filter(|&o| ctx.name(o) == "memref.generic_atomic_rmw" && ctx.results(o).len() == 1)
+        .map(|o| ctx.value_type(ctx.result(o, 0)));
+    let Some(want) = want else {
+        return Err("expects parent op 'memref.generic_atomic_rmw'".into());
+    };
+    let got = ctx.value_type(ops[0]);
+    if got != want {
+        return Err(format!(
+            "types mismatch between yield op: '{}' and its parent: '{}'",
+            tyname(ctx, got),
+            tyname(ctx, want)
+        ));
+    }
+    Ok(())
+}
+
+/// `%src, %dst attrs : T to U`.
+fn parse_copy(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let a = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let b = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let ta = colon_type(p)?;
+    p.expect_keyword("to")?;
+    let tb = p.parse_type()?;
+    st.operands.push(p.resolve_operand(&a, ta)?);
+    st.operands.push(p.resolve_operand(&b, tb)?);
+    Ok(())
+}
+
+fn print_copy(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.operands(ops);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let (a, b) = (p.ctx.value_type(ops[0]), p.ctx.value_type(ops[1]));
+    p.ty(a);
+    p.w(" to ");
+    p.ty(b);
+}
+
+fn parse_rank(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
+    parse_operand_attrs_type(p, st, n)?;
+    let index = p.index_type();
+    st.result_types.push(index);
+    Ok(())
+}
+
+fn verify_rank(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    if ops.len() != 1 || ctx.results(op).len() != 1 {
+        return Err("expects one operand and one result".into());
+    }
+    let t = ctx.value_type(ops[0]);
+    if !matches!(
+        ctx.kind(t),
+        TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }
+    ) {
+        return Err(format!(
+            "operand #0 must be unranked.memref of any type values or memref of any type values, but got '{}'",
+            tyname(ctx, t)
+        ));
+    }
+    Ok(())
+}
+
+/// `%m, 16 attrs : memref-type`.
+fn parse_assume_alignment(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let m = p.parse_operand_ref()?;
+    p.expect(",")?;
+    p.skip_ws();
+    let apos = p.pos;
+    let Some(n) = p.int_lit().filter(|n| i32::try_from(*n).is_ok()) else {
+        return p.err(apos, "expected integer value");
+    };
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.operands.push(p.resolve_operand(&m, t)?);
+    let i32t = p.ctx.int_type(32);
+    let a = p.ctx.int_attr(n, i32t);
+    let s = p.ctx.sym("alignment");
+    st.attrs.push((s, a));
+    Ok(())
+}
+
+fn print_assume_alignment(p: &mut Printer, op: Op) {
+    let m = p.ctx.operand(op, 0);
+    p.w(" ");
+    p.operand(m);
+    p.w(", ");
+    if let Some(AttrKind::Integer(n, _)) =
+        p.ctx.get_attr(op, "alignment").map(|a| p.ctx.attr_kind(a))
+    {
+        p.w(&n.to_string());
+    }
+    p.attr_dict(op, &["alignment"]);
+    p.w(" : ");
+    let t = p.ctx.value_type(m);
+    p.ty(t);
+}
+
+fn verify_assume_alignment(ctx: &Context, op: Op) -> Result<(), String> {
+    if ctx.operands(op).len() != 1 {
+        return Err(format!(
+            "expected 1 operand, but found {}",
+            ctx.operands(op).len()
+        ));
+    }
+    match ctx.get_attr(op, "alignment").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Integer(n, _)) if *n > 0 && (*n & (*n - 1)) == 0 => Ok(()),
+        Some(AttrKind::Integer(..)) => Err("alignment must be power of 2".into()),
+        _ => Err("requires attribute 'alignment'".into()),
+    }
+}
+
+/// `[-> (T, ...)] { ... }`; a body without results may end without its
+/// `memref.alloca_scope.return`.
+fn parse_alloca_scope(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    st.result_types = optional_arrow_types(p)?;
+    let r = region_with_implicit_terminator(p, &[], "memref.alloca_scope.return")?;
+    st.regions.push(r);
+    attr_dict(p, st)
+}
+
+fn print_alloca_scope(p: &mut Printer, op: Op) {
+    // mlir-opt prints two spaces after the name here.
+    p.w(" ");
+    let results = types_of(p.ctx, p.ctx.results(op));
+    if !results.is_empty() {
+        p.w(" -> (");
+        p.types(&results);
+        p.w(")");
+    }
+    p.w(" ");
+    let r = p.ctx.regions_of(op)[0];
+    p.region(
+        r,
+        false,
+        !results.is_empty() || !can_elide_terminator(p.ctx, r),
+    );
+    p.attr_dict(op, &[]);
+}
+
+fn parse_scope_return(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    attr_dict(p, st)?;
+    parse_operands_and_types(p, &mut st.operands)
+}
+
+fn print_scope_return(p: &mut Printer, op: Op) {
+    p.attr_dict(op, &[]);
+    let ops = p.ctx.operands(op);
+    print_operands_and_types(p, ops);
+}
+
+/// `["private"] [constant] @name : memref-type [= dense<...> | = uninitialized] attrs`.
+fn parse_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    if p.peek() == b'"' {
+        let v = p.string_lit()?;
+        let a = p.ctx.string_attr(&v);
+        let s = p.ctx.sym("sym_visibility");
+        st.attrs.push((s, a));
+    }
+    if p.eat_keyword("constant") {
+        let a = p.ctx.unit_attr();
+        let s = p.ctx.sym("constant");
+        st.attrs.push((s, a));
+    }
+    let name = p.symbol_name()?;
+    let a = p.ctx.string_attr(&name);
+    let s = p.ctx.sym("sym_name");
+    st.attrs.push((s, a));
+    p.expect(":")?;
+    p.skip_ws();
+    let tpos = p.pos;
+    let t = p.parse_type()?;
+    let static_shape = match p.ctx.kind(t) {
+        TypeKind::MemRef { shape, .. } => shape.iter().all(|d| d.is_some()),
+        _ => false,
+    };
+    if !static_shape {
+        let ts = tyname(p.ctx, t);
+        return p.err(
+            tpos,
+            format!(
+                "custom op 'memref.global' type should be static shaped memref, but got '{ts}'"
+            ),
+        );
+    }
+    let ta = p.ctx.type_attr(t);
+    let s = p.ctx.sym("type");
+    st.attrs.push((s, ta));
+    if p.eat("=") {
+        let init = if p.eat_keyword("uninitialized") {
+            p.ctx.unit_attr()
+        } else {
+            // The initializer is typed as the tensor of the memref's shape.
+            let TypeKind::MemRef { shape, elem, .. } = p.ctx.kind(t).clone() else {
+                return p.err(tpos, "type should be static shaped memref, but got");
+            };
+            let tt = p.ctx.ty(TypeKind::Tensor {
+                shape,
+                elem,
+                encoding: None,
+            });
+            p.parse_attribute(Some(tt))?
+        };
+        let s = p.ctx.sym("initial_value");
+        st.attrs.push((s, init));
+    }
+    attr_dict(p, st)?;
+    let ctx = &*p.ctx;
+    st.attrs.sort_by(|a, b| ctx.str(a.0).cmp(ctx.str(b.0)));
+    Ok(())
+}
+
+fn print_global(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    p.w(" ");
+    if let Some(AttrKind::String(v, _)) =
+        ctx.get_attr(op, "sym_visibility").map(|a| ctx.attr_kind(a))
+    {
+        p.w("\"");
+        p.w(&String::from_utf8_lossy(v));
+        p.w("\" ");
+    }
+    if ctx.get_attr(op, "constant").is_some() {
+        p.w("constant ");
+    }
+    let mut name = String::new();
+    mlir_async_syntax::printer::print_symbol(ctx.symbol_name(op).unwrap_or(""), &mut name);
+    p.w(&name);
+    p.w(" : ");
+    if let Some(AttrKind::Type(t)) = ctx.get_attr(op, "type").map(|a| ctx.attr_kind(a)) {
+        p.ty(*t);
+    }
+    if let Some(init) = ctx.get_attr(op, "initial_value") {
+        if matches!(ctx.attr_kind(init), AttrKind::Unit) {
+            p.w(" = uninitialized");
+        } else {
+            p.w(" = ");
+            p.attr_no_type(init);
+        }
+    }
+    p.attr_dict(
+        op,
+        &[
+            "sym_visibility",
+            "constant",
+            "sym_name",
+            "type",
+            "initial_value",
+        ],
+    );
+}
+
+fn verify_global(ctx: &Context, op: Op) -> Result<(), String> {
+    if !ctx.operands(op).is_empty() || !ctx.results(op).is_empty() {
+        return Err("expects no operands and no results".into());
+    }
+    if !matches!(
+        ctx.get_attr(op, "sym_name").map(|a| ctx.attr_kind(a)),
+        Some(AttrKind::String(..))
+    ) {
+        return Err("requires attribute 'sym_name'".into());
+    }
+    let t = match ctx.get_attr(op, "type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => *t,
+        _ => return Err("requires attribute 'type'".into()),
+    };
+    let TypeKind::MemRef { shape, elem, .. } = ctx.kind(t) else {
+        return Err(format!(
+            "type should be static shaped memref, but got '{}'",
+            tyname(ctx, t)
+        ));
+    };
+    if shape.iter().any(|d| d.is_none()) {
+        return Err(format!(
+            "type should be static shaped memref, but got '{}'",
+            tyname(ctx, t)
+        ));
+    }
+    if let Some(init) = ctx.get_attr(op, "initial_value") {
+        match ctx.attr_kind(init) {
+            AttrKind::Unit => {}
+            AttrKind::Dense(_, dt, _) => {
+                let want = match ctx.kind(*dt) {
+                    TypeKind::Tensor {
+                        shape: s, elem: e, ..
+                    } => {
+                        s.iter().map(|d| d.unwrap_or(-1)).collect::<Vec<_>>()
+                            == shape.iter().map(|d| d.unwrap_or(-1)).collect::<Vec<_>>()
+                            && e == elem
+                    }
+                    _ => false,
+                };
+                if !want {
+                    return Err(format!(
+                        "initial value expected to be of type {}, but was of type {}",
+                        tyname(ctx, *dt),
+                        tyname(ctx, *dt)
+                    ));
+                }
+            }
+            _ => return Err("initial value should be a unit or elements attribute".into()),
+        }
+    }
+    Ok(())
+}
+
+/// `@name attrs : memref-type`.
+fn parse_get_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let (root, nested) = p.parse_symbol_ref_parts()?;
+    let r = p.ctx.sym(&root);
+    let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
+    let a = p.ctx.attr(AttrKind::SymbolRef(r, n));
+    let s = p.ctx.sym("name");
+    st.attrs.push((s, a));
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    st.result_types.push(t);
+    Ok(())
+}
+
+fn print_get_global(p: &mut Printer, op: Op) {
+    p.w(" ");
+    if let Some(a) = p.ctx.get_attr(op, "name") {
+        p.attr(a);
+    }
+    p.attr_dict(op, &["name"]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
+fn verify_get_global(ctx: &Context, op: Op) -> Result<(), String> {
+    if !ctx.operands(op).is_empty() || ctx.results(op).len() != 1 {
+        return Err("expects no operands and one result".into());
+    }
+    let Some(AttrKind::SymbolRef(root, nested)) =
+        ctx.get_attr(op, "name").map(|a| ctx.attr_kind(a))
+    else {
+        return Err("requires attribute 'name'".into());
+    };
+    let name = ctx.str(*root);
+    // The nearest symbol table above holds the global.
+    let mut table = ctx.parent_op(op);
+    while let Some(t) = table {
+        if ctx.traits_of(t).symbol_table {
+            break;
+        }
+        table = ctx.parent_op(t);
+    }
+    let global = table
+        .filter(|_| nested.is_empty())
+        .and_then(|t| ctx.lookup_symbol(t, name))
+        .filter(|&g| ctx.name(g) == "memref.global");
+    let Some(g) = global else {
+        return Err(format!("'{name}' does not reference a valid global memref"));
+    };
+    let rt = ctx.value_type(ctx.result(op, 0));
+    if let Some(AttrKind::Type(gt)) = ctx.get_attr(g, "type").map(|a| ctx.attr_kind(a)) {
+        if *gt != rt {
+            return Err(format!(
+                "result type '{}' does not match type '{}' of the global memref @{name}",
+                tyname(ctx, rt),
+                tyname(ctx, *gt)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_copy(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    if ops.len() != 2 {
+        return Err(format!("expected 2 operands, but found {}", ops.len()));
+    }
+    if !ctx.results(op).is_empty() {
+        return Err(format!(
+            "requires zero results, but found {}",
+            ctx.results(op).len()
+        ));
+    }
+    for (i, &v) in ops.iter().enumerate() {
+        let t = ctx.value_type(v);
+        if !matches!(
+            ctx.kind(t),
+            TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }
+        ) {
+            return Err(format!(
+                "operand #{i} must be unranked.memref of any type values or memref of any type values, but got '{}'",
+                tyname(ctx, t)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_alloca_scope(ctx: &Context, op: Op) -> Result<(), String> {
+    if !ctx.operands(op).is_empty() {
+        return Err(format!(
+            "expected 0 operands, but found {}",
+            ctx.operands(op).len()
+        ));
+    }
+    let rs = ctx.regions_of(op);
+    if rs.len() != 1 {
+        return Err(format!("requires 1 region, but found {}", rs.len()));
+    }
+    Ok(())
 }

@@ -223,7 +223,12 @@ fn print_yield(p: &mut Printer, op: Op) {
 }
 
 fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let (names, inits) = parse_init_list(p)?;
+    // A loop without values carries no list (`scf.while : () -> ()`).
+    let (names, inits) = if p.peek() == b'(' {
+        parse_init_list(p)?
+    } else {
+        (vec![], vec![])
+    };
     p.expect(":")?;
     let tpos = p.pos;
     let ft = p.parse_type()?;
@@ -256,8 +261,10 @@ fn print_while(p: &mut Printer, op: Op) {
         .expect("scf.while has a before region");
     let args = p.ctx.block_args(entry);
     let ops = p.ctx.operands(op);
-    p.w(" ");
-    print_init_list(p, args, ops);
+    if !ops.is_empty() {
+        p.w(" ");
+        print_init_list(p, args, ops);
+    }
     p.w(" : ");
     let ins = types_of(p.ctx, ops);
     let outs = types_of(p.ctx, p.ctx.results(op));

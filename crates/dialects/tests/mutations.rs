@@ -1,15 +1,19 @@
 //! Bad input never panics: every corpus file and a few inline samples go
 //! through many seeded mutations (line edits, byte flips, truncation,
-//! random tokens, deep nesting, a very long line), and each mutant is
-//! parsed, verified and printed through the library entry points. A panic
-//! anywhere, or a failure reported without a source line, fails the test.
+//! random tokens, deep nesting, a very long line, carriage returns, NUL
+//! and non-UTF-8 bytes, huge literals, the newer ops), and each mutant is
+//! parsed, verified and printed through the library entry points, on bytes
+//! as the tool reads them. A panic anywhere, or a failure reported without
+//! a source line, fails the test.
 //!
 //! Deterministic: the mutations come from a fixed-seed PRNG, so a failure
 //! names the file and case number that reproduce it.
 
 use mlir_async_dialects::{verify::verify, Registry};
-use mlir_async_ir::Context;
-use mlir_async_syntax::{parse_source, print_op, Diagnostic, PrintOptions};
+use mlir_async_ir::{parallel::with_deep_stack, Context};
+use mlir_async_syntax::{
+    decode_source, parse_source_bytes, print_op, split_input, Diagnostic, PrintOptions,
+};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
@@ -112,20 +116,56 @@ const TOKENS: &[&str] = &[
     "builtin.module",
     "module {",
     "unrealized_conversion_cast",
+    // Newer classes: line ends, bytes outside UTF-8, huge literals, the
+    // ops added for issue #16.
+    "\r",
+    "// c\r",
+    "\0",
+    "\"a\0b\"",
+    "123456789012345678901234567890123456789012345678901234567890",
+    "-170141183460469231731687303715884105729",
+    "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF",
+    " : i1024",
+    " : i130",
+    "dense<\"0x0100000002000000\">",
+    "dense<\"0xFF\"> : vector<9xi1>",
+    "dense<\"0x",
+    "cf.switch %a : i32, [default: ^bb1, 1: ^bb2]",
+    "default: ",
+    "memref.atomic_rmw addf",
+    "memref.generic_atomic_rmw",
+    "memref.atomic_yield",
+    "memref.global \"private\" constant @g : memref<2xf32> = dense<1.0>",
+    "memref.get_global @g : memref<2xf32>",
+    "memref.alloca_scope",
+    "memref.copy",
+    "scf.while : () -> ()",
 ];
 
-/// Applies one seeded mutation.
-fn mutate(text: &str, rng: &mut Rng) -> String {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+/// Bytes that are not UTF-8 (lone continuation, truncated sequences,
+/// overlong forms), inserted by the byte mutations.
+const BAD_BYTES: &[&[u8]] = &[
+    b"\xff",
+    b"\x80",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\xc0\xaf",
+    b"\xfe\xff",
+];
+
+/// Applies one seeded mutation, on bytes: the tools read bytes, and
+/// invalid UTF-8 is valid in comments and strings.
+fn mutate(text: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let lines: Vec<&[u8]> = text.split_inclusive(|&c| c == b'\n').collect();
     let n = lines.len();
-    match rng.below(9) {
+    match rng.below(13) {
         0 if n > 0 => {
             let i = rng.below(n);
             lines
                 .iter()
                 .enumerate()
                 .filter(|&(j, _)| j != i)
-                .map(|(_, l)| *l)
+                .flat_map(|(_, l)| l.iter().copied())
                 .collect()
         }
         1 if n > 0 => {
@@ -141,67 +181,112 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
             v.concat()
         }
         3 => {
-            // Flip bytes to arbitrary values; invalid UTF-8 is replaced,
-            // as the tools reject it before parsing.
-            let mut b = text.as_bytes().to_vec();
+            // Flip bytes to arbitrary values (invalid UTF-8 included).
+            let mut b = text.to_vec();
             for _ in 0..=rng.below(4) {
                 if !b.is_empty() {
                     let i = rng.below(b.len());
                     b[i] = rng.next() as u8;
                 }
             }
-            String::from_utf8_lossy(&b).into_owned()
+            b
         }
-        4 => {
-            let b = text.as_bytes();
-            String::from_utf8_lossy(&b[..rng.below(b.len() + 1)]).into_owned()
-        }
+        4 => text[..rng.below(text.len() + 1)].to_vec(),
         5 | 6 => {
-            let mut s = text.to_string();
+            let mut b = text.to_vec();
             for _ in 0..=rng.below(3) {
-                let mut at = rng.below(s.len() + 1);
-                while !s.is_char_boundary(at) {
-                    at -= 1;
-                }
-                s.insert_str(at, TOKENS[rng.below(TOKENS.len())]);
+                let at = rng.below(b.len() + 1);
+                let tok = TOKENS[rng.below(TOKENS.len())].as_bytes();
+                b.splice(at..at, tok.iter().copied());
             }
-            s
+            b
         }
         7 => {
             // Delete a random span.
-            let b = text.as_bytes();
-            let i = rng.below(b.len() + 1);
-            let j = (i + rng.below(64)).min(b.len());
-            let mut v = b[..i].to_vec();
-            v.extend_from_slice(&b[j..]);
-            String::from_utf8_lossy(&v).into_owned()
+            let i = rng.below(text.len() + 1);
+            let j = (i + rng.below(64)).min(text.len());
+            let mut v = text[..i].to_vec();
+            v.extend_from_slice(&text[j..]);
+            v
+        }
+        8 => {
+            // Line ends become carriage returns, or CR LF.
+            let crlf = rng.below(2) == 0;
+            let mut v = vec![];
+            for &c in text {
+                if c == b'\n' && rng.below(3) == 0 {
+                    v.push(b'\r');
+                    if crlf {
+                        v.push(b'\n');
+                    }
+                } else {
+                    v.push(c);
+                }
+            }
+            v
+        }
+        9 => {
+            // NUL and bytes outside UTF-8, in comments, strings or code.
+            let mut b = text.to_vec();
+            for _ in 0..=rng.below(3) {
+                let at = rng.below(b.len() + 1);
+                let ins: &[u8] = match rng.below(4) {
+                    0 => b"\0",
+                    1 => b"// \xff\0\xfe\n",
+                    2 => b"\"\xc3\0\"",
+                    _ => BAD_BYTES[rng.below(BAD_BYTES.len())],
+                };
+                b.splice(at..at, ins.iter().copied());
+            }
+            b
+        }
+        10 => {
+            // Nesting around a line, from shallow to past the limit.
+            let depth = [3, 100, 1000, 4000, 5000][rng.below(5)];
+            let i = rng.below(n.max(1));
+            let (open, close): (&[u8], &[u8]) = match rng.below(3) {
+                0 => (b"%t = async.execute {\n", b"async.yield\n}\n"),
+                1 => (b"scf.execute_region {\n", b"scf.yield\n}\n"),
+                _ => (b"tuple<", b">"),
+            };
+            let mut v: Vec<u8> = lines[..i.min(n)].concat();
+            v.extend(open.repeat(depth));
+            v.extend(lines.get(i).copied().unwrap_or(b"i32"));
+            v.extend(close.repeat(depth));
+            for l in lines.iter().skip(i + 1) {
+                v.extend_from_slice(l);
+            }
+            v
+        }
+        11 => {
+            // A number becomes a huge one.
+            let digits: Vec<usize> = (0..text.len())
+                .filter(|&i| text[i].is_ascii_digit())
+                .collect();
+            let mut b = text.to_vec();
+            if let Some(&at) = digits.get(rng.below(digits.len())) {
+                let big = "9".repeat(1 + rng.below(400));
+                b.splice(at..at, big.bytes());
+            }
+            b
         }
         _ => {
             // Duplicate a random span in place.
-            let b = text.as_bytes();
-            let i = rng.below(b.len() + 1);
-            let j = (i + rng.below(200)).min(b.len());
-            let mut v = b[..j].to_vec();
-            v.extend_from_slice(&b[i..]);
-            String::from_utf8_lossy(&v).into_owned()
+            let i = rng.below(text.len() + 1);
+            let j = (i + rng.below(200)).min(text.len());
+            let mut v = text[..j].to_vec();
+            v.extend_from_slice(&text[i..]);
+            v
         }
     }
 }
 
-/// Splits on `// -----` like `-split-input-file`, keeping line offsets.
-fn chunks(text: &str) -> Vec<(&str, u32)> {
-    let mut out = vec![];
-    let (mut start, mut start_line, mut pos) = (0, 0u32, 0);
-    for (line, l) in text.split_inclusive('\n').enumerate() {
-        if l.trim_start().starts_with("// -----") {
-            out.push((&text[start..pos], start_line));
-            start = pos + l.len();
-            start_line = line as u32 + 1;
-        }
-        pos += l.len();
-    }
-    out.push((&text[start..], start_line));
-    out
+/// Splits as `-split-input-file` does, keeping line offsets.
+fn chunks(text: &[u8]) -> Vec<(&[u8], u32)> {
+    let (cs, _) = split_input(text);
+    cs.iter()
+        .map(|c| (&text[c.start..c.end], c.line_offset))
+        .collect()
 }
 
 /// What one run produced: printed text, or the diagnostic it failed with.
@@ -210,37 +295,42 @@ enum Outcome {
     Failed(Diagnostic),
 }
 
-/// Parses, verifies and prints one chunk the way `mlir-async-opt` does.
-fn run(text: &str, line_offset: u32, variant: u64) -> Outcome {
-    let mut ctx = Context::new();
-    let reg = Registry::new(&mut ctx);
-    let parsed = match parse_source(
-        &mut ctx,
-        &reg,
-        "m.mlir",
-        text,
-        line_offset,
-        variant & 1 == 1,
-    ) {
-        Ok(p) => p,
-        Err(d) => return Outcome::Failed(d),
-    };
-    if let Err(e) = verify(&ctx, &reg, parsed.module, parsed.edition) {
-        return Outcome::Failed(Diagnostic::from_ir(&ctx, &e));
-    }
-    let opts = PrintOptions {
-        edition: parsed.edition,
-        generic: variant & 2 == 2,
-        debug_info: variant & 4 == 4,
-    };
-    let out = print_op(&ctx, &reg, parsed.module, opts);
-    assert!(!out.is_empty());
-    Outcome::Printed
+/// Parses, verifies and prints one chunk the way `mlir-async-opt` does,
+/// on a stack as deep as the tool's (the mutations nest past the limit).
+fn run(raw: &[u8], line_offset: u32, variant: u64) -> Outcome {
+    with_deep_stack(|| {
+        let mut ctx = Context::new();
+        let reg = Registry::new(&mut ctx);
+        let text = decode_source(raw);
+        let parsed = match parse_source_bytes(
+            &mut ctx,
+            &reg,
+            "m.mlir",
+            &text,
+            raw,
+            line_offset,
+            variant & 1 == 1,
+        ) {
+            Ok(p) => p,
+            Err(d) => return Outcome::Failed(d),
+        };
+        if let Err(e) = verify(&ctx, &reg, parsed.module, parsed.edition) {
+            return Outcome::Failed(Diagnostic::from_ir(&ctx, &e));
+        }
+        let opts = PrintOptions {
+            edition: parsed.edition,
+            generic: variant & 2 == 2,
+            debug_info: variant & 4 == 4,
+        };
+        let out = print_op(&ctx, &reg, parsed.module, opts);
+        assert!(!out.is_empty());
+        Outcome::Printed
+    })
 }
 
 /// Runs one input; returns a description of what went wrong, if anything.
-fn check(name: &str, text: &str, variant: u64, stats: &mut Stats) -> Option<String> {
-    for (chunk, off) in chunks(text) {
+fn check(name: &str, text: impl AsRef<[u8]>, variant: u64, stats: &mut Stats) -> Option<String> {
+    for (chunk, off) in chunks(text.as_ref()) {
         stats.runs += 1;
         let r = catch_unwind(AssertUnwindSafe(|| run(chunk, off, variant)));
         match r {
@@ -276,6 +366,10 @@ const SAMPLES: &[&str] = &[
     "func.func @main() {\n  %token, %results = async.execute -> !async.value<f32> {\n    %c = arith.constant 1.0 : f32\n    async.yield %c : f32\n  }\n  %v = async.await %results : !async.value<f32>\n  return\n}\n",
     "func @g(%n: index) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %g = async.create_group %n : !async.group\n  scf.for %i = %c0 to %n step %c1 {\n    %t = async.execute {\n      async.yield\n    }\n    %x = async.add_to_group %t, %g : !async.token\n  }\n  async.await_all %g\n  cf.br ^bb1\n^bb1:\n  return\n}\n",
     "#map = affine_map<(d0, d1) -> (d0, d1)>\nfunc @h(%m: memref<?x?xf32, #map>) {\n  %c0 = arith.constant 0 : index\n  %v = memref.load %m[%c0, %c0] : memref<?x?xf32, #map>\n  \"some.op\"(%v) : (f32) -> () loc(\"x\":1:2)\n  return\n}\n",
+    // The ops and literals added for issue #16.
+    "func.func @s(%a: i32, %x: i64) {\n  cf.switch %a : i32, [\n    default: ^bb1(%x : i64),\n    1: ^bb2,\n    -42: ^bb1(%x : i64)\n  ]\n^bb1(%y: i64):\n  return\n^bb2:\n  scf.while : () -> () {\n    %c = arith.constant true\n    scf.condition(%c)\n  } do {\n    scf.yield\n  }\n  return\n}\n",
+    "memref.global \"private\" constant @c : memref<2xf32> = dense<[1.0, 2.0]>\nfunc.func @r(%m: memref<10xf32>, %v: f32, %i: index) -> f32 {\n  %g = memref.get_global @c : memref<2xf32>\n  %x = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32\n  %y = memref.generic_atomic_rmw %m[%i] : memref<10xf32> {\n  ^bb0(%cur: f32):\n    memref.atomic_yield %cur : f32\n  }\n  %s = memref.alloca_scope -> (f32) {\n    memref.alloca_scope.return %y : f32\n  }\n  memref.copy %m, %m : memref<10xf32> to memref<10xf32>\n  return %s : f32\n}\n",
+    "// a comment\rfunc.func @w() -> (i1024, tensor<2xi32>) {\n  %c = arith.constant 123456789012345678901234567890123456789012345678901234567890 : i1024\n  %d = arith.constant dense<\"0x0100000002000000\"> : tensor<2xi32>\n  cf.assert %t, \"a\\00b\"\n  return %c, %d : i1024, tensor<2xi32>\n}\n",
 ];
 
 fn corpus_files() -> Vec<PathBuf> {
@@ -304,17 +398,17 @@ fn mutated_inputs_fail_with_diagnostics_never_panics() {
     // Silence the default hook: panics are collected and reported below.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let mut inputs: Vec<(String, String)> = SAMPLES
+    let mut inputs: Vec<(String, Vec<u8>)> = SAMPLES
         .iter()
         .enumerate()
-        .map(|(i, s)| (format!("sample{i}"), s.to_string()))
+        .map(|(i, s)| (format!("sample{i}"), s.as_bytes().to_vec()))
         .collect();
     let files = corpus_files();
     if files.is_empty() {
         eprintln!("note: ../shared/upstream-tests not found: inline samples only");
     }
     for f in &files {
-        if let Ok(t) = std::fs::read_to_string(f) {
+        if let Ok(t) = std::fs::read(f) {
             inputs.push((f.display().to_string(), t));
         }
     }
@@ -553,13 +647,13 @@ fn generic_forms_with_wrong_shapes() {
     );
 }
 
-/// The deepest nesting the parser accepts must also verify and print
-/// (both recurse over regions) on a test thread's 2 MB stack in a debug
-/// build.
+/// Nesting the parser accepts must also verify and print (both recurse
+/// over regions) on the deep stack the tool runs on, in a debug build:
+/// up to 4000 regions (8000 parser levels) are accepted.
 #[test]
 fn deepest_accepted_nesting_verifies_and_prints() {
     let mut accepted = 0;
-    for n in [20, 60, 95, 99, 100, 120] {
+    for n in [20, 60, 100, 120, 1000, 4000] {
         let open = "%t = async.execute {\n".repeat(n);
         let close = "async.yield\n}\n".repeat(n);
         let text = format!("func @f() {{\n{open}{close}return\n}}\n");

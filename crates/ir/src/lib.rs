@@ -17,7 +17,7 @@ pub mod order;
 pub mod parallel;
 pub mod types;
 
-pub use attrs::{AttrKind, Attribute, DenseElem};
+pub use attrs::{wide, AttrKind, Attribute, DenseElem};
 pub use types::{Dim, Signedness, Type, TypeKind};
 
 use entity::Arena;
@@ -526,7 +526,11 @@ impl Context {
         self.attr(AttrKind::Unit)
     }
     pub fn string_attr(&mut self, s: &str) -> Attribute {
-        self.attr(AttrKind::String(s.to_string(), None))
+        self.attr(AttrKind::String(s.as_bytes().to_vec(), None))
+    }
+    /// A string attribute of bytes that need not be UTF-8.
+    pub fn bytes_attr(&mut self, s: &[u8]) -> Attribute {
+        self.attr(AttrKind::String(s.to_vec(), None))
     }
     pub fn type_attr(&mut self, t: Type) -> Attribute {
         self.attr(AttrKind::Type(t))
@@ -1518,7 +1522,7 @@ impl Context {
             .get_attr(op, "sym_visibility")
             .map(|a| self.attr_kind(a))
         {
-            Some(AttrKind::String(s, _)) => s,
+            Some(AttrKind::String(s, _)) => std::str::from_utf8(s).unwrap_or(""),
             _ => "public",
         }
     }
@@ -1526,7 +1530,7 @@ impl Context {
     /// The `sym_name` of a symbol op.
     pub fn symbol_name(&self, op: Op) -> Option<&str> {
         match self.attr_kind(self.get_attr(op, "sym_name")?) {
-            AttrKind::String(s, _) => Some(s),
+            AttrKind::String(s, _) => std::str::from_utf8(s).ok(),
             _ => None,
         }
     }

@@ -29,6 +29,33 @@ pub fn on_this_thread<T>(f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// The stack of every thread that walks IR recursively (parsing,
+/// verifying, printing): MLIR accepts nesting a thousand levels deep and
+/// more, and each level costs several frames, kilobytes each in a debug
+/// build. Only the pages a walk touches are ever mapped.
+pub const DEEP_STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread with a [`DEEP_STACK`], waiting for it: deep
+/// input then neither overflows the caller's stack nor needs a lower
+/// nesting limit than MLIR's. Panics in `f` propagate.
+pub fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|sc| {
+        let h = spawn_deep(sc, f);
+        h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// `sc.spawn` with a [`DEEP_STACK`].
+fn spawn_deep<'s, 'e, T: Send + 's>(
+    sc: &'s std::thread::Scope<'s, 'e>,
+    f: impl FnOnce() -> T + Send + 's,
+) -> std::thread::ScopedJoinHandle<'s, T> {
+    std::thread::Builder::new()
+        .stack_size(DEEP_STACK)
+        .spawn_scoped(sc, f)
+        .expect("failed to spawn thread")
+}
+
 /// Has `--mlir-disable-threading` been given?
 pub fn threading_disabled() -> bool {
     DISABLED.load(Ordering::Relaxed)
@@ -81,7 +108,7 @@ pub fn first_in_order<S, T: Send>(
         mine
     };
     std::thread::scope(|sc| {
-        let helpers: Vec<_> = (1..threads).map(|_| sc.spawn(work)).collect();
+        let helpers: Vec<_> = (1..threads).map(|_| spawn_deep(sc, work)).collect();
         let mut best = work();
         for h in helpers {
             let r = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
@@ -123,7 +150,7 @@ pub fn for_each_part_in_order<S, T: Send, E>(
         for _ in 0..threads {
             let tx = tx.clone();
             let (next, stop, init, f) = (&next, &stop, &init, &f);
-            sc.spawn(move || {
+            spawn_deep(sc, move || {
                 let mut s = init();
                 while !stop.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);

@@ -91,32 +91,179 @@ pub fn parse_source(
     line_offset: u32,
     allow_unregistered: bool,
 ) -> Result<Parsed, Diagnostic> {
-    // MLIR text spends some 45 bytes per op: room for the ops up front.
-    ctx.reserve_ops(text.len() / 40);
-    let mut p = Parser::new(ctx, file, text, line_offset, hooks);
-    p.allow_unregistered = allow_unregistered;
-    match p.parse_module() {
-        Ok(module) => {
-            let evidence = EditionEvidence {
-                seen: p.seen,
-                legacy_func: p.saw_legacy_func,
-            };
-            Ok(Parsed {
-                module,
-                edition: evidence.edition(),
-                evidence,
-            })
-        }
-        Err(e) => {
-            let (line, col) = p.line_col(e.pos);
-            let mut d = Diagnostic::error(file, line, col, e.message);
-            for (pos, msg) in e.notes {
-                let (line, col) = p.line_col(pos);
-                let mut n = Diagnostic::error(file, line, col, msg);
-                n.severity = Severity::Note;
-                d.notes.push(n);
+    parse_source_bytes(
+        ctx,
+        hooks,
+        file,
+        text,
+        text.as_bytes(),
+        line_offset,
+        allow_unregistered,
+    )
+}
+
+/// [`parse_source`] of a source that may hold bytes outside UTF-8:
+/// `text` is [`decode_source`] of `raw`.
+pub fn parse_source_bytes(
+    ctx: &mut Context,
+    hooks: &dyn DialectHooks,
+    file: &str,
+    text: &str,
+    raw: &[u8],
+    line_offset: u32,
+    allow_unregistered: bool,
+) -> Result<Parsed, Diagnostic> {
+    // The parse recurses once per level of nesting: on a thread whose
+    // stack holds as deep as the parser accepts.
+    mlir_async_ir::parallel::with_deep_stack(|| {
+        // MLIR text spends some 45 bytes per op: room for the ops up front.
+        ctx.reserve_ops(text.len() / 40);
+        let mut p = Parser::new(ctx, file, text, line_offset, hooks);
+        p.set_raw_bytes(raw);
+        p.allow_unregistered = allow_unregistered;
+        match p.parse_module() {
+            Ok(module) => {
+                let evidence = EditionEvidence {
+                    seen: p.seen,
+                    legacy_func: p.saw_legacy_func,
+                };
+                Ok(Parsed {
+                    module,
+                    edition: evidence.edition(),
+                    evidence,
+                })
             }
-            Err(d)
+            Err(e) => {
+                let (line, col) = p.line_col(e.pos);
+                let mut d = Diagnostic::error(file, line, col, e.message);
+                for (pos, msg) in e.notes {
+                    let (line, col) = p.line_col(pos);
+                    let mut n = Diagnostic::error(file, line, col, msg);
+                    n.severity = Severity::Note;
+                    d.notes.push(n);
+                }
+                Err(d)
+            }
+        }
+    })
+}
+
+/// One piece of an input split at `// -----` markers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitChunk {
+    /// Byte range of the piece in the input.
+    pub start: usize,
+    pub end: usize,
+    /// Newlines before `start`: the piece's first line is this line of
+    /// the input (0-based).
+    pub line_offset: u32,
+}
+
+/// A marker that looked like a split marker but was not one: mlir-opt
+/// warns (`near miss with file split marker`) and keeps the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NearMiss {
+    /// Byte offset of the text right after `// ---`.
+    pub pos: usize,
+}
+
+/// Splits an input as `mlir-opt -split-input-file` does, marker for
+/// marker: upstream cuts at every `// ---` wherever it stands (in the
+/// middle of a line too) and accepts the cut when two more dashes and
+/// something other than `0` follow (its check for a third dash compares
+/// with the digit); anything else is a near miss glued back to the text
+/// before it. The text after a marker, rest of its line included, starts
+/// the next piece. Empty pieces are dropped where upstream drops them: an
+/// empty input gives no piece at all, so nothing is printed.
+pub fn split_input(text: &[u8]) -> (Vec<SplitChunk>, Vec<NearMiss>) {
+    const CUT: &[u8] = b"// ---";
+    // Pieces between cuts at every `// ---`, as `StringRef::split`.
+    let mut raw = vec![];
+    let mut from = 0;
+    let mut i = 0;
+    while i + CUT.len() <= text.len() {
+        if &text[i..i + CUT.len()] == CUT {
+            raw.push((from, i));
+            i += CUT.len();
+            from = i;
+        } else {
+            i += 1;
+        }
+    }
+    raw.push((from, text.len()));
+    let mut pieces = vec![];
+    let mut misses = vec![];
+    // The piece being grown; empty means none yet (upstream tests the
+    // piece's emptiness, so an empty first piece is replaced by the next,
+    // dashes included).
+    let mut prev: Option<(usize, usize)> = None;
+    for (s, e) in raw {
+        let Some((ps, pe)) = prev.filter(|(ps, pe)| pe > ps) else {
+            prev = Some((s, e));
+            continue;
+        };
+        let piece = &text[s..e];
+        if piece.len() > 2 && piece.starts_with(b"--") && piece[2] != b'0' {
+            pieces.push((ps, pe));
+            prev = Some((s + 2, e));
+        } else {
+            misses.push(NearMiss { pos: s });
+            prev = Some((ps, e));
+        }
+    }
+    if let Some((ps, pe)) = prev.filter(|(ps, pe)| pe > ps) {
+        pieces.push((ps, pe));
+    }
+    // Lines before each piece, counted in one pass.
+    let mut line = 0u32;
+    let mut at = 0;
+    let chunks = pieces
+        .into_iter()
+        .map(|(start, end)| {
+            line += text[at..start].iter().filter(|&&c| c == b'\n').count() as u32;
+            at = start;
+            SplitChunk {
+                start,
+                end,
+                line_offset: line,
+            }
+        })
+        .collect();
+    (chunks, misses)
+}
+
+/// The placeholder for a byte of invalid UTF-8 in [`decode_source`]'s
+/// text (ASCII SUB: no token contains it).
+pub const INVALID_BYTE: u8 = 0x1a;
+
+/// A source as text the parser can slice, byte for byte as long as the
+/// input: MLIR reads bytes, and bytes that are not UTF-8 are fine in
+/// comments and string literals. Each byte of an invalid sequence becomes
+/// [`INVALID_BYTE`]; the parser reads string literals from the original
+/// bytes (see [`parse_source_bytes`]), so they keep theirs. Borrowed when
+/// the input is valid UTF-8 (nearly always).
+pub fn decode_source(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => {
+            let mut out = Vec::with_capacity(bytes.len());
+            let mut rest = bytes;
+            loop {
+                match std::str::from_utf8(rest) {
+                    Ok(s) => {
+                        out.extend_from_slice(s.as_bytes());
+                        break;
+                    }
+                    Err(e) => {
+                        let good = e.valid_up_to();
+                        out.extend_from_slice(&rest[..good]);
+                        let bad = e.error_len().unwrap_or(rest.len() - good);
+                        out.extend(std::iter::repeat_n(INVALID_BYTE, bad));
+                        rest = &rest[good + bad..];
+                    }
+                }
+            }
+            std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default())
         }
     }
 }
@@ -308,5 +455,54 @@ mod alias {
         }
         out.push_str(&text[last..]);
         out
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::split_input;
+
+    /// The chunks' texts and the near misses' offsets.
+    fn split(s: &str) -> (Vec<&str>, Vec<usize>) {
+        let (c, m) = split_input(s.as_bytes());
+        (
+            c.iter().map(|c| &s[c.start..c.end]).collect(),
+            m.iter().map(|m| m.pos).collect(),
+        )
+    }
+
+    #[test]
+    fn empty_input_has_no_chunk() {
+        assert_eq!(split(""), (vec![], vec![]));
+        assert_eq!(split("\n"), (vec!["\n"], vec![]));
+    }
+
+    #[test]
+    fn a_marker_in_the_middle_of_a_line_splits_there() {
+        assert_eq!(split("a // ----- b\nc"), (vec!["a ", " b\nc"], vec![]));
+        assert_eq!(split("a\n// -----\nb\n"), (vec!["a\n", "\nb\n"], vec![]));
+    }
+
+    #[test]
+    fn near_misses_stay_in_the_text() {
+        // Four dashes, then a marker followed by the digit zero.
+        assert_eq!(split("a\n// ----\nb"), (vec!["a\n// ----\nb"], vec![8]));
+        assert_eq!(split("a\n// -----0b"), (vec!["a\n// -----0b"], vec![8]));
+        // A marker ending the input has nothing after its dashes.
+        assert_eq!(split("a\n// -----"), (vec!["a\n// -----"], vec![8]));
+    }
+
+    #[test]
+    fn a_leading_marker_keeps_its_dashes() {
+        // The first piece is empty, so upstream starts with the text after
+        // `// ---`, the last two dashes included.
+        assert_eq!(split("// -----\na"), (vec!["--\na"], vec![]));
+    }
+
+    #[test]
+    fn chunks_know_their_first_line() {
+        let (c, _) = split_input(b"a\nb\n// -----\nc\n// ----- d");
+        let lines: Vec<u32> = c.iter().map(|c| c.line_offset).collect();
+        assert_eq!(lines, vec![0, 2, 4]);
     }
 }

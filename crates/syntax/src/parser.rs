@@ -547,9 +547,14 @@ fn advance_cursor(b: &[u8], mut cur: LineCursor, pos: usize) -> LineCursor {
     cur
 }
 
+/// Longest integer literal converted exactly (some 330k bits); longer
+/// ones are reported out of range (MLIR would accept them for the very
+/// widest types), as converting them would take quadratic time.
+const MAX_LITERAL_DIGITS: usize = 100_000;
+
 /// Deepest nesting accepted before reporting an error instead of
 /// overflowing the stack.
-const MAX_DEPTH: usize = 200;
+const MAX_DEPTH: usize = 8192;
 
 fn is_id_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
@@ -630,6 +635,15 @@ impl<'a, 'c> Parser<'a, 'c> {
             saw_legacy_func: false,
             depth: 0,
             custom_parents: Vec::new(),
+        }
+    }
+
+    /// Lexes `raw` instead of the text's bytes: the source as read, of
+    /// which the text is [`crate::decode_source`] (same length, same
+    /// offsets). String literals then keep bytes that are not UTF-8.
+    pub fn set_raw_bytes(&mut self, raw: &'a [u8]) {
+        if raw.len() == self.b.len() {
+            self.b = raw;
         }
     }
 
@@ -752,10 +766,14 @@ impl<'a, 'c> Parser<'a, 'c> {
                     None => self.pos += 1,
                 },
                 Some(c) if c.is_ascii_whitespace() => self.pos += 1,
+                // MLIR's lexer ends a comment at a carriage return as well
+                // as at a newline: code after a bare CR is code.
                 Some(b'/') if self.b.get(self.pos + 1) == Some(&b'/') => {
-                    while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
-                        self.pos += 1;
-                    }
+                    let rest = &self.b[self.pos..];
+                    self.pos += rest
+                        .iter()
+                        .position(|&c| c == b'\n' || c == b'\r')
+                        .unwrap_or(rest.len());
                 }
                 _ => break,
             }
@@ -880,8 +898,19 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.pos = e;
         &self.src[s..e]
     }
-    /// A string literal with MLIR's escapes.
+    /// A string literal with MLIR's escapes, as text (names, locations):
+    /// bytes that are not UTF-8 become U+FFFD.
     pub fn string_lit(&mut self) -> PResult<String> {
+        let b = self.string_lit_bytes()?;
+        Ok(match String::from_utf8(b) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    /// A string literal with MLIR's escapes, byte for byte: MLIR's strings
+    /// are bytes (`"\FF"`, NUL and invalid UTF-8 included).
+    pub fn string_lit_bytes(&mut self) -> PResult<Vec<u8>> {
         self.skip_ws();
         let start = self.pos;
         if self.b.get(self.pos) != Some(&b'"') {
@@ -891,7 +920,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         let mut out = Vec::new();
         loop {
             match self.b.get(self.pos) {
-                None | Some(b'\n') => return self.err(start, "expected '\"' in string literal"),
+                // As MLIR's lexer: a line break (vertical tab and form feed
+                // too) or the end of the buffer ends the literal in error,
+                // reported where it happens.
+                None => return self.err(self.pos, "expected '\"' in string literal"),
+                Some(b'\n' | 0x0b | 0x0c) => {
+                    return self.err(self.pos, "expected '\"' in string literal")
+                }
                 Some(b'"') => {
                     self.pos += 1;
                     break;
@@ -934,7 +969,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                 }
             }
         }
-        Ok(String::from_utf8_lossy(&out).into_owned())
+        let _ = start;
+        Ok(out)
     }
     /// An integer literal (decimal or hex), with optional leading `-`.
     pub fn int_lit(&mut self) -> Option<i128> {
@@ -948,7 +984,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             while p < self.b.len() && self.b[p].is_ascii_hexdigit() {
                 p += 1;
             }
-            let v = u128::from_str_radix(&self.src[hs..p], 16).ok()? as i128;
+            // Beyond `i128::MAX` is a wide literal (`int_lit_wide`).
+            let v = i128::try_from(u128::from_str_radix(&self.src[hs..p], 16).ok()?).ok()?;
             self.pos = p;
             return Some(if neg { -v } else { v });
         }
@@ -972,6 +1009,41 @@ impl<'a, 'c> Parser<'a, 'c> {
             v as i128
         })
     }
+    /// An integer literal of any size: its sign and magnitude (see
+    /// `mlir_async_ir::wide`), for literals `int_lit` cannot hold.
+    fn int_lit_wide(&mut self) -> Option<(bool, Vec<u64>)> {
+        self.skip_ws();
+        let s = self.pos;
+        let neg = self.b.get(s) == Some(&b'-');
+        let mut p = s + neg as usize;
+        let hex = self.b[p..].starts_with(b"0x");
+        if hex {
+            p += 2;
+        }
+        let ds = p;
+        while p < self.b.len()
+            && (self.b[p].is_ascii_digit() || (hex && self.b[p].is_ascii_hexdigit()))
+        {
+            p += 1;
+        }
+        if p == ds || (!hex && self.b.get(p) == Some(&b'.')) {
+            return None;
+        }
+        // Converting digits to words is quadratic in their count: a
+        // literal longer than any sensible constant stands for 2^(2^24),
+        // out of range for every type (the widest has 2^24 - 1 bits), so
+        // the range check rejects it.
+        let digits = &self.b[ds..p];
+        let radix = if hex { 16 } else { 10 };
+        self.pos = p;
+        if digits.len() > MAX_LITERAL_DIGITS {
+            let mut mag = vec![0u64; (1 << 24) / 64 + 1];
+            mag[(1 << 24) / 64] = 1;
+            return Some((neg, mag));
+        }
+        Some((neg, wide::parse_magnitude(digits, radix)?))
+    }
+
     /// A float literal `[-]d+.d*([eE][+-]?d+)?`.
     pub fn float_lit(&mut self) -> Option<f64> {
         self.skip_ws();
@@ -2791,6 +2863,11 @@ impl<'a, 'c> Parser<'a, 'c> {
     pub fn parse_attr_dict(&mut self) -> PResult<Vec<(Symbol, Attribute)>> {
         self.expect("{")?;
         let mut v: Vec<(Symbol, Attribute)> = vec![];
+        // Keys seen, once the list is too long to scan for a duplicate
+        // at every key (200k attributes on one op were quadratic).
+        let mut seen: Option<
+            std::collections::HashSet<Symbol, mlir_async_ir::fxhash::FxBuildHasher>,
+        > = None;
         if !self.eat("}") {
             loop {
                 self.skip_ws();
@@ -2809,7 +2886,18 @@ impl<'a, 'c> Parser<'a, 'c> {
                     self.ctx.unit_attr()
                 };
                 let s = self.ctx.sym(&name);
-                if v.iter().any(|(k, _)| *k == s) {
+                let dup = match &mut seen {
+                    Some(set) => !set.insert(s),
+                    None if v.len() < 16 => v.iter().any(|(k, _)| *k == s),
+                    None => {
+                        let mut set: std::collections::HashSet<_, _> =
+                            v.iter().map(|(k, _)| *k).collect();
+                        let dup = !set.insert(s);
+                        seen = Some(set);
+                        dup
+                    }
+                };
+                if dup {
                     return self.err(p, format!("duplicate key '{name}' in dictionary attribute"));
                 }
                 v.push((s, a));
@@ -2912,6 +3000,46 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(self.ctx.attr(AttrKind::Integer(normalize_int(i, &k), t)))
     }
 
+    /// An integer literal beyond `i128` (or a hexadecimal one beyond
+    /// `i128::MAX`) of an integer type: checked against the type's range
+    /// as MLIR checks it, kept as `Integer` up to 128 bits and as
+    /// `WideInteger` beyond.
+    fn parse_wide_number(
+        &mut self,
+        neg: bool,
+        mag: &[u64],
+        ty: Option<Type>,
+        p: usize,
+    ) -> PResult<Attribute> {
+        let t = match ty {
+            Some(t) => t,
+            None if self.eat(":") => self.parse_type()?,
+            None => self.ctx.int_type(64),
+        };
+        let k = self.ctx.kind(t).clone();
+        let (w, signed) = match k {
+            TypeKind::Integer(w, Signedness::Signless) => (w, None),
+            TypeKind::Integer(w, Signedness::Signed) => (w, Some(true)),
+            TypeKind::Integer(w, Signedness::Unsigned) => (w, Some(false)),
+            TypeKind::Index => (64, None),
+            _ if k.is_float() => {
+                return self.err(p, "hexadecimal float constant out of range for type")
+            }
+            _ => return self.err(p, "integer literal not valid for specified type"),
+        };
+        if w == 0 || !wide::fits(neg, mag, w, signed) {
+            return self.err(p, "integer constant out of range for attribute");
+        }
+        let bits = wide::to_bits(neg, mag, w);
+        if w > 128 {
+            return Ok(self.ctx.attr(AttrKind::WideInteger(bits, t)));
+        }
+        let lo = bits.first().copied().unwrap_or(0) as u128;
+        let hi = bits.get(1).copied().unwrap_or(0) as u128;
+        let v = (hi << 64 | lo) as i128;
+        Ok(self.ctx.attr(AttrKind::Integer(normalize_int(v, &k), t)))
+    }
+
     /// Any attribute; `ty` is a type already known from context (e.g. the
     /// result type of `arith.constant`), which suppresses `: type`.
     pub fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attribute> {
@@ -2936,11 +3064,14 @@ impl<'a, 'c> Parser<'a, 'c> {
             if let Some(i) = self.int_lit() {
                 return self.parse_typed_number(Some(i), None, ty, p);
             }
+            if let Some((neg, mag)) = self.int_lit_wide() {
+                return self.parse_wide_number(neg, &mag, ty, p);
+            }
             return self.err(p, "expected attribute value");
         }
         match c {
             b'"' => {
-                let s = self.string_lit()?;
+                let s = self.string_lit_bytes()?;
                 let t = if ty.is_none() && self.peek() == b':' && self.peek_at(1) != b':' {
                     self.pos += 1;
                     Some(self.parse_type()?)
@@ -3083,6 +3214,9 @@ impl<'a, 'c> Parser<'a, 'c> {
     fn parse_dense(&mut self, ty: Option<Type>) -> PResult<Attribute> {
         let p = self.pos;
         self.expect("<")?;
+        if self.peek() == b'"' {
+            return self.parse_dense_hex(ty);
+        }
         let mut elems = vec![];
         let mut splat = true;
         let mut hex = None;
@@ -3151,12 +3285,131 @@ impl<'a, 'c> Parser<'a, 'c> {
         if !splat && elems.len() as i64 != n {
             return self.err(p, "inferred shape of elements literal does not match type");
         }
-        let splat = splat || (elems.len() > 1 && elems.iter().all(|e| *e == elems[0]));
+        // No elements at all is one form however spelled (`dense<>`).
+        let splat = splat || elems.is_empty() || elems.iter().all(|e| *e == elems[0]);
         if splat && elems.len() > 1 {
             elems.truncate(1);
         }
         Ok(self.ctx.attr(AttrKind::Dense(elems, t, splat)))
     }
+    /// `dense<"0x...">`: the elements' bytes, little-endian, each element
+    /// in whole bytes (`i1`: one bit each, or one byte of all zeros or
+    /// ones for a splat); as many bytes as one element make a splat.
+    fn parse_dense_hex(&mut self, ty: Option<Type>) -> PResult<Attribute> {
+        let spos = self.pos;
+        let text = self.string_lit_bytes()?;
+        self.expect(">")?;
+        let digit = |c: u8| (c as char).to_digit(16);
+        let hex = match text.strip_prefix(b"0x") {
+            Some(h) if h.len() % 2 == 0 && h.iter().all(|&c| digit(c).is_some()) => h,
+            _ => {
+                return self.err(
+                    spos,
+                    "expected string containing hex digits starting with `0x`",
+                )
+            }
+        };
+        // Where mlir-opt reports: the `:` before the type, the end of it.
+        let (mut tpos, mut tend) = (spos, spos);
+        let t = match ty {
+            Some(t) => t,
+            None => {
+                self.skip_ws();
+                tpos = self.pos;
+                self.expect(":")?;
+                let t = self.parse_type()?;
+                tend = self.pos;
+                t
+            }
+        };
+        let data: Vec<u8> = hex
+            .chunks(2)
+            .map(|c| (digit(c[0]).unwrap_or(0) * 16 + digit(c[1]).unwrap_or(0)) as u8)
+            .collect();
+        let (n, et) = match self.ctx.kind(t) {
+            TypeKind::Vector { shape, elem, .. } => (shape.iter().product::<i64>(), *elem),
+            TypeKind::Tensor { shape, elem, .. } if shape.iter().all(|d| d.is_some()) => {
+                (shape.iter().map(|d| d.unwrap_or(0)).product(), *elem)
+            }
+            TypeKind::Tensor { .. } => {
+                return self.err(tend, "elements literal type must have static shape")
+            }
+            _ => return self.err(tpos, "elements literal type must be a shaped type"),
+        };
+        let n = n.max(0) as usize;
+        let ek = self.ctx.kind(et).clone();
+        let invalid = |p: &Self| {
+            p.err(
+                tpos,
+                format!(
+                    "elements hex data size is invalid for provided type: '{}'",
+                    crate::print_type(p.ctx, t)
+                ),
+            )
+        };
+        if ek == TypeKind::Integer(1, Signedness::Signless) {
+            if data.len() == 1 && (data[0] == 0 || data[0] == 0xff) {
+                let e = DenseElem::Bool(data[0] != 0);
+                return Ok(self.ctx.attr(AttrKind::Dense(vec![e], t, true)));
+            }
+            if data.len() != n.div_ceil(8) {
+                return invalid(self);
+            }
+            let elems: Vec<DenseElem> = (0..n)
+                .map(|i| DenseElem::Bool(data[i / 8] >> (i % 8) & 1 == 1))
+                .collect();
+            return Ok(self.dense_from(elems, t));
+        }
+        let width = match ek {
+            TypeKind::Integer(w, _) if (1..=128).contains(&w) => w,
+            TypeKind::Index => 64,
+            TypeKind::F16 | TypeKind::BF16 => 16,
+            TypeKind::F32 => 32,
+            TypeKind::F64 => 64,
+            _ => return self.err(tpos, "unsupported element type for hex dense elements"),
+        } as usize;
+        let size = width.div_ceil(8);
+        let splat = data.len() == size;
+        if !splat && data.len() != size * n {
+            return invalid(self);
+        }
+        let elems: Vec<DenseElem> = data
+            .chunks(size)
+            .map(|c| {
+                let raw = c.iter().rev().fold(0u128, |acc, &b| acc << 8 | b as u128);
+                match ek {
+                    TypeKind::F16 => DenseElem::Float(half_to_f64(raw as u16).to_bits()),
+                    TypeKind::BF16 => {
+                        DenseElem::Float((f32::from_bits((raw as u32) << 16) as f64).to_bits())
+                    }
+                    TypeKind::F32 => {
+                        DenseElem::Float((f32::from_bits(raw as u32) as f64).to_bits())
+                    }
+                    TypeKind::F64 => DenseElem::Float(raw as u64),
+                    TypeKind::Integer(_, Signedness::Unsigned) => DenseElem::Int(raw as i128),
+                    // The signed reading, as MLIR prints a signless value.
+                    _ => {
+                        let shift = 128 - width as u32;
+                        DenseElem::Int(((raw << shift) as i128) >> shift)
+                    }
+                }
+            })
+            .collect();
+        if splat {
+            return Ok(self.ctx.attr(AttrKind::Dense(elems, t, true)));
+        }
+        Ok(self.dense_from(elems, t))
+    }
+
+    /// A dense attribute of all its elements, a splat if they are equal.
+    fn dense_from(&mut self, mut elems: Vec<DenseElem>, t: Type) -> Attribute {
+        let splat = elems.iter().all(|e| *e == elems[0]);
+        if splat {
+            elems.truncate(1);
+        }
+        self.ctx.attr(AttrKind::Dense(elems, t, splat))
+    }
+
     fn parse_dense_list(&mut self, out: &mut Vec<DenseElem>) -> PResult<()> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
@@ -3291,6 +3544,19 @@ fn dense_from_hex(text: &str, k: &TypeKind, n: usize) -> Option<(Vec<DenseElem>,
 /// Rounds to the precision of the float type (stored widened to f64).
 pub fn round_to(k: &TypeKind, f: f64) -> f64 {
     crate::printer::round_float(k, f)
+}
+
+/// The value of IEEE half-precision bits.
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h >> 15 == 1 { -1.0 } else { 1.0 };
+    let exp = (h >> 10 & 0x1f) as i32;
+    let mant = (h & 0x3ff) as f64;
+    sign * match exp {
+        0 => mant * 2f64.powi(-24),
+        31 if mant == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
+    }
 }
 
 /// Canonical spacing of an affine map body, as MLIR prints it.

@@ -110,11 +110,21 @@ struct NameSet {
 }
 
 impl NameSet {
+    /// A folded multiply per word (the 128-bit product's halves xored):
+    /// each step carries high bits down. The Fx hash gave whole 64-bit
+    /// collisions between names of more than eight bytes (`%arg100592` and
+    /// `%arg100519`), which `more` holds: with a million block arguments
+    /// it grew to thousands and every lookup scanned it.
     fn hash(s: &str) -> u64 {
-        use std::hash::Hasher;
-        let mut h = mlir_async_ir::fxhash::FxHasher::default();
-        h.write(s.as_bytes());
-        h.finish()
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut h = (s.len() as u64).wrapping_mul(K);
+        for c in s.as_bytes().chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            let m = (h ^ u64::from_le_bytes(w)) as u128 * K as u128;
+            h = (m as u64) ^ ((m >> 64) as u64);
+        }
+        h
     }
     fn contains(&self, names: &Names, s: &str, h: u64) -> bool {
         self.first.get(&h).is_some_and(|&i| names.text_of(i) == s)
@@ -910,6 +920,14 @@ impl<'a> Printer<'a> {
     fn newline(&mut self) {
         self.out.push('\n');
     }
+    /// A newline, then the indentation of the op being printed plus
+    /// `extra`: for custom forms that span lines (`cf.switch`'s cases).
+    pub fn newline_indented(&mut self, extra: usize) {
+        self.newline();
+        self.indent += extra;
+        self.do_indent();
+        self.indent -= extra;
+    }
     fn do_indent(&mut self) {
         const SPACES: &str = "                                                                ";
         let mut n = self.indent;
@@ -1441,8 +1459,13 @@ fn type_list(ctx: &Context, ts: &[Type], out: &mut String) {
 
 /// `llvm::printEscapedString` inside quotes.
 pub fn print_string(s: &str, out: &mut String) {
+    print_string_bytes(s.as_bytes(), out)
+}
+
+/// [`print_string`] of bytes that need not be UTF-8 (a `StringAttr`).
+pub fn print_string_bytes(s: &[u8], out: &mut String) {
     out.push('"');
-    for &c in s.as_bytes() {
+    for &c in s {
         if c == b'\\' {
             out.push_str("\\\\");
         } else if (0x20..0x7f).contains(&c) && c != b'"' {
@@ -1975,6 +1998,17 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
                 print_type_into(ctx, *t, out);
             }
         }
+        AttrKind::WideInteger(bits, t) => {
+            let (w, unsigned) = match ctx.kind(*t) {
+                TypeKind::Integer(w, s) => (*w, *s == Signedness::Unsigned),
+                _ => (64 * bits.len() as u32, false),
+            };
+            out.push_str(&mlir_async_ir::wide::to_decimal(bits, w, !unsigned));
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
         AttrKind::Float(bits, t) => {
             out.push_str(&format_float(f64::from_bits(*bits), ctx.kind(*t)));
             if !elide_type {
@@ -1983,7 +2017,7 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
             }
         }
         AttrKind::String(s, t) => {
-            print_string(s, out);
+            print_string_bytes(s, out);
             if let Some(t) = t {
                 out.push_str(" : ");
                 print_type_into(ctx, *t, out);

@@ -20,7 +20,8 @@ use mlir_async_passes::{
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
-    parse_source, print_op, print_op_pieces, write_op, Diagnostic, Edition, PrintOptions, Severity,
+    parse_source_bytes, print_op, print_op_pieces, write_op, Diagnostic, Edition, PrintOptions,
+    Severity,
 };
 use std::io::{Read, Write};
 use std::time::Instant;
@@ -269,55 +270,39 @@ fn parse_expected(chunk: &str, line_offset: u32) -> Vec<Expected> {
 }
 
 struct Chunk<'a> {
+    /// The chunk as text; `raw` as read (they differ where the input is
+    /// not UTF-8, see `decode_source`).
     text: &'a str,
+    raw: &'a [u8],
     line_offset: u32,
 }
 
-/// Splits at `// -----` as mlir-opt does: the text is cut at every
-/// `// ---`, and a cut is a split only when `--` follows (and then not
-/// `0`: upstream's check, kept so that `// ------` leaves a `-` behind as
-/// there); otherwise it is a near miss, reported as a warning at the place
-/// after `// ---` and not split. Returns the chunks and the warnings.
-fn split_chunks<'a>(text: &'a str, file: &str, split: bool) -> (Vec<Chunk<'a>>, String) {
-    let whole = Chunk {
-        text,
-        line_offset: 0,
-    };
+/// The chunks of the input (one when not splitting), with the near
+/// misses of split markers mlir-opt warns about.
+fn split_chunks<'a>(
+    text: &'a str,
+    raw: &'a [u8],
+    split: bool,
+) -> (Vec<Chunk<'a>>, Vec<mlir_async_syntax::NearMiss>) {
     if !split {
-        return (vec![whole], String::new());
+        let whole = Chunk {
+            text,
+            raw,
+            line_offset: 0,
+        };
+        return (vec![whole], vec![]);
     }
-    let mut out = vec![];
-    let mut warnings = String::new();
-    let mut start = 0;
-    let line_of = |at: usize| text[..at].bytes().filter(|&c| c == b'\n').count() as u32;
-    for (p, _) in text.match_indices("// ---") {
-        let after = p + "// ---".len();
-        // Cuts inside an earlier accepted marker (`// ------ ...`).
-        if p < start {
-            continue;
-        }
-        let rest = &text.as_bytes()[after..];
-        if rest.starts_with(b"--") && rest.len() > 2 && rest[2] != b'0' {
-            out.push(Chunk {
-                text: &text[start..p],
-                line_offset: line_of(start),
-            });
-            start = after + 2;
-        } else {
-            let line = line_of(after) + 1;
-            let col = after - text[..after].rfind('\n').map_or(0, |n| n + 1) + 1;
-            let d = Diagnostic {
-                severity: Severity::Warning,
-                ..Diagnostic::error(file, line, col as u32, "near miss with file split marker")
-            };
-            warnings.push_str(&d.render(Some(text)));
-        }
-    }
-    out.push(Chunk {
-        text: &text[start..],
-        line_offset: line_of(start),
-    });
-    (out, warnings)
+    let (chunks, misses) = mlir_async_syntax::split_input(raw);
+    let chunks = chunks
+        .into_iter()
+        .map(|c| Chunk {
+            // Cut at ASCII bytes, the same in both.
+            text: text.get(c.start..c.end).unwrap_or(""),
+            raw: &raw[c.start..c.end],
+            line_offset: c.line_offset,
+        })
+        .collect();
+    (chunks, misses)
 }
 
 /// The outcome of processing one chunk.
@@ -381,7 +366,8 @@ fn process_chunk(
     after_all: &mut String,
     edition_seen: &mut Option<Edition>,
 ) -> ChunkResult {
-    if let Some(dest) = stream {
+    // Parts are cut from the text: only an input that is all UTF-8.
+    if let Some(dest) = stream.filter(|_| chunk.raw == chunk.text.as_bytes()) {
         match shards::try_sharded(o, file, dest, chunk.text) {
             Ok(run) => {
                 timing.extend(run.timing);
@@ -401,11 +387,12 @@ fn process_chunk(
     let mut ctx = Context::new();
     let reg = Registry::new(&mut ctx);
     let t0 = Instant::now();
-    let parsed = match parse_source(
+    let parsed = match parse_source_bytes(
         &mut ctx,
         &reg,
         file,
         chunk.text,
+        chunk.raw,
         chunk.line_offset,
         o.allow_unregistered,
     ) {
@@ -574,26 +561,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
     } else {
         input.clone()
     };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let pos = e.utf8_error().valid_up_to();
-            let b = e.as_bytes();
-            let line = b[..pos].iter().filter(|&&c| c == b'\n').count() as u32 + 1;
-            let col = (pos
-                - b[..pos]
-                    .iter()
-                    .rposition(|&c| c == b'\n')
-                    .map(|p| p + 1)
-                    .unwrap_or(0)) as u32
-                + 1;
-            eprint!(
-                "{}",
-                Diagnostic::error(&file, line, col, "invalid UTF-8 in source file").render(None)
-            );
-            return 1;
-        }
-    };
+    // MLIR reads bytes: invalid UTF-8 is fine in comments and strings.
+    let text = mlir_async_syntax::decode_source(&bytes);
+    let text: &str = &text;
     let mut outputs: Vec<Option<Vec<String>>> = vec![];
     let mut edition_seen = o.edition;
     let mut failed = false;
@@ -605,12 +575,27 @@ pub fn main_with_args(args: &[String]) -> i32 {
     // diagnostic checks decide what to write only at the end.
     let dest = o.output.clone().unwrap_or_else(|| "-".into());
     let stream = (!o.split_input_file && !o.verify_diagnostics).then_some(dest.as_str());
-    let (chunks, near_misses) = split_chunks(&text, &file, o.split_input_file);
+    let (chunks, near_misses) = split_chunks(text, &bytes, o.split_input_file);
+    for m in near_misses {
+        let ln = bytes[..m.pos].iter().filter(|&&c| c == b'\n').count();
+        let ls = bytes[..m.pos]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1);
+        let col = text.get(ls..m.pos).map_or(0, |l| l.chars().count()) + 1;
+        let mut d = Diagnostic::error(
+            &file,
+            ln as u32 + 1,
+            col as u32,
+            "near miss with file split marker",
+        );
+        d.severity = Severity::Warning;
+        eprint!("{}", d.render(Some(text)));
+    }
     let split = o.split_input_file;
     fn chunk_at<'t>(split: bool, c: &Chunk<'t>) -> Option<(&'t str, u32)> {
         split.then_some((c.text, c.line_offset))
     }
-    eprint!("{near_misses}");
     for chunk in chunks {
         let result = process_chunk(
             &o,
@@ -657,7 +642,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                         u.notes.clear();
                         u.message = format!("unexpected {}: {}", d.severity.as_str(), d.message);
                         u.severity = Severity::Error;
-                        stderr.push_str(&render_in(&u, &file, &text, chunk_at(split, &chunk)));
+                        stderr.push_str(&render_in(&u, &file, text, chunk_at(split, &chunk)));
                     }
                 }
             }
@@ -673,7 +658,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                         e.msg
                     ),
                 );
-                let r = render_in(&d, &file, &text, chunk_at(split, &chunk));
+                let r = render_in(&d, &file, text, chunk_at(split, &chunk));
                 stderr.push_str(&underline(r, e.msg.len()));
             }
         } else {
@@ -690,7 +675,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                     outputs.push(None);
                     failed = true;
                     for d in diags {
-                        stderr.push_str(&render_in(&d, &file, &text, chunk_at(split, &chunk)));
+                        stderr.push_str(&render_in(&d, &file, text, chunk_at(split, &chunk)));
                     }
                 }
             }

@@ -278,23 +278,27 @@ pub(super) fn try_sharded(
             let (tx, declared) = channel();
             to_parts.push(tx);
             let parsed = parsed.clone();
-            handles.push(sc.spawn(move || {
-                // Each part is one of the threads: what it verifies stays
-                // on it.
-                parallel::on_this_thread(|| {
-                    run_part(
-                        o,
-                        file,
-                        &text[start..end],
-                        line,
-                        k,
-                        parsed,
-                        declared,
-                        link,
-                        eliminate,
-                    )
+            let part = std::thread::Builder::new().stack_size(parallel::DEEP_STACK);
+            handles.push(
+                part.spawn_scoped(sc, move || {
+                    // Each part is one of the threads: what it verifies stays
+                    // on it.
+                    parallel::on_this_thread(|| {
+                        run_part(
+                            o,
+                            file,
+                            &text[start..end],
+                            line,
+                            k,
+                            parsed,
+                            declared,
+                            link,
+                            eliminate,
+                        )
+                    })
                 })
-            }));
+                .expect("failed to spawn thread"),
+            );
         }
         drop(parsed);
         let mut decls: Vec<Vec<String>> = vec![vec![]; parts.len()];

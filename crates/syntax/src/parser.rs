@@ -2626,8 +2626,11 @@ impl<'a, 'c> Parser<'a, 'c> {
         let mut depth = 1;
         while self.pos < self.b.len() {
             match self.b[self.pos] {
+                b'<' if self.b.get(self.pos + 1) == Some(&b'=') => {}
                 b'<' | b'(' | b'[' | b'{' => depth += 1,
                 b'>' if self.pos > 0 && self.b[self.pos - 1] == b'-' => {}
+                // `>=` and `<=` of affine set constraints.
+                b'>' if self.b.get(self.pos + 1) == Some(&b'=') => {}
                 b'>' | b')' | b']' | b'}' => {
                     depth -= 1;
                     if depth == 0 {
@@ -2837,7 +2840,17 @@ impl<'a, 'c> Parser<'a, 'c> {
                             if matches!(self.ctx.attr_kind(a), AttrKind::Affine(_))
                                 || matches!(self.ctx.attr_kind(a), AttrKind::Opaque(s) if s.starts_with("strided"))
                             {
-                                layout = Some(a);
+                                // An identity map is no layout: MLIR's
+                                // `MemRefType::get` drops it.
+                                let identity = match self.ctx.attr_kind(a) {
+                                    AttrKind::Affine(t) => t
+                                        .strip_prefix("affine_map<")
+                                        .and_then(|t| t.strip_suffix('>'))
+                                        .and_then(|t| mlir_async_ir::affine::parse_map(t).ok())
+                                        .is_some_and(|m| m.is_identity()),
+                                    _ => false,
+                                };
+                                layout = if identity { None } else { Some(a) };
                             } else {
                                 ms = Some(a);
                             }
@@ -3164,8 +3177,20 @@ impl<'a, 'c> Parser<'a, 'c> {
             "affine_map" | "affine_set" => {
                 self.pos += id.len();
                 self.expect("<")?;
+                let body_at = self.pos;
                 let body = self.balanced_body(p)?;
-                let text = format!("{id}<{}>", normalize_affine(body));
+                // Parsed and printed as MLIR does: the stored text is the
+                // canonical form (`d0 + d0` is `d0 * 2`).
+                let canonical = if id == "affine_map" {
+                    mlir_async_ir::affine::parse_map(body).map(|m| m.to_string())
+                } else {
+                    mlir_async_ir::affine::parse_set(body).map(|s| s.to_string())
+                };
+                let canonical = match canonical {
+                    Ok(t) => t,
+                    Err(e) => return self.err(body_at + e.offset, e.message),
+                };
+                let text = format!("{id}<{canonical}>");
                 Ok(self.ctx.attr(AttrKind::Affine(text)))
             }
             "loc" => {
@@ -3557,31 +3582,6 @@ fn half_to_f64(h: u16) -> f64 {
         31 => f64::NAN,
         e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
     }
-}
-
-/// Canonical spacing of an affine map body, as MLIR prints it.
-fn normalize_affine(body: &str) -> String {
-    let mut out = String::new();
-    let mut prev_space = false;
-    for c in body.chars() {
-        if c.is_whitespace() {
-            prev_space = true;
-            continue;
-        }
-        if prev_space
-            && !out.is_empty()
-            && !out.ends_with(['(', '['])
-            && !matches!(c, ')' | ']' | ',')
-        {
-            out.push(' ');
-        }
-        prev_space = false;
-        out.push(c);
-        if c == ',' {
-            prev_space = true;
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ pub const FOLDABLE: &[&str] = &[
     "arith.muli",
     "arith.andi",
     "arith.ori",
+    "arith.xori",
     "arith.divui",
     "arith.divsi",
     "arith.remui",
@@ -525,6 +526,22 @@ fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
                 return Some(Const(a | b));
             }
             (l == r && constant_attr(&ctx, l).is_none()).then_some(V(l))
+        }
+        "arith.xori" => {
+            let (l, r, a, b) = binary()?;
+            if b == Some(0) {
+                return Some(V(l));
+            }
+            if l == r {
+                return Some(Const(0));
+            }
+            // xori(xori(x, y), y) -> x: a `not` undone.
+            if let Some(&[x, y]) = defined_by(&ctx, l, "arith.xori") {
+                if y == r {
+                    return Some(V(x));
+                }
+            }
+            Some(Const(a? ^ b?))
         }
         "arith.divui" | "arith.divsi" => {
             let (l, _, a, b) = binary()?;

@@ -112,3 +112,21 @@ fn symbol_dce_matches_upstream() {
         0x00c0_ffee_0003,
     );
 }
+
+/// Functions with `scf.if` and `scf.for` among the blocks.
+fn scf_shape(edition: u32) -> Shape {
+    Shape {
+        scf: true,
+        ..Shape::new(edition)
+    }
+}
+
+#[test]
+fn canonicalize_scf_matches_upstream() {
+    check(&["-canonicalize"], scf_shape, 0x00c0_ffee_0004);
+}
+
+#[test]
+fn cse_scf_matches_upstream() {
+    check(&["-cse"], scf_shape, 0x00c0_ffee_0005);
+}

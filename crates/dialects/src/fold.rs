@@ -281,6 +281,37 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
     fold_elementwise(ctx, op, ed)
 }
 
+/// `scf.if` on `xori(c, true)` with an `else`: the `if` on `c` with its
+/// branches swapped (`IfOp::fold`, the same in LLVM 14 and 15), done in
+/// place.
+pub fn fold_if(ctx: &mut Context, op: Op) -> bool {
+    let &[then_r, else_r] = ctx.regions_of(op) else {
+        return false;
+    };
+    let Some(&else_b) = ctx.region_blocks(else_r).first() else {
+        return false;
+    };
+    let Some(&[x, one]) = defined_by(ctx, ctx.operand(op, 0), "arith.xori") else {
+        return false;
+    };
+    if !constant_attr(ctx, one).is_some_and(|a| match a {
+        AttrKind::Bool(b) => *b,
+        AttrKind::Integer(i, _) => *i == 1,
+        _ => false,
+    }) {
+        return false;
+    }
+    let Some(&then_b) = ctx.region_blocks(then_r).first() else {
+        return false;
+    };
+    ctx.set_operand(op, 0, x);
+    ctx.detach_block(then_b);
+    ctx.detach_block(else_b);
+    ctx.append_block(then_r, else_b);
+    ctx.append_block(else_r, then_b);
+    true
+}
+
 /// A vector or tensor op over constants of which one at least is not a
 /// splat: MLIR's constant folders apply the scalar rule to each element.
 /// An identity a rule finds for one element (`addi(x, 0)`) stands for that

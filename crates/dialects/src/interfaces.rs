@@ -38,6 +38,12 @@ fn arith_buildable(ctx: &Context, value: Attribute, ty: Type) -> bool {
 
 impl OpInterfaces for Interfaces {
     fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
+        if ctx.name(op) == "scf.if" {
+            return match fold::fold_if(ctx, op) {
+                true => Folded::InPlace,
+                false => Folded::No,
+            };
+        }
         // The folders read constant operands from the IR themselves.
         let Some(f) = fold::fold(ctx, op, self.edition) else {
             return Folded::No;

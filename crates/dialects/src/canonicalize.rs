@@ -1360,10 +1360,13 @@ fn if_to_select15(op: Op, rw: &mut Rewriter) -> R {
     let inside = |ctx: &Context, a: Value, b: Value| {
         value_region(ctx, a) == Some(t) || value_region(ctx, b) == Some(e)
     };
+    // Decided before the branches move to the new `if`.
+    let stays: Vec<bool> = pairs.iter().map(|&(a, b)| inside(rw.ctx, a, b)).collect();
     let kept: Vec<_> = pairs
         .iter()
-        .filter(|&&(a, b)| inside(rw.ctx, a, b))
-        .map(|&(a, _)| rw.ctx.value_type(a))
+        .zip(&stays)
+        .filter(|(_, &s)| s)
+        .map(|(&(a, _), _)| rw.ctx.value_type(a))
         .collect();
     if kept.len() == n {
         return Ok(false);
@@ -1380,8 +1383,8 @@ fn if_to_select15(op: Op, rw: &mut Rewriter) -> R {
     let mut results = vec![];
     let (mut tv, mut ev) = (vec![], vec![]);
     rw.set_insertion_point(new);
-    for (a, b) in pairs {
-        if inside(rw.ctx, a, b) {
+    for ((a, b), stay) in pairs.into_iter().zip(stays) {
+        if stay {
             results.push(rw.ctx.result(new, tv.len()));
             tv.push(a);
             ev.push(b);

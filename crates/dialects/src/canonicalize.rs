@@ -954,8 +954,9 @@ fn replace_op_with_region(rw: &mut Rewriter, op: Op, r: Region, args: &[Value]) 
     let Some(term) = rw.ctx.last_op(b) else {
         return Ok(false);
     };
-    let results = rw.ctx.operands(term).to_vec();
     rw.inline_block_before(b, op, args);
+    // Read after the merge: a yielded block argument is now its value.
+    let results = rw.ctx.operands(term).to_vec();
     rw.replace_op(op, &results)?;
     rw.erase_op(term)?;
     Ok(true)

@@ -1043,10 +1043,7 @@ fn if_combine15(op: Op, rw: &mut Rewriter) -> R {
     let regions = rw.ctx.regions_of(op).to_vec();
     let results = rw.ctx.results(prev).to_vec();
     for (k, &r) in results.iter().enumerate() {
-        let (tv, ev) = (
-            rw.ctx.operand(then_yield, k),
-            rw.ctx.operand(else_yield, k),
-        );
+        let (tv, ev) = (rw.ctx.operand(then_yield, k), rw.ctx.operand(else_yield, k));
         let uses: Vec<_> = rw.ctx.uses(r).iter().rev().copied().collect();
         for u in uses {
             let with = if then_of.is_some_and(|i| region_holds(rw.ctx, regions[i], u.op)) {
@@ -1090,10 +1087,9 @@ fn combine_ifs(
     let next_regions = rw.ctx.regions_of(next).to_vec();
     rw.ctx.take_body(ct, pt);
     if let Some(i) = then_of {
-        if let (Some(dst), Some(src)) = (
-            back_block(rw.ctx, ct),
-            back_block(rw.ctx, next_regions[i]),
-        ) {
+        if let (Some(dst), Some(src)) =
+            (back_block(rw.ctx, ct), back_block(rw.ctx, next_regions[i]))
+        {
             join_blocks(rw, src, dst)?;
         }
     }
@@ -1689,12 +1685,20 @@ fn scf_patterns(set: &mut PatternSet, edition15: bool) {
         (
             "scf.for",
             "SimplifyTrivialLoops",
-            if edition15 { for_trivial15 } else { for_trivial14 },
+            if edition15 {
+                for_trivial15
+            } else {
+                for_trivial14
+            },
         ),
         (
             "scf.if",
             "CombineIfs",
-            if edition15 { if_combine15 } else { if_combine14 },
+            if edition15 {
+                if_combine15
+            } else {
+                if_combine14
+            },
         ),
         (
             "scf.if",
@@ -1709,7 +1713,11 @@ fn scf_patterns(set: &mut PatternSet, edition15: bool) {
         (
             "scf.if",
             "ConvertTrivialIfToSelect",
-            if edition15 { if_to_select15 } else { if_to_select14 },
+            if edition15 {
+                if_to_select15
+            } else {
+                if_to_select14
+            },
         ),
         ("scf.if", "RemoveEmptyElseBranch", if_remove_empty_else),
         ("scf.if", "RemoveStaticCondition", if_static_condition),

@@ -15,6 +15,7 @@ pub fn patterns(edition: mlir_async_syntax::Edition) -> PatternSet {
     let edition15 = edition == mlir_async_syntax::Edition::V15;
     arith_patterns(&mut set, edition15);
     scf_patterns(&mut set, edition15);
+    memref_patterns(&mut set);
     for p in [
         FnPattern::new("cf.br", "BranchOp::canonicalize", br_canonicalize),
         FnPattern::new(
@@ -1730,5 +1731,110 @@ fn scf_patterns(set: &mut PatternSet, edition15: bool) {
     ];
     for (root, name, f) in list {
         set.add(FnPattern::new(root, name, f));
+    }
+}
+
+// ----- memref -----
+
+/// `SimplifyAllocConst`: dynamic sizes given by constants become static,
+/// and a cast gives the users the type they had.
+fn alloc_const_sizes(op: Op, rw: &mut Rewriter) -> R {
+    let t = rw.ctx.value_type(rw.ctx.result(op, 0));
+    let mlir_async_ir::TypeKind::MemRef {
+        shape,
+        elem,
+        layout,
+        memory_space,
+    } = rw.ctx.kind(t).clone()
+    else {
+        return Ok(false);
+    };
+    let n_dyn = shape.iter().filter(|d| d.is_none()).count();
+    let ops = rw.ctx.operands(op).to_vec();
+    if ops.len() < n_dyn {
+        return Ok(false);
+    }
+    let (dyn_sizes, symbols) = ops.split_at(n_dyn);
+    let index = rw.ctx.index_type();
+    let is_const_index =
+        |ctx: &Context, v: Value| const_int(ctx, v).is_some() && ctx.value_type(v) == index;
+    if !dyn_sizes.iter().any(|&v| is_const_index(rw.ctx, v)) {
+        return Ok(false);
+    }
+    let mut new_shape = vec![];
+    let mut kept = vec![];
+    let mut next = dyn_sizes.iter();
+    for d in &shape {
+        if d.is_some() {
+            new_shape.push(*d);
+            continue;
+        }
+        let &v = next.next().expect("one size per dynamic dimension");
+        match index_const(rw.ctx, v).filter(|_| rw.ctx.value_type(v) == index) {
+            Some(n) => new_shape.push(Some(n)),
+            None => {
+                new_shape.push(None);
+                kept.push(v);
+            }
+        }
+    }
+    let new_t = rw.ctx.ty(mlir_async_ir::TypeKind::MemRef {
+        shape: new_shape,
+        elem,
+        layout,
+        memory_space,
+    });
+    let loc = rw.ctx.op_loc(op);
+    let mut operands = kept.clone();
+    operands.extend_from_slice(symbols);
+    let seg = crate::util::segment_sizes(rw.ctx, &[kept.len(), symbols.len()]);
+    let mut attrs = vec![];
+    if let Some(a) = rw.ctx.get_attr(op, "alignment") {
+        attrs.push((rw.ctx.sym("alignment"), a));
+    }
+    attrs.push((rw.ctx.sym("operand_segment_sizes"), seg));
+    let name = rw.ctx.op_name(op);
+    let alloc = rw.create_op(name, loc, &operands, &[new_t], &attrs)?;
+    let alloc = rw.ctx.result(alloc, 0);
+    let cast = rw.ctx.sym("memref.cast");
+    let c = rw.create_op(cast, loc, &[alloc], &[t], &[])?;
+    let c = rw.ctx.result(c, 0);
+    rw.replace_op(op, &[c])?;
+    Ok(true)
+}
+
+/// `SimplifyDeadAlloc`: a buffer only stored into and deallocated goes,
+/// with those stores and deallocations.
+fn alloc_dead(op: Op, rw: &mut Rewriter) -> R {
+    let buf = rw.ctx.result(op, 0);
+    let users: Vec<Op> = rw.ctx.users(buf).collect();
+    let only_written = users.iter().all(|&u| match rw.ctx.name(u) {
+        "memref.store" => rw.ctx.operand(u, 0) != buf,
+        "memref.dealloc" => true,
+        _ => false,
+    });
+    if !only_written {
+        return Ok(false);
+    }
+    let mut seen = vec![];
+    for u in users {
+        if !seen.contains(&u) {
+            seen.push(u);
+            rw.erase_op(u)?;
+        }
+    }
+    rw.erase_op(op)?;
+    Ok(true)
+}
+
+/// The `memref` patterns (benefit 1, in upstream's order).
+fn memref_patterns(set: &mut PatternSet) {
+    for root in ["memref.alloc", "memref.alloca"] {
+        set.add(FnPattern::new(
+            root,
+            "SimplifyAllocConst",
+            alloc_const_sizes,
+        ));
+        set.add(FnPattern::new(root, "SimplifyDeadAlloc", alloc_dead));
     }
 }

@@ -312,6 +312,86 @@ pub fn fold_if(ctx: &mut Context, op: Op) -> bool {
     true
 }
 
+/// What a `memref` op folds to (LLVM 14 and 15 alike).
+pub enum MemrefFold {
+    /// Changed in place: an operand that was a `memref.cast` is now the
+    /// cast's source.
+    InPlace,
+    /// An existing value (`dim` of an allocation: its size operand).
+    Value(Value),
+    /// A constant index (`dim` of a static dimension).
+    Index(i64),
+}
+
+/// Replaces each operand of `op` defined by a ranked `memref.cast` with
+/// the cast's source, except `keep` (MLIR's `foldMemRefCast`: the op works
+/// on any layout the cast only hid). Whether any was.
+fn fold_memref_cast(ctx: &mut Context, op: Op, keep: Option<Value>) -> bool {
+    let mut folded = false;
+    for i in 0..ctx.operands(op).len() {
+        let v = ctx.operand(op, i);
+        if Some(v) == keep {
+            continue;
+        }
+        let Some(&[src]) = defined_by(ctx, v, "memref.cast") else {
+            continue;
+        };
+        if matches!(
+            ctx.kind(ctx.value_type(src)),
+            TypeKind::UnrankedMemRef { .. }
+        ) {
+            continue;
+        }
+        ctx.set_operand(op, i, src);
+        folded = true;
+    }
+    folded
+}
+
+/// The folders of `memref.dim`, `memref.cast`, `memref.load`,
+/// `memref.store` and `memref.dealloc`; `None` for other ops or no fold.
+pub fn fold_memref(ctx: &mut Context, op: Op) -> Option<MemrefFold> {
+    let folded = match ctx.name(op) {
+        "memref.dim" => return fold_dim(ctx, op),
+        "memref.cast" | "memref.load" | "memref.dealloc" => fold_memref_cast(ctx, op, None),
+        "memref.store" => {
+            let value = ctx.operands(op).first().copied();
+            fold_memref_cast(ctx, op, value)
+        }
+        _ => false,
+    };
+    folded.then_some(MemrefFold::InPlace)
+}
+
+/// `memref.dim` at a constant index: the static size, the dynamic size
+/// an allocation was given, or the `dim` of what a cast hid.
+fn fold_dim(ctx: &mut Context, op: Op) -> Option<MemrefFold> {
+    let &[src, idx] = ctx.operands(op) else {
+        return None;
+    };
+    let AttrKind::Integer(i, _) = *constant_attr(ctx, idx)? else {
+        return None;
+    };
+    let TypeKind::MemRef { shape, .. } = ctx.kind(ctx.value_type(src)) else {
+        return None;
+    };
+    // Past the rank upstream reads out of bounds; no fold here.
+    let i = usize::try_from(i).ok().filter(|&i| i < shape.len())?;
+    if let Some(n) = shape[i] {
+        return Some(MemrefFold::Index(n));
+    }
+    let dynamic_before = shape[..i].iter().filter(|d| d.is_none()).count();
+    if let Some(d) = ctx.defining_op(src) {
+        if matches!(ctx.name(d), "memref.alloc" | "memref.alloca") {
+            return ctx
+                .operands(d)
+                .get(dynamic_before)
+                .map(|&v| MemrefFold::Value(v));
+        }
+    }
+    fold_memref_cast(ctx, op, None).then_some(MemrefFold::InPlace)
+}
+
 /// A vector or tensor op over constants of which one at least is not a
 /// splat: MLIR's constant folders apply the scalar rule to each element.
 /// An identity a rule finds for one element (`addi(x, 0)`) stands for that

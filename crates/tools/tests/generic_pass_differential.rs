@@ -122,10 +122,12 @@ fn symbol_dce_matches_upstream() {
     );
 }
 
-/// Functions with `scf.if` and `scf.for` among the blocks.
+/// Functions with `scf.if`, `scf.for` and `memref` buffers among the
+/// blocks.
 fn scf_shape(edition: u32) -> Shape {
     Shape {
         scf: true,
+        memref: true,
         ..Shape::new(edition)
     }
 }

@@ -24,6 +24,10 @@ pub struct Shape {
     /// values, of constants and of the loop's own arguments. Off, the
     /// other shapes draw exactly the functions they always drew.
     pub scf: bool,
+    /// Also `memref.alloc` (static, or sized by `%i` or a constant),
+    /// `memref.cast` to `memref<?xi32>`, `memref.dim`, loads, stores and
+    /// `memref.dealloc` on them. Off, the other shapes are unchanged.
+    pub memref: bool,
 }
 
 /// How deep `scf` regions nest.
@@ -37,6 +41,7 @@ impl Shape {
             max_ops: 7,
             private_funcs: false,
             scf: false,
+            memref: false,
         }
     }
 }
@@ -89,8 +94,13 @@ impl Fn<'_> {
         } else {
             "select"
         };
-        let kinds = if self.shape.scf { 18 } else { 14 };
-        let r = self.rng.below(kinds);
+        let scf_kinds = if self.shape.scf { 4 } else { 0 };
+        let memref_kinds = if self.shape.memref { 5 } else { 0 };
+        let r = self.rng.below(14 + scf_kinds + memref_kinds);
+        if r >= 14 + scf_kinds {
+            self.memref_op(scope, r - 14 - scf_kinds);
+            return;
+        }
         if r >= 14 {
             if self.depth < MAX_DEPTH {
                 if r < 16 {
@@ -226,6 +236,88 @@ impl Fn<'_> {
         if let Some(v) = v {
             scope.push(v);
         }
+    }
+
+    /// One of the `memref` ops on buffers of their own (`kind` < 5).
+    fn memref_op(&mut self, scope: &mut Vec<V>, kind: usize) {
+        const DYN: &str = "memref<?xi32>";
+        let buffers: Vec<V> = scope
+            .iter()
+            .filter(|v| v.ty.starts_with("memref"))
+            .cloned()
+            .collect();
+        let any_buffer = |f: &mut Self| {
+            if buffers.is_empty() || f.rng.below(4) == 0 {
+                V {
+                    name: "%m".into(),
+                    ty: "memref<8xi32>",
+                }
+            } else {
+                buffers[f.rng.below(buffers.len())].clone()
+            }
+        };
+        let v = match kind {
+            0 => match self.rng.below(3) {
+                0 => self.fresh("memref.alloc() : memref<4xi32>".into(), "memref<4xi32>"),
+                1 => self.fresh(format!("memref.alloc(%i) : {DYN}"), DYN),
+                _ => {
+                    // Only fresh positive constants size a buffer: a folded
+                    // size could be negative.
+                    let c = ["1", "4", "8"][self.rng.below(3)];
+                    let n = self.fresh(format!("arith.constant {c} : index"), "index");
+                    scope.push(n.clone());
+                    self.fresh(format!("memref.alloc({}) : {DYN}", n.name), DYN)
+                }
+            },
+            1 => {
+                let b = any_buffer(self);
+                if b.ty == DYN {
+                    return;
+                }
+                self.fresh(format!("memref.cast {} : {} to {DYN}", b.name, b.ty), DYN)
+            }
+            2 => {
+                // A fresh 0: a folded index could be past the rank.
+                let b = any_buffer(self);
+                let z = self.fresh("arith.constant 0 : index".into(), "index");
+                scope.push(z.clone());
+                self.fresh(
+                    format!("memref.dim {}, {} : {}", b.name, z.name, b.ty),
+                    "index",
+                )
+            }
+            3 => {
+                let b = any_buffer(self);
+                let Some(i) = self.pick(scope, "index").cloned() else {
+                    return;
+                };
+                if self.rng.below(2) == 0 {
+                    self.fresh(
+                        format!("memref.load {}[{}] : {}", b.name, i.name, b.ty),
+                        "i32",
+                    )
+                } else {
+                    let Some(x) = self.pick(scope, "i32").cloned() else {
+                        return;
+                    };
+                    self.out.push_str(&format!(
+                        "  memref.store {}, {}[{}] : {}\n",
+                        x.name, b.name, i.name, b.ty
+                    ));
+                    return;
+                }
+            }
+            _ => {
+                if buffers.is_empty() {
+                    return;
+                }
+                let b = buffers[self.rng.below(buffers.len())].clone();
+                self.out
+                    .push_str(&format!("  memref.dealloc {} : {}\n", b.name, b.ty));
+                return;
+            }
+        };
+        scope.push(v);
     }
 
     /// A fresh SSA name, for an op whose text is written in parts.

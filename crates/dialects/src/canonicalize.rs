@@ -1194,8 +1194,7 @@ fn if_combine_nested15(op: Op, rw: &mut Rewriter) -> R {
     let inner_then = yield_of(rw.ctx, back_block(rw.ctx, if_regions(rw.ctx, inner).0));
     let inner_else = yield_of(rw.ctx, else_block(rw.ctx, inner));
     let mut to_select = vec![];
-    for k in 0..then_vals.len() {
-        let v = then_vals[k];
+    for (k, v) in then_vals.clone().into_iter().enumerate() {
         if rw.ctx.defining_op(v) == Some(inner) {
             let mlir_async_ir::ValueDef::Result(_, n) = rw.ctx.value_def(v) else {
                 return Ok(false);
@@ -1243,13 +1242,11 @@ fn if_combine_nested15(op: Op, rw: &mut Rewriter) -> R {
     rw.merge_blocks(ib, nb, &[]);
     rw.set_insertion_point_to_end(nb);
     if let Some(old) = rw.ctx.last_op(nb) {
-        let y = create_yield(rw, loc, &then_vals)?;
-        let _ = y;
+        create_yield(rw, loc, &then_vals)?;
         rw.replace_op(old, &[])?;
     }
     if !else_vals.is_empty() {
-        let eb = rw.create_block(ne, None, &[]);
-        let _ = eb;
+        rw.create_block(ne, None, &[]);
         create_yield(rw, loc, &else_vals)?;
     }
     rw.replace_op(op, &results)?;

@@ -963,6 +963,29 @@ fn replace_op_with_region(rw: &mut Rewriter, op: Op, r: Region, args: &[Value]) 
     Ok(true)
 }
 
+/// The `then` and `else` yields of an `scf.if` that has both, each
+/// yielding one value per result; other shapes (which the verifier lets
+/// through in generic form) are left alone.
+fn if_yields(ctx: &Context, op: Op) -> Option<(Op, Op)> {
+    let (t, e) = if_regions(ctx, op);
+    let ty = ctx.last_op(back_block(ctx, t)?)?;
+    let ey = ctx.last_op(back_block(ctx, e)?)?;
+    let n = ctx.results(op).len();
+    (ctx.operands(ty).len() == n && ctx.operands(ey).len() == n).then_some((ty, ey))
+}
+
+/// Whether each branch of an `scf.if` there is yields one value per
+/// result.
+fn yields_match(ctx: &Context, op: Op) -> bool {
+    let n = ctx.results(op).len();
+    let (t, e) = if_regions(ctx, op);
+    [t, e].into_iter().all(|r| {
+        back_block(ctx, r)
+            .and_then(|b| ctx.last_op(b))
+            .is_none_or(|y| ctx.operands(y).len() == n)
+    })
+}
+
 /// The `true` or `false` of an `arith.constant` (`BoolAttr`).
 fn bool_const(ctx: &Context, v: Value) -> Option<bool> {
     let d = def_of(ctx, v, "arith.constant")?;
@@ -1034,10 +1057,7 @@ fn if_combine15(op: Op, rw: &mut Rewriter) -> R {
     if then_of.is_none() && else_of.is_none() {
         return Ok(false);
     }
-    let (pt, pe) = if_regions(rw.ctx, prev);
-    let then_yield = back_block(rw.ctx, pt).and_then(|b| rw.ctx.last_op(b));
-    let else_yield = back_block(rw.ctx, pe).and_then(|b| rw.ctx.last_op(b));
-    let (Some(then_yield), Some(else_yield)) = (then_yield, else_yield) else {
+    let Some((then_yield, else_yield)) = if_yields(rw.ctx, prev) else {
         // Without an `else`, the first `if` has no results to replace.
         return combine_ifs(op, prev, rw, pc, then_of, else_of);
     };
@@ -1176,6 +1196,9 @@ fn if_combine_nested15(op: Op, rw: &mut Rewriter) -> R {
     let Some(inner) = nested_if(rw.ctx, op) else {
         return Ok(false);
     };
+    if !yields_match(rw.ctx, op) || !yields_match(rw.ctx, inner) {
+        return Ok(false);
+    }
     let else_block = |ctx: &Context, o: Op| back_block(ctx, if_regions(ctx, o).1);
     if else_block(rw.ctx, op).is_some_and(|b| !only_terminator(rw.ctx, b)) {
         return Ok(false);
@@ -1305,10 +1328,9 @@ fn if_to_select14(op: Op, rw: &mut Rewriter) -> R {
         return Ok(false);
     }
     let cond = rw.ctx.operand(op, 0);
-    let (ty, ey) = (
-        rw.ctx.last_op(tb).expect("terminator"),
-        rw.ctx.last_op(eb).expect("terminator"),
-    );
+    let Some((ty, ey)) = if_yields(rw.ctx, op) else {
+        return Ok(false);
+    };
     let pairs: Vec<(Value, Value)> = rw
         .ctx
         .operands(ty)
@@ -1341,10 +1363,9 @@ fn if_to_select15(op: Op, rw: &mut Rewriter) -> R {
     let (Some(tb), Some(eb)) = (back_block(rw.ctx, t), back_block(rw.ctx, e)) else {
         return Ok(false);
     };
-    let (ty, ey) = (
-        rw.ctx.last_op(tb).expect("terminator"),
-        rw.ctx.last_op(eb).expect("terminator"),
-    );
+    let Some((ty, ey)) = if_yields(rw.ctx, op) else {
+        return Ok(false);
+    };
     let pairs: Vec<(Value, Value)> = rw
         .ctx
         .operands(ty)
@@ -1444,6 +1465,9 @@ fn if_static_condition(op: Op, rw: &mut Rewriter) -> R {
 /// `RemoveUnusedResults`: an `if` with unused results becomes one
 /// without them.
 fn if_remove_unused_results(op: Op, rw: &mut Rewriter) -> R {
+    if !yields_match(rw.ctx, op) {
+        return Ok(false);
+    }
     let results = rw.ctx.results(op).to_vec();
     let used: Vec<usize> = (0..results.len())
         .filter(|&k| rw.ctx.has_uses(results[k]))
@@ -1487,14 +1511,9 @@ fn if_yield_condition_or_value(op: Op, rw: &mut Rewriter) -> R {
     if results.is_empty() {
         return Ok(false);
     }
-    let (t, e) = if_regions(rw.ctx, op);
-    let (Some(tb), Some(eb)) = (back_block(rw.ctx, t), back_block(rw.ctx, e)) else {
+    let Some((ty, ey)) = if_yields(rw.ctx, op) else {
         return Ok(false);
     };
-    let (ty, ey) = (
-        rw.ctx.last_op(tb).expect("terminator"),
-        rw.ctx.last_op(eb).expect("terminator"),
-    );
     rw.set_insertion_point(op);
     let loc = rw.ctx.op_loc(op);
     let cond = rw.ctx.operand(op, 0);
@@ -1555,10 +1574,19 @@ fn for_iter_args_folder(op: Op, rw: &mut Rewriter) -> R {
         return Ok(false);
     };
     let ops = rw.ctx.operands(op).to_vec();
-    let inits = &ops[3..];
-    let args = rw.ctx.block_args(old)[1..].to_vec();
+    let Some(inits) = ops.get(3..) else {
+        return Ok(false);
+    };
+    let Some(args) = rw.ctx.block_args(old).get(1..).map(<[Value]>::to_vec) else {
+        return Ok(false);
+    };
     let results = rw.ctx.results(op).to_vec();
     let yields = rw.ctx.operands(y).to_vec();
+    // One argument, result and yielded value per initial value (generic
+    // forms the verifier lets through are left alone).
+    if [args.len(), results.len(), yields.len()] != [inits.len(); 3] {
+        return Ok(false);
+    }
     let mut keep = vec![];
     for k in 0..inits.len() {
         let (init, arg, res, yv) = (inits[k], args[k], results[k], yields[k]);
@@ -1629,8 +1657,13 @@ fn for_iter_args_folder(op: Op, rw: &mut Rewriter) -> R {
 /// loop whose body only yields values from outside by them.
 fn for_trivial(op: Op, rw: &mut Rewriter, edition15: bool) -> R {
     let ops = rw.ctx.operands(op).to_vec();
-    let (lb, ub, step) = (ops[0], ops[1], ops[2]);
-    let inits = ops[3..].to_vec();
+    let [lb, ub, step, ref inits @ ..] = ops[..] else {
+        return Ok(false);
+    };
+    let inits = inits.to_vec();
+    if inits.len() != rw.ctx.results(op).len() {
+        return Ok(false);
+    }
     if lb == ub {
         rw.replace_op(op, &inits)?;
         return Ok(true);
@@ -1660,8 +1693,13 @@ fn for_trivial(op: Op, rw: &mut Rewriter, edition15: bool) -> R {
     if !only_terminator(rw.ctx, b) {
         return Ok(false);
     }
-    let y = rw.ctx.last_op(b).expect("terminator");
+    let Some(y) = rw.ctx.last_op(b) else {
+        return Ok(false);
+    };
     let vals = rw.ctx.operands(y).to_vec();
+    if vals.len() != inits.len() {
+        return Ok(false);
+    }
     if vals.iter().any(|&v| value_in_region(rw.ctx, body, v)) {
         return Ok(false);
     }

@@ -20,14 +20,15 @@ use mlir_async_ir::{AttrKind, Context, DenseElem, Op, Type, TypeKind, Value, Val
 use mlir_async_syntax::printer::{float_from_bits, float_to_bits, round_float};
 use mlir_async_syntax::Edition;
 
-/// The ops [`fold`] covers.
+/// The ops [`fold`] covers that `-async-to-async-runtime` folds on its
+/// way (`arith.xori` folds under `-canonicalize`, but mlir-opt's
+/// conversion leaves it: the fold differential shows it unfolded).
 pub const FOLDABLE: &[&str] = &[
     "arith.addi",
     "arith.subi",
     "arith.muli",
     "arith.andi",
     "arith.ori",
-    "arith.xori",
     "arith.divui",
     "arith.divsi",
     "arith.remui",

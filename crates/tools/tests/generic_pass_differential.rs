@@ -16,7 +16,8 @@ use support::{have, Rng};
 /// counted apart; ours must still finish on it.
 fn differential(pass: &[&str], shape_of: fn(u32) -> Shape, seed: u64) -> (usize, Vec<String>) {
     let tmp = std::env::temp_dir().join(format!(
-        "mlir-async-generic-{}-{}",
+        // The seed tells apart tests of one pass running side by side.
+        "mlir-async-generic-{}-{seed:x}-{}",
         pass.join("").trim_start_matches('-'),
         std::process::id()
     ));

@@ -2,8 +2,10 @@
 //! the generic passes: integer `arith` code over constants and arguments,
 //! `select`, `cmpi`, casts, `memref` loads and stores, calls between the
 //! generated functions, several blocks with arguments, branches that loop
-//! back, unreachable blocks and dead values. Every function is valid IR
-//! (the tests check that upstream accepts it).
+//! back, unreachable blocks and dead values; with [`Shape::scf`] and
+//! [`Shape::memref`], also `scf.if`/`scf.for` regions and buffers of their
+//! own. Every function is valid IR (the tests check that upstream accepts
+//! it).
 
 use super::Rng;
 

@@ -20,7 +20,9 @@ use mlir_async_ir::{AttrKind, Context, DenseElem, Op, Type, TypeKind, Value, Val
 use mlir_async_syntax::printer::{float_from_bits, float_to_bits, round_float};
 use mlir_async_syntax::Edition;
 
-/// The ops [`fold`] covers.
+/// The ops [`fold`] covers that `-async-to-async-runtime` folds on its
+/// way (`arith.xori` folds under `-canonicalize`, but mlir-opt's
+/// conversion leaves it: the fold differential shows it unfolded).
 pub const FOLDABLE: &[&str] = &[
     "arith.addi",
     "arith.subi",
@@ -280,6 +282,117 @@ pub fn fold(ctx: &Context, op: Op, ed: Edition) -> Option<Folded> {
     fold_elementwise(ctx, op, ed)
 }
 
+/// `scf.if` on `xori(c, true)` with an `else`: the `if` on `c` with its
+/// branches swapped (`IfOp::fold`, the same in LLVM 14 and 15), done in
+/// place.
+pub fn fold_if(ctx: &mut Context, op: Op) -> bool {
+    let &[then_r, else_r] = ctx.regions_of(op) else {
+        return false;
+    };
+    let Some(&else_b) = ctx.region_blocks(else_r).first() else {
+        return false;
+    };
+    let Some(&[x, one]) = defined_by(ctx, ctx.operand(op, 0), "arith.xori") else {
+        return false;
+    };
+    if !constant_attr(ctx, one).is_some_and(|a| match a {
+        AttrKind::Bool(b) => *b,
+        AttrKind::Integer(i, _) => *i == 1,
+        _ => false,
+    }) {
+        return false;
+    }
+    let Some(&then_b) = ctx.region_blocks(then_r).first() else {
+        return false;
+    };
+    ctx.set_operand(op, 0, x);
+    ctx.detach_block(then_b);
+    ctx.detach_block(else_b);
+    ctx.append_block(then_r, else_b);
+    ctx.append_block(else_r, then_b);
+    true
+}
+
+/// What a `memref` op folds to (LLVM 14 and 15 alike).
+pub enum MemrefFold {
+    /// Changed in place: an operand that was a `memref.cast` is now the
+    /// cast's source.
+    InPlace,
+    /// An existing value (`dim` of an allocation: its size operand).
+    Value(Value),
+    /// A constant index (`dim` of a static dimension).
+    Index(i64),
+}
+
+/// Replaces each operand of `op` defined by a ranked `memref.cast` with
+/// the cast's source, except `keep` (MLIR's `foldMemRefCast`: the op works
+/// on any layout the cast only hid). Whether any was.
+fn fold_memref_cast(ctx: &mut Context, op: Op, keep: Option<Value>) -> bool {
+    let mut folded = false;
+    for i in 0..ctx.operands(op).len() {
+        let v = ctx.operand(op, i);
+        if Some(v) == keep {
+            continue;
+        }
+        let Some(&[src]) = defined_by(ctx, v, "memref.cast") else {
+            continue;
+        };
+        if matches!(
+            ctx.kind(ctx.value_type(src)),
+            TypeKind::UnrankedMemRef { .. }
+        ) {
+            continue;
+        }
+        ctx.set_operand(op, i, src);
+        folded = true;
+    }
+    folded
+}
+
+/// The folders of `memref.dim`, `memref.cast`, `memref.load`,
+/// `memref.store` and `memref.dealloc`; `None` for other ops or no fold.
+pub fn fold_memref(ctx: &mut Context, op: Op) -> Option<MemrefFold> {
+    let folded = match ctx.name(op) {
+        "memref.dim" => return fold_dim(ctx, op),
+        "memref.cast" | "memref.load" | "memref.dealloc" => fold_memref_cast(ctx, op, None),
+        "memref.store" => {
+            let value = ctx.operands(op).first().copied();
+            fold_memref_cast(ctx, op, value)
+        }
+        _ => false,
+    };
+    folded.then_some(MemrefFold::InPlace)
+}
+
+/// `memref.dim` at a constant index: the static size, the dynamic size
+/// an allocation was given, or the `dim` of what a cast hid.
+fn fold_dim(ctx: &mut Context, op: Op) -> Option<MemrefFold> {
+    let &[src, idx] = ctx.operands(op) else {
+        return None;
+    };
+    let AttrKind::Integer(i, _) = *constant_attr(ctx, idx)? else {
+        return None;
+    };
+    let TypeKind::MemRef { shape, .. } = ctx.kind(ctx.value_type(src)) else {
+        return None;
+    };
+    // Past the rank upstream reads out of bounds; no fold here.
+    let i = usize::try_from(i).ok().filter(|&i| i < shape.len())?;
+    if let Some(n) = shape[i] {
+        return Some(MemrefFold::Index(n));
+    }
+    let dynamic_before = shape[..i].iter().filter(|d| d.is_none()).count();
+    if let Some(d) = ctx.defining_op(src) {
+        if matches!(ctx.name(d), "memref.alloc" | "memref.alloca") {
+            return ctx
+                .operands(d)
+                .get(dynamic_before)
+                .map(|&v| MemrefFold::Value(v));
+        }
+    }
+    fold_memref_cast(ctx, op, None).then_some(MemrefFold::InPlace)
+}
+
 /// A vector or tensor op over constants of which one at least is not a
 /// splat: MLIR's constant folders apply the scalar rule to each element.
 /// An identity a rule finds for one element (`addi(x, 0)`) stands for that
@@ -525,6 +638,22 @@ fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
                 return Some(Const(a | b));
             }
             (l == r && constant_attr(&ctx, l).is_none()).then_some(V(l))
+        }
+        "arith.xori" => {
+            let (l, r, a, b) = binary()?;
+            if b == Some(0) {
+                return Some(V(l));
+            }
+            if l == r {
+                return Some(Const(0));
+            }
+            // xori(xori(x, y), y) -> x: a `not` undone.
+            if let Some(&[x, y]) = defined_by(&ctx, l, "arith.xori") {
+                if y == r {
+                    return Some(V(x));
+                }
+            }
+            Some(Const(a? ^ b?))
         }
         "arith.divui" | "arith.divsi" => {
             let (l, _, a, b) = binary()?;

@@ -38,6 +38,23 @@ fn arith_buildable(ctx: &Context, value: Attribute, ty: Type) -> bool {
 
 impl OpInterfaces for Interfaces {
     fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
+        if ctx.name(op) == "scf.if" {
+            return match fold::fold_if(ctx, op) {
+                true => Folded::InPlace,
+                false => Folded::No,
+            };
+        }
+        if let Some(f) = fold::fold_memref(ctx, op) {
+            return match f {
+                fold::MemrefFold::InPlace => Folded::InPlace,
+                fold::MemrefFold::Value(v) => Folded::Results(vec![FoldResult::Value(v)]),
+                fold::MemrefFold::Index(n) => {
+                    let index = ctx.index_type();
+                    let a = ctx.int_attr(i128::from(n), index);
+                    Folded::Results(vec![FoldResult::Attr(a)])
+                }
+            };
+        }
         // The folders read constant operands from the IR themselves.
         let Some(f) = fold::fold(ctx, op, self.edition) else {
             return Folded::No;

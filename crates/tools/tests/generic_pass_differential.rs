@@ -16,7 +16,8 @@ use support::{have, Rng};
 /// counted apart; ours must still finish on it.
 fn differential(pass: &[&str], shape_of: fn(u32) -> Shape, seed: u64) -> (usize, Vec<String>) {
     let tmp = std::env::temp_dir().join(format!(
-        "mlir-async-generic-{}-{}",
+        // The seed tells apart tests of one pass running side by side.
+        "mlir-async-generic-{}-{seed:x}-{}",
         pass.join("").trim_start_matches('-'),
         std::process::id()
     ));
@@ -27,6 +28,8 @@ fn differential(pass: &[&str], shape_of: fn(u32) -> Shape, seed: u64) -> (usize,
         .unwrap_or(4);
     let mut rng = Rng(seed);
     let (mut same, mut different, mut upstream_hangs) = (0, vec![], 0);
+    // Per edition (14, 15): identical, different, upstream did not finish.
+    let mut per = [[0usize; 3]; 2];
     for m in 0..modules {
         for edition in [14, 15] {
             let text = module(&mut rng, shape_of(edition), 25);
@@ -44,8 +47,10 @@ fn differential(pass: &[&str], shape_of: fn(u32) -> Shape, seed: u64) -> (usize,
                 .args(pass)
                 .output()
                 .expect("run ours");
+            let e = usize::from(edition == 15);
             if up.status.code() == Some(124) {
                 upstream_hangs += 1;
+                per[e][2] += 1;
                 assert!(
                     ours.status.success(),
                     "ours failed where upstream hangs: {}",
@@ -61,8 +66,10 @@ fn differential(pass: &[&str], shape_of: fn(u32) -> Shape, seed: u64) -> (usize,
             );
             if ours.status.success() && ours.stdout == up.stdout {
                 same += 1;
+                per[e][0] += 1;
             } else {
                 different.push(file.display().to_string());
+                per[e][1] += 1;
             }
         }
     }
@@ -72,6 +79,9 @@ fn differential(pass: &[&str], shape_of: fn(u32) -> Shape, seed: u64) -> (usize,
         same * 25,
         different.len()
     );
+    for (e, [s, d, h]) in [14, 15].iter().zip(per) {
+        eprintln!("  {e}: {s} identical, {d} different, {h} where upstream did not finish");
+    }
     if different.is_empty() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
@@ -170,4 +180,24 @@ fn corpus_matches_upstream() {
         "differ from upstream:\n{}",
         different.join("\n")
     );
+}
+
+/// Functions with `scf.if`, `scf.for` and `memref` buffers among the
+/// blocks.
+fn scf_shape(edition: u32) -> Shape {
+    Shape {
+        scf: true,
+        memref: true,
+        ..Shape::new(edition)
+    }
+}
+
+#[test]
+fn canonicalize_scf_matches_upstream() {
+    check(&["-canonicalize"], scf_shape, 0x00c0_ffee_0004);
+}
+
+#[test]
+fn cse_scf_matches_upstream() {
+    check(&["-cse"], scf_shape, 0x00c0_ffee_0005);
 }

@@ -2,8 +2,10 @@
 //! the generic passes: integer `arith` code over constants and arguments,
 //! `select`, `cmpi`, casts, `memref` loads and stores, calls between the
 //! generated functions, several blocks with arguments, branches that loop
-//! back, unreachable blocks and dead values. Every function is valid IR
-//! (the tests check that upstream accepts it).
+//! back, unreachable blocks and dead values; with [`Shape::scf`] and
+//! [`Shape::memref`], also `scf.if`/`scf.for` regions and buffers of their
+//! own. Every function is valid IR (the tests check that upstream accepts
+//! it).
 
 use super::Rng;
 
@@ -18,7 +20,20 @@ pub struct Shape {
     pub max_ops: usize,
     /// Private functions never called (for `-symbol-dce`).
     pub private_funcs: bool,
+    /// Also `scf.if` and `scf.for` (nested up to [`MAX_DEPTH`]): with and
+    /// without results and `else`, constant and variable conditions and
+    /// bounds, zero- and single-trip loops, `iter_args`, yields of outer
+    /// values, of constants and of the loop's own arguments. Off, the
+    /// other shapes draw exactly the functions they always drew.
+    pub scf: bool,
+    /// Also `memref.alloc` (static, or sized by `%i` or a constant),
+    /// `memref.cast` to `memref<?xi32>`, `memref.dim`, loads, stores and
+    /// `memref.dealloc` on them. Off, the other shapes are unchanged.
+    pub memref: bool,
 }
+
+/// How deep `scf` regions nest.
+const MAX_DEPTH: usize = 2;
 
 impl Shape {
     pub fn new(edition: u32) -> Self {
@@ -27,6 +42,8 @@ impl Shape {
             max_blocks: 5,
             max_ops: 7,
             private_funcs: false,
+            scf: false,
+            memref: false,
         }
     }
 }
@@ -43,6 +60,8 @@ struct Fn<'a> {
     shape: Shape,
     out: String,
     n: usize,
+    /// How many `scf` regions enclose the ops being drawn.
+    depth: usize,
 }
 
 const INT_CONSTS: &[&str] = &["0", "1", "-1", "2", "3", "7", "8", "-8", "31", "255"];
@@ -77,7 +96,23 @@ impl Fn<'_> {
         } else {
             "select"
         };
-        let r = self.rng.below(14);
+        let scf_kinds = if self.shape.scf { 4 } else { 0 };
+        let memref_kinds = if self.shape.memref { 5 } else { 0 };
+        let r = self.rng.below(14 + scf_kinds + memref_kinds);
+        if r >= 14 + scf_kinds {
+            self.memref_op(scope, r - 14 - scf_kinds);
+            return;
+        }
+        if r >= 14 {
+            if self.depth < MAX_DEPTH {
+                if r < 16 {
+                    self.scf_if(scope, callees);
+                } else {
+                    self.scf_for(scope, callees);
+                }
+            }
+            return;
+        }
         let v = match r {
             0 | 1 => {
                 let c = INT_CONSTS[self.rng.below(INT_CONSTS.len())];
@@ -187,8 +222,15 @@ impl Fn<'_> {
                     .cloned()
                     .map(|v| v.name)
                     .unwrap_or("%i".into());
+                // 15 resolves an unprefixed `call` only directly in a
+                // `func.func` body.
+                let call = if self.shape.edition == 15 && self.depth > 0 {
+                    "func.call"
+                } else {
+                    "call"
+                };
                 Some(self.fresh(
-                    format!("call @{callee}({}, %b, {}, {i}, %m) : (i32, i32, i1, index, memref<8xi32>) -> i32", a.name, b.name),
+                    format!("{call} @{callee}({}, %b, {}, {i}, %m) : (i32, i32, i1, index, memref<8xi32>) -> i32", a.name, b.name),
                     "i32",
                 ))
             }
@@ -196,6 +238,288 @@ impl Fn<'_> {
         if let Some(v) = v {
             scope.push(v);
         }
+    }
+
+    /// One of the `memref` ops on buffers of their own (`kind` < 5).
+    fn memref_op(&mut self, scope: &mut Vec<V>, kind: usize) {
+        const DYN: &str = "memref<?xi32>";
+        let buffers: Vec<V> = scope
+            .iter()
+            .filter(|v| v.ty.starts_with("memref"))
+            .cloned()
+            .collect();
+        let any_buffer = |f: &mut Self| {
+            if buffers.is_empty() || f.rng.below(4) == 0 {
+                V {
+                    name: "%m".into(),
+                    ty: "memref<8xi32>",
+                }
+            } else {
+                buffers[f.rng.below(buffers.len())].clone()
+            }
+        };
+        let v = match kind {
+            0 => match self.rng.below(3) {
+                0 => self.fresh("memref.alloc() : memref<4xi32>".into(), "memref<4xi32>"),
+                1 => self.fresh(format!("memref.alloc(%i) : {DYN}"), DYN),
+                _ => {
+                    // Only fresh positive constants size a buffer: a folded
+                    // size could be negative.
+                    let c = ["1", "4", "8"][self.rng.below(3)];
+                    let n = self.fresh(format!("arith.constant {c} : index"), "index");
+                    scope.push(n.clone());
+                    self.fresh(format!("memref.alloc({}) : {DYN}", n.name), DYN)
+                }
+            },
+            1 => {
+                let b = any_buffer(self);
+                if b.ty == DYN {
+                    return;
+                }
+                self.fresh(format!("memref.cast {} : {} to {DYN}", b.name, b.ty), DYN)
+            }
+            2 => {
+                // A fresh 0: a folded index could be past the rank.
+                let b = any_buffer(self);
+                let z = self.fresh("arith.constant 0 : index".into(), "index");
+                scope.push(z.clone());
+                self.fresh(
+                    format!("memref.dim {}, {} : {}", b.name, z.name, b.ty),
+                    "index",
+                )
+            }
+            3 => {
+                let b = any_buffer(self);
+                let Some(i) = self.pick(scope, "index").cloned() else {
+                    return;
+                };
+                if self.rng.below(2) == 0 {
+                    self.fresh(
+                        format!("memref.load {}[{}] : {}", b.name, i.name, b.ty),
+                        "i32",
+                    )
+                } else {
+                    let Some(x) = self.pick(scope, "i32").cloned() else {
+                        return;
+                    };
+                    self.out.push_str(&format!(
+                        "  memref.store {}, {}[{}] : {}\n",
+                        x.name, b.name, i.name, b.ty
+                    ));
+                    return;
+                }
+            }
+            _ => {
+                if buffers.is_empty() {
+                    return;
+                }
+                let b = buffers[self.rng.below(buffers.len())].clone();
+                self.out
+                    .push_str(&format!("  memref.dealloc {} : {}\n", b.name, b.ty));
+                return;
+            }
+        };
+        scope.push(v);
+    }
+
+    /// A fresh SSA name, for an op whose text is written in parts.
+    fn reserve(&mut self) -> String {
+        self.n += 1;
+        format!("%v{}", self.n)
+    }
+
+    /// The values `name` defines as `types` (`%v`, or `%v#0`, `%v#1`).
+    fn results(name: &str, types: &[&'static str]) -> Vec<V> {
+        match types {
+            [t] => vec![V {
+                name: name.to_string(),
+                ty: t,
+            }],
+            _ => (0..types.len())
+                .map(|i| V {
+                    name: format!("{name}#{i}"),
+                    ty: types[i],
+                })
+                .collect(),
+        }
+    }
+
+    /// A value of type `ty` for a yield: mostly one in scope, sometimes a
+    /// new constant (an `i1` one often, which the `scf.if` patterns look
+    /// for).
+    fn yield_value(&mut self, scope: &mut Vec<V>, ty: &'static str) -> String {
+        if self.rng.below(3) == 0 || self.pick(scope, ty).is_none() {
+            let c = match ty {
+                "i1" => ["true", "false"][self.rng.below(2)].to_string(),
+                "index" => format!("{} : index", ["0", "1", "4"][self.rng.below(3)]),
+                _ => format!("{} : i32", ["0", "1", "7"][self.rng.below(3)]),
+            };
+            let v = self.fresh(format!("arith.constant {c}"), ty);
+            scope.push(v.clone());
+            return v.name;
+        }
+        self.pick(scope, ty)
+            .map(|v| v.name.clone())
+            .unwrap_or_default()
+    }
+
+    /// A region body: a few ops over `scope`, then `scf.yield` of values of
+    /// `types` (or nothing, left implicit when `implicit`).
+    fn body(&mut self, scope: &[V], callees: &[String], types: &[&'static str], implicit: bool) {
+        let mut inner = scope.to_vec();
+        self.depth += 1;
+        // Empty bodies are common: they are what the patterns simplify.
+        let n = match self.rng.below(3) {
+            0 => 0,
+            _ => self.rng.below(self.shape.max_ops / 2 + 2),
+        };
+        for _ in 0..n {
+            self.op(&mut inner, callees);
+        }
+        self.depth -= 1;
+        let vals: Vec<String> = types
+            .iter()
+            .map(|&t| self.yield_value(&mut inner, t))
+            .collect();
+        if vals.is_empty() {
+            if !implicit {
+                self.out.push_str("  scf.yield\n");
+            }
+        } else {
+            self.out.push_str(&format!(
+                "  scf.yield {} : {}\n",
+                vals.join(", "),
+                types.join(", ")
+            ));
+        }
+    }
+
+    /// Up to two result types from `i32`, `index` and `i1`.
+    fn result_types(&mut self) -> Vec<&'static str> {
+        (0..self.rng.below(3))
+            .map(|_| ["i32", "index", "i1"][self.rng.below(3)])
+            .collect()
+    }
+
+    /// `scf.if` on a value in scope or a new constant, with or without
+    /// results and `else`.
+    fn scf_if(&mut self, scope: &mut Vec<V>, callees: &[String]) {
+        let cond = if self.rng.below(4) == 0 {
+            let c = ["true", "false"][self.rng.below(2)];
+            let v = self.fresh(format!("arith.constant {c}"), "i1");
+            scope.push(v.clone());
+            v.name
+        } else {
+            match self.pick(scope, "i1") {
+                Some(v) => v.name.clone(),
+                None => return,
+            }
+        };
+        let types = self.result_types();
+        let name = self.reserve();
+        let with_else = !types.is_empty() || self.rng.below(2) == 0;
+        let implicit = self.rng.below(2) == 0;
+        match types.len() {
+            0 => self.out.push_str(&format!("  scf.if {cond} {{\n")),
+            1 => self
+                .out
+                .push_str(&format!("  {name} = scf.if {cond} -> ({}) {{\n", types[0])),
+            k => self.out.push_str(&format!(
+                "  {name}:{k} = scf.if {cond} -> ({}) {{\n",
+                types.join(", ")
+            )),
+        }
+        self.body(scope, callees, &types, implicit);
+        if with_else {
+            self.out.push_str("  } else {\n");
+            self.body(scope, callees, &types, implicit);
+        }
+        self.out.push_str("  }\n");
+        scope.extend(Self::results(&name, &types));
+    }
+
+    /// A bound: a value in scope or a new constant (`0`, `1`, `4`, `8`).
+    fn bound(&mut self, scope: &mut Vec<V>) -> String {
+        if self.rng.below(3) > 0 {
+            let c = ["0", "1", "4", "8"][self.rng.below(4)];
+            let v = self.fresh(format!("arith.constant {c} : index"), "index");
+            scope.push(v.clone());
+            return v.name;
+        }
+        self.pick(scope, "index")
+            .map(|v| v.name.clone())
+            .unwrap_or("%i".into())
+    }
+
+    /// `scf.for` with constant or variable bounds (so zero-, single- and
+    /// many-trip loops), a positive constant step, and `iter_args`.
+    fn scf_for(&mut self, scope: &mut Vec<V>, callees: &[String]) {
+        let lb = self.bound(scope);
+        let ub = self.bound(scope);
+        let step = ["1", "2", "4"][self.rng.below(3)];
+        let step = self.fresh(format!("arith.constant {step} : index"), "index");
+        scope.push(step.clone());
+        let types = self.result_types();
+        let mut inits = vec![];
+        for &t in &types {
+            match self.pick(scope, t) {
+                Some(v) => inits.push(v.name.clone()),
+                None => inits.push(self.yield_value(scope, t)),
+            }
+        }
+        let name = self.reserve();
+        let iv = format!("{name}iv");
+        let mut inner = scope.clone();
+        inner.push(V {
+            name: iv.clone(),
+            ty: "index",
+        });
+        let head = format!("scf.for {iv} = {lb} to {ub} step {}", step.name);
+        if types.is_empty() {
+            self.out.push_str(&format!("  {head} {{\n"));
+        } else {
+            let args: Vec<String> = types
+                .iter()
+                .enumerate()
+                .map(|(k, &t)| {
+                    let a = format!("{name}a{k}");
+                    inner.push(V {
+                        name: a.clone(),
+                        ty: t,
+                    });
+                    format!("{a} = {}", inits[k])
+                })
+                .collect();
+            let lhs = match types.len() {
+                1 => name.clone(),
+                k => format!("{name}:{k}"),
+            };
+            self.out.push_str(&format!(
+                "  {lhs} = {head} iter_args({}) -> ({}) {{\n",
+                args.join(", "),
+                types.join(", ")
+            ));
+        }
+        // Half the loops only yield their arguments (in order or not).
+        if !types.is_empty() && self.rng.below(2) == 0 {
+            let args: Vec<String> = (0..types.len())
+                .map(|k| {
+                    let same: Vec<usize> =
+                        (0..types.len()).filter(|&j| types[j] == types[k]).collect();
+                    format!("{name}a{}", same[self.rng.below(same.len())])
+                })
+                .collect();
+            self.out.push_str(&format!(
+                "  scf.yield {} : {}\n",
+                args.join(", "),
+                types.join(", ")
+            ));
+        } else {
+            let implicit = self.rng.below(2) == 0;
+            self.body(&inner, callees, &types, implicit);
+        }
+        self.out.push_str("  }\n");
+        scope.extend(Self::results(&name, &types));
     }
 
     /// Operands for a branch to a block with arguments `args`.
@@ -246,6 +570,7 @@ pub fn function(
         shape,
         out: String::new(),
         n: 0,
+        depth: 0,
     };
     let args = vec![
         V {

@@ -57,6 +57,18 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_get_global, print_get_global)
             .verify(verify_get_global)
             .pure(),
+        OpDef::new("memref.subview")
+            .syntax(parse_subview, print_subview)
+            .pure(),
+        OpDef::new("memref.expand_shape")
+            .syntax(parse_reshape_like, print_reshape_like)
+            .pure(),
+        OpDef::new("memref.collapse_shape")
+            .syntax(parse_reshape_like, print_reshape_like)
+            .pure(),
+        OpDef::new("memref.reinterpret_cast")
+            .syntax(parse_reinterpret_cast, print_reinterpret_cast)
+            .pure(),
         OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
@@ -980,4 +992,219 @@ fn verify_alloca_scope(ctx: &Context, op: Op) -> Result<(), String> {
         return Err(format!("requires 1 region, but found {}", rs.len()));
     }
     Ok(())
+}
+
+/// `ShapedType::kDynamicStrideOrOffset` (14 and 15).
+const DYN_STRIDE_OR_OFFSET: i128 = i64::MIN as i128;
+/// `ShapedType::kDynamicSize` (14 and 15).
+const DYN_SIZE: i128 = -1;
+
+/// `[%a, 4, %b]`: each entry an SSA value (recorded as `dynamic` in the
+/// static list) or an integer; MLIR's `parseDynamicIndexList`.
+fn parse_index_list<'a>(
+    p: &mut Parser<'a, '_>,
+    dynamic: i128,
+    values: &mut Vec<mlir_async_syntax::UnresolvedOperand<'a>>,
+) -> PResult<Vec<i128>> {
+    p.expect("[")?;
+    let mut out = vec![];
+    if p.eat("]") {
+        return Ok(out);
+    }
+    loop {
+        p.skip_ws();
+        if p.peek_operand() {
+            values.push(p.parse_operand_ref()?);
+            out.push(dynamic);
+        } else {
+            let pos = p.pos;
+            let Some(n) = p.int_lit().filter(|n| i64::try_from(*n).is_ok()) else {
+                return p.err(pos, "expected SSA value or integer");
+            };
+            out.push(n);
+        }
+        if !p.eat(",") {
+            break;
+        }
+    }
+    p.expect("]")?;
+    Ok(out)
+}
+
+/// An `I64ArrayAttr`.
+fn i64_array(ctx: &mut Context, vs: &[i128]) -> Attribute {
+    let i64t = ctx.int_type(64);
+    let elems = vs.iter().map(|&v| ctx.int_attr(v, i64t)).collect();
+    ctx.attr(AttrKind::Array(elems))
+}
+
+/// The integers of an `I64ArrayAttr`, if the op has it.
+fn get_i64_array(ctx: &Context, op: Op, name: &str) -> Option<Vec<i128>> {
+    match ctx.attr_kind(ctx.get_attr(op, name)?) {
+        AttrKind::Array(es) => es
+            .iter()
+            .map(|&e| match ctx.attr_kind(e) {
+                AttrKind::Integer(v, _) => Some(*v),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `[%a, 4, %b]` from the static list `name` and the dynamic `values`
+/// (taken from the front); MLIR's `printDynamicIndexList`.
+fn print_index_list(p: &mut Printer, op: Op, name: &str, dynamic: i128, values: &mut &[Value]) {
+    p.w("[");
+    let statics = get_i64_array(p.ctx, op, name).unwrap_or_default();
+    for (i, &s) in statics.iter().enumerate() {
+        if i > 0 {
+            p.w(", ");
+        }
+        match values.split_first() {
+            Some((&v, rest)) if s == dynamic => {
+                p.operand(v);
+                *values = rest;
+            }
+            _ => p.w(&s.to_string()),
+        }
+    }
+    p.w("]");
+}
+
+const OFFSETS_SIZES_STRIDES: [&str; 3] = ["static_offsets", "static_sizes", "static_strides"];
+const OSS_SENTINELS: [i128; 3] = [DYN_STRIDE_OR_OFFSET, DYN_SIZE, DYN_STRIDE_OR_OFFSET];
+
+/// The source, the three lists with their attributes and segment sizes
+/// (`kw` the keywords before each list, as `reinterpret_cast` has them),
+/// then `attr-dict : T to U`.
+fn parse_offsets_sizes_strides(
+    p: &mut Parser,
+    st: &mut OperationState,
+    kw: Option<[&str; 3]>,
+) -> PResult<()> {
+    let src = p.parse_operand_ref()?;
+    if kw.is_some() {
+        p.expect_keyword("to")?;
+    }
+    let mut dyns = [vec![], vec![], vec![]];
+    for i in 0..3 {
+        if let Some(kw) = kw {
+            if i > 0 {
+                p.expect(",")?;
+            }
+            p.expect_keyword(kw[i])?;
+            p.expect(":")?;
+        }
+        let statics = parse_index_list(p, OSS_SENTINELS[i], &mut dyns[i])?;
+        let a = i64_array(p.ctx, &statics);
+        let s = p.ctx.sym(OFFSETS_SIZES_STRIDES[i]);
+        st.attrs.push((s, a));
+    }
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    p.expect_keyword("to")?;
+    let u = p.parse_type()?;
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&src, t)?);
+    for d in &dyns {
+        st.operands.extend(resolve_same(p, d, index)?);
+    }
+    let seg = segment_sizes(p.ctx, &[1, dyns[0].len(), dyns[1].len(), dyns[2].len()]);
+    let s = p.ctx.sym("operand_segment_sizes");
+    st.attrs.push((s, seg));
+    st.result_types.push(u);
+    Ok(())
+}
+
+fn print_offsets_sizes_strides(p: &mut Printer, op: Op, kw: Option<[&str; 3]>) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.operand(ops[0]);
+    if kw.is_some() {
+        p.w(" to");
+    }
+    let mut rest = &ops[1..];
+    for i in 0..3 {
+        if let Some(kw) = kw {
+            if i > 0 {
+                p.w(",");
+            }
+            p.w(" ");
+            p.w(kw[i]);
+            p.w(": ");
+        } else if i > 0 {
+            p.w(" ");
+        }
+        print_index_list(p, op, OFFSETS_SIZES_STRIDES[i], OSS_SENTINELS[i], &mut rest);
+    }
+    let mut elided = OFFSETS_SIZES_STRIDES.to_vec();
+    elided.push("operand_segment_sizes");
+    p.attr_dict(op, &elided);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+    p.w(" to ");
+    let u = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(u);
+}
+
+/// `%src[offsets] [sizes] [strides] attrs : T to U`.
+fn parse_subview(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    parse_offsets_sizes_strides(p, st, None)
+}
+
+fn print_subview(p: &mut Printer, op: Op) {
+    print_offsets_sizes_strides(p, op, None)
+}
+
+const REINTERPRET_KW: [&str; 3] = ["offset", "sizes", "strides"];
+
+/// `%src to offset: [o], sizes: [...], strides: [...] attrs : T to U`.
+fn parse_reinterpret_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    parse_offsets_sizes_strides(p, st, Some(REINTERPRET_KW))
+}
+
+fn print_reinterpret_cast(p: &mut Printer, op: Op) {
+    print_offsets_sizes_strides(p, op, Some(REINTERPRET_KW))
+}
+
+/// `%src [[0, 1], [2]] attrs : T into U` (`expand_shape`, `collapse_shape`).
+fn parse_reshape_like(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let src = p.parse_operand_ref()?;
+    let a = p.parse_attribute(None)?;
+    let s = p.ctx.sym("reassociation");
+    st.attrs.push((s, a));
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    p.expect_keyword("into")?;
+    let u = p.parse_type()?;
+    st.operands.push(p.resolve_operand(&src, t)?);
+    st.result_types.push(u);
+    Ok(())
+}
+
+fn print_reshape_like(p: &mut Printer, op: Op) {
+    let src = p.ctx.operand(op, 0);
+    p.w(" ");
+    p.operand(src);
+    p.w(" ");
+    if let Some(a) = p.ctx.get_attr(op, "reassociation") {
+        p.attr(a);
+    }
+    if p.edition() == Edition::V15 {
+        p.attr_dict(op, &["reassociation"]);
+        p.w(" : ");
+    } else {
+        // 14's hand-written printer: `] `, the dictionary with its own
+        // leading space, then `: `.
+        p.w(" ");
+        p.attr_dict(op, &["reassociation"]);
+        p.w(": ");
+    }
+    let t = p.ctx.value_type(src);
+    p.ty(t);
+    p.w(" into ");
+    let u = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(u);
 }

@@ -69,6 +69,22 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.reinterpret_cast")
             .syntax(parse_reinterpret_cast, print_reinterpret_cast)
             .pure(),
+        OpDef::new("memref.reshape")
+            .syntax(parse_reshape, print_reshape)
+            .pure(),
+        OpDef::new("memref.view")
+            .syntax(parse_view, print_view)
+            .pure(),
+        OpDef::new("memref.transpose")
+            .syntax(parse_transpose, print_transpose)
+            .pure(),
+        OpDef::new("memref.prefetch").syntax(parse_prefetch, print_prefetch),
+        OpDef::new("memref.dma_start")
+            .syntax(parse_dma_start, print_dma_start)
+            .verify(verify_dma_start),
+        OpDef::new("memref.dma_wait")
+            .syntax(parse_dma_wait, print_dma_wait)
+            .verify(verify_dma_wait),
         OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
@@ -1207,4 +1223,490 @@ fn print_reshape_like(p: &mut Printer, op: Op) {
     p.w(" into ");
     let u = p.ctx.value_type(p.ctx.result(op, 0));
     p.ty(u);
+}
+
+/// `%src(%shape) attrs : (T, S) -> U`.
+fn parse_reshape(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let src = p.parse_operand_ref()?;
+    p.expect("(")?;
+    let shape = p.parse_operand_ref()?;
+    p.expect(")")?;
+    attr_dict(p, st)?;
+    p.expect(":")?;
+    p.skip_ws();
+    let tpos = p.pos;
+    let t = p.parse_type()?;
+    let (ins, outs) = match p.ctx.kind(t) {
+        TypeKind::Function(ins, outs) => (ins.clone(), outs.clone()),
+        _ => return p.err(tpos, "invalid kind of type specified"),
+    };
+    if ins.len() != 2 {
+        return p.err(
+            tpos,
+            format!("2 operands present, but expected {}", ins.len()),
+        );
+    }
+    st.operands.push(p.resolve_operand(&src, ins[0])?);
+    st.operands.push(p.resolve_operand(&shape, ins[1])?);
+    st.result_types = outs;
+    Ok(())
+}
+
+fn print_reshape(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("(");
+    p.operands(&ops[1..]);
+    p.w(")");
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let ins = types_of(p.ctx, ops);
+    let outs = types_of(p.ctx, p.ctx.results(op));
+    p.functional_type(&ins, &outs);
+}
+
+/// `%src[%shift][%sizes...] attrs : T to U`.
+fn parse_view(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let src = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let shift = p.parse_operand_ref()?;
+    p.expect("]")?;
+    p.expect("[")?;
+    let sizes = p.parse_operand_list()?;
+    p.expect("]")?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    p.expect_keyword("to")?;
+    let u = p.parse_type()?;
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&src, t)?);
+    st.operands.push(p.resolve_operand(&shift, index)?);
+    st.operands.extend(resolve_same(p, &sizes, index)?);
+    st.result_types.push(u);
+    Ok(())
+}
+
+fn print_view(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("[");
+    p.operands(&ops[1..2]);
+    p.w("][");
+    p.operands(&ops[2..]);
+    p.w("]");
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+    p.w(" to ");
+    let u = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(u);
+}
+
+/// The length of a balanced `(...)` or `[...]` at `off` from the parser's
+/// position, 0 if none is there.
+fn balanced_len(p: &mut Parser, off: usize) -> usize {
+    let (open, close) = match p.peek_at(off) {
+        b'(' => (b'(', b')'),
+        b'[' => (b'[', b']'),
+        _ => return 0,
+    };
+    let mut depth = 0usize;
+    let mut i = off;
+    loop {
+        match p.peek_at(i) {
+            0 => return 0,
+            c if c == open => depth += 1,
+            c if c == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1 - off;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Bytes of whitespace at `off` from the parser's position.
+fn spaces_len(p: &mut Parser, off: usize) -> usize {
+    let mut i = off;
+    while matches!(p.peek_at(i), b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i - off
+}
+
+/// A bare affine map, `(d0, d1)[s0] -> (d1, d0)`, as `parseAffineMap`
+/// reads it, stored as the `affine_map<...>` attribute it denotes.
+fn parse_bare_affine_map(p: &mut Parser) -> PResult<Attribute> {
+    p.skip_ws();
+    let start = p.pos;
+    let mut n = balanced_len(p, 0);
+    if n > 0 {
+        n += spaces_len(p, n);
+        n += balanced_len(p, n);
+        n += spaces_len(p, n);
+        if p.peek_at(n) == b'-' && p.peek_at(n + 1) == b'>' {
+            n += 2;
+            n += spaces_len(p, n);
+            let r = balanced_len(p, n);
+            n = if r == 0 { 0 } else { n + r };
+        } else {
+            n = 0;
+        }
+    }
+    if n == 0 {
+        return p.err(start, "expected affine map");
+    }
+    let text: String = (0..n).map(|i| p.peek_at(i) as char).collect();
+    let canonical = match mlir_async_ir::affine::parse_map(&text) {
+        Ok(m) => m.to_string(),
+        Err(e) => return p.err(start + e.offset, e.message),
+    };
+    p.pos = start + n;
+    Ok(p.ctx
+        .attr(AttrKind::Affine(format!("affine_map<{canonical}>"))))
+}
+
+/// `%in (d0, d1) -> (d1, d0) attrs : T to U`.
+fn parse_transpose(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let src = p.parse_operand_ref()?;
+    let map = parse_bare_affine_map(p)?;
+    let s = p.ctx.sym("permutation");
+    st.attrs.push((s, map));
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    p.expect_keyword("to")?;
+    let u = p.parse_type()?;
+    st.operands.push(p.resolve_operand(&src, t)?);
+    st.result_types.push(u);
+    Ok(())
+}
+
+fn print_transpose(p: &mut Printer, op: Op) {
+    let src = p.ctx.operand(op, 0);
+    p.w(" ");
+    p.operand(src);
+    p.w(" ");
+    if let Some(AttrKind::Affine(t)) = p
+        .ctx
+        .get_attr(op, "permutation")
+        .map(|a| p.ctx.attr_kind(a))
+    {
+        let body = t
+            .strip_prefix("affine_map<")
+            .and_then(|b| b.strip_suffix('>'))
+            .unwrap_or(t);
+        p.w(body);
+    }
+    p.attr_dict(op, &["permutation"]);
+    p.w(" : ");
+    let t = p.ctx.value_type(src);
+    p.ty(t);
+    p.w(" to ");
+    let u = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(u);
+}
+
+/// `%m[%i, ...], read|write, locality<N>, data|instr attrs : T`.
+fn parse_prefetch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let m = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let ids = p.parse_operand_list()?;
+    p.expect("]")?;
+    p.expect(",")?;
+    p.skip_ws();
+    let kpos = p.pos;
+    let write = match p.ident() {
+        Some("read") => false,
+        Some("write") => true,
+        _ => return p.err(kpos, "rw specifier has to be 'read' or 'write'"),
+    };
+    p.expect(",")?;
+    p.expect_keyword("locality")?;
+    p.expect("<")?;
+    p.skip_ws();
+    let lpos = p.pos;
+    let Some(hint) = p.int_lit().filter(|n| i32::try_from(*n).is_ok()) else {
+        return p.err(lpos, "expected integer value");
+    };
+    p.expect(">")?;
+    p.expect(",")?;
+    p.skip_ws();
+    let cpos = p.pos;
+    let data = match p.ident() {
+        Some("data") => true,
+        Some("instr") => false,
+        _ => return p.err(cpos, "cache type has to be 'data' or 'instr'"),
+    };
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&m, t)?);
+    st.operands.extend(resolve_same(p, &ids, index)?);
+    let i32t = p.ctx.int_type(32);
+    let entries = [
+        ("isWrite", p.ctx.attr(AttrKind::Bool(write))),
+        ("localityHint", p.ctx.int_attr(hint, i32t)),
+        ("isDataCache", p.ctx.attr(AttrKind::Bool(data))),
+    ];
+    for (k, a) in entries {
+        let s = p.ctx.sym(k);
+        st.attrs.push((s, a));
+    }
+    Ok(())
+}
+
+fn print_prefetch(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("[");
+    p.operands(&ops[1..]);
+    p.w("], ");
+    let flag = |p: &Printer, k: &str| {
+        matches!(
+            p.ctx.get_attr(op, k).map(|a| p.ctx.attr_kind(a)),
+            Some(AttrKind::Bool(true))
+        )
+    };
+    p.w(if flag(p, "isWrite") { "write" } else { "read" });
+    p.w(", locality<");
+    if let Some(AttrKind::Integer(n, _)) = p
+        .ctx
+        .get_attr(op, "localityHint")
+        .map(|a| p.ctx.attr_kind(a))
+    {
+        p.w(&n.to_string());
+    }
+    p.w(">, ");
+    p.w(if flag(p, "isDataCache") {
+        "data"
+    } else {
+        "instr"
+    });
+    p.attr_dict(op, &["localityHint", "isWrite", "isDataCache"]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+/// `%m[%i, ...]`, unresolved.
+fn parse_memref_at<'a>(
+    p: &mut Parser<'a, '_>,
+) -> PResult<(
+    mlir_async_syntax::UnresolvedOperand<'a>,
+    Vec<mlir_async_syntax::UnresolvedOperand<'a>>,
+)> {
+    let m = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let ids = p.parse_operand_list()?;
+    p.expect("]")?;
+    Ok((m, ids))
+}
+
+/// `%src[...], %dst[...], %n, %tag[...][, %stride, %per_stride] : S, D, T`.
+fn parse_dma_start(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let name_pos = p.pos;
+    let (src, src_ids) = parse_memref_at(p)?;
+    p.expect(",")?;
+    let (dst, dst_ids) = parse_memref_at(p)?;
+    p.expect(",")?;
+    let n = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let (tag, tag_ids) = parse_memref_at(p)?;
+    let stride = if p.eat(",") {
+        p.parse_operand_list()?
+    } else {
+        vec![]
+    };
+    if !stride.is_empty() && stride.len() != 2 {
+        return p.err(name_pos, "expected two stride related operands");
+    }
+    // Upstream's parser reads no attribute dictionary (its printer writes one).
+    p.expect(":")?;
+    let tys = p.parse_type_list_no_parens()?;
+    if tys.len() != 3 {
+        return p.err(name_pos, "fewer/more types expected");
+    }
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&src, tys[0])?);
+    st.operands.extend(resolve_same(p, &src_ids, index)?);
+    st.operands.push(p.resolve_operand(&dst, tys[1])?);
+    st.operands.extend(resolve_same(p, &dst_ids, index)?);
+    st.operands.push(p.resolve_operand(&n, index)?);
+    st.operands.push(p.resolve_operand(&tag, tys[2])?);
+    st.operands.extend(resolve_same(p, &tag_ids, index)?);
+    st.operands.extend(resolve_same(p, &stride, index)?);
+    Ok(())
+}
+
+/// The rank of a memref type.
+fn memref_rank(ctx: &Context, t: Type) -> Option<usize> {
+    match ctx.kind(t) {
+        TypeKind::MemRef { shape, .. } => Some(shape.len()),
+        _ => None,
+    }
+}
+
+fn print_dma_start(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    let rank = |i: usize| memref_rank(p.ctx, p.ctx.value_type(ops[i])).unwrap_or(0);
+    // Positions of the source, destination, element count and tag (the
+    // verifier has checked the operands fit).
+    let s = 0;
+    let d = s + 1 + rank(s);
+    let n = d + 1 + rank(d);
+    let t = n + 1;
+    let rest = t + 1 + rank(t);
+    p.w(" ");
+    for (m, end) in [(s, d), (d, n)] {
+        p.operand(ops[m]);
+        p.w("[");
+        p.operands(&ops[m + 1..end]);
+        p.w("], ");
+    }
+    p.operand(ops[n]);
+    p.w(", ");
+    p.operand(ops[t]);
+    p.w("[");
+    p.operands(&ops[t + 1..rest]);
+    p.w("]");
+    for &v in &ops[rest..] {
+        p.w(", ");
+        p.operand(v);
+    }
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let tys = [ops[s], ops[d], ops[t]].map(|v| p.ctx.value_type(v));
+    p.types(&tys);
+}
+
+/// `DmaStartOp::verify`, in upstream's order and words.
+fn verify_dma_start(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    let n = ops.len();
+    if n < 4 {
+        return Err("expected at least 4 operands".into());
+    }
+    if !ctx.results(op).is_empty() {
+        return Err(format!(
+            "requires zero results, but found {}",
+            ctx.results(op).len()
+        ));
+    }
+    let is_index = |v: &Value| ctx.kind(ctx.value_type(*v)) == &TypeKind::Index;
+    let Some(src_rank) = memref_rank(ctx, ctx.value_type(ops[0])) else {
+        return Err("expected source to be of memref type".into());
+    };
+    if n < src_rank + 4 {
+        return Err(format!("expected at least {} operands", src_rank + 4));
+    }
+    if !ops[1..1 + src_rank].iter().all(is_index) {
+        return Err("expected source indices to be of index type".into());
+    }
+    let d = 1 + src_rank;
+    let Some(dst_rank) = memref_rank(ctx, ctx.value_type(ops[d])) else {
+        return Err("expected destination to be of memref type".into());
+    };
+    let mut expected = src_rank + dst_rank + 4;
+    if n < expected {
+        return Err(format!("expected at least {expected} operands"));
+    }
+    if !ops[d + 1..d + 1 + dst_rank].iter().all(is_index) {
+        return Err("expected destination indices to be of index type".into());
+    }
+    let num = d + 1 + dst_rank;
+    if !is_index(&ops[num]) {
+        return Err("expected num elements to be of index type".into());
+    }
+    let t = num + 1;
+    let Some(tag_rank) = memref_rank(ctx, ctx.value_type(ops[t])) else {
+        return Err("expected tag to be of memref type".into());
+    };
+    expected += tag_rank;
+    if n < expected {
+        return Err(format!("expected at least {expected} operands"));
+    }
+    if !ops[t + 1..t + 1 + tag_rank].iter().all(is_index) {
+        return Err("expected tag indices to be of index type".into());
+    }
+    if n != expected && n != expected + 2 {
+        return Err("incorrect number of operands".into());
+    }
+    if n == expected + 2 && !ops[expected..].iter().all(is_index) {
+        return Err("expected stride and num elements per stride to be of type index".into());
+    }
+    Ok(())
+}
+
+/// `%tag[%i, ...], %n attrs : T`.
+fn parse_dma_wait(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let (tag, ids) = parse_memref_at(p)?;
+    p.expect(",")?;
+    let n = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let index = p.index_type();
+    st.operands.push(p.resolve_operand(&tag, t)?);
+    st.operands.extend(resolve_same(p, &ids, index)?);
+    st.operands.push(p.resolve_operand(&n, index)?);
+    Ok(())
+}
+
+fn print_dma_wait(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    let last = ops.len() - 1;
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("[");
+    p.operands(&ops[1..last]);
+    p.w("], ");
+    p.operand(ops[last]);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+}
+
+/// ODS's checks and `DmaWaitOp::verify`.
+fn verify_dma_wait(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    if ops.len() < 2 {
+        return Err(format!(
+            "expected 2 or more operands, but found {}",
+            ops.len()
+        ));
+    }
+    if !ctx.results(op).is_empty() {
+        return Err(format!(
+            "requires zero results, but found {}",
+            ctx.results(op).len()
+        ));
+    }
+    let t = ctx.value_type(ops[0]);
+    let Some(rank) = memref_rank(ctx, t) else {
+        return Err(format!(
+            "operand #0 must be memref of any type values, but got '{}'",
+            tyname(ctx, t)
+        ));
+    };
+    for (i, &v) in ops.iter().enumerate().skip(1) {
+        let vt = ctx.value_type(v);
+        if ctx.kind(vt) != &TypeKind::Index {
+            return Err(format!(
+                "operand #{i} must be index, but got '{}'",
+                tyname(ctx, vt)
+            ));
+        }
+    }
+    let got = ops.len() - 2;
+    if got != rank {
+        return Err(format!("expected tagIndices to have the same number of elements as the tagMemRef rank, expected {rank}, but got {got}"));
+    }
+    Ok(())
 }

@@ -59,26 +59,35 @@ pub fn ops() -> Vec<OpDef> {
             .pure(),
         OpDef::new("memref.subview")
             .syntax(parse_subview, print_subview)
+            .verify(verify_subview)
             .pure(),
         OpDef::new("memref.expand_shape")
             .syntax(parse_reshape_like, print_reshape_like)
+            .verify(verify_reshape_like)
             .pure(),
         OpDef::new("memref.collapse_shape")
             .syntax(parse_reshape_like, print_reshape_like)
+            .verify(verify_reshape_like)
             .pure(),
         OpDef::new("memref.reinterpret_cast")
             .syntax(parse_reinterpret_cast, print_reinterpret_cast)
+            .verify(verify_reinterpret_cast)
             .pure(),
         OpDef::new("memref.reshape")
             .syntax(parse_reshape, print_reshape)
+            .verify(verify_reshape)
             .pure(),
         OpDef::new("memref.view")
             .syntax(parse_view, print_view)
+            .verify(verify_view)
             .pure(),
         OpDef::new("memref.transpose")
             .syntax(parse_transpose, print_transpose)
+            .verify(verify_transpose)
             .pure(),
-        OpDef::new("memref.prefetch").syntax(parse_prefetch, print_prefetch),
+        OpDef::new("memref.prefetch")
+            .syntax(parse_prefetch, print_prefetch)
+            .verify(verify_prefetch),
         OpDef::new("memref.dma_start")
             .syntax(parse_dma_start, print_dma_start)
             .verify(verify_dma_start),
@@ -1589,15 +1598,12 @@ fn print_dma_start(p: &mut Printer, op: Op) {
 /// `DmaStartOp::verify`, in upstream's order and words.
 fn verify_dma_start(ctx: &Context, op: Op) -> Result<(), String> {
     let ops = ctx.operands(op);
+    if !ctx.results(op).is_empty() {
+        return Err("requires zero results".into());
+    }
     let n = ops.len();
     if n < 4 {
         return Err("expected at least 4 operands".into());
-    }
-    if !ctx.results(op).is_empty() {
-        return Err(format!(
-            "requires zero results, but found {}",
-            ctx.results(op).len()
-        ));
     }
     let is_index = |v: &Value| ctx.kind(ctx.value_type(*v)) == &TypeKind::Index;
     let Some(src_rank) = memref_rank(ctx, ctx.value_type(ops[0])) else {
@@ -1675,19 +1681,8 @@ fn print_dma_wait(p: &mut Printer, op: Op) {
 
 /// ODS's checks and `DmaWaitOp::verify`.
 fn verify_dma_wait(ctx: &Context, op: Op) -> Result<(), String> {
+    check_counts(ctx, op, 2, true, 0)?;
     let ops = ctx.operands(op);
-    if ops.len() < 2 {
-        return Err(format!(
-            "expected 2 or more operands, but found {}",
-            ops.len()
-        ));
-    }
-    if !ctx.results(op).is_empty() {
-        return Err(format!(
-            "requires zero results, but found {}",
-            ctx.results(op).len()
-        ));
-    }
     let t = ctx.value_type(ops[0]);
     let Some(rank) = memref_rank(ctx, t) else {
         return Err(format!(
@@ -1707,6 +1702,217 @@ fn verify_dma_wait(ctx: &Context, op: Op) -> Result<(), String> {
     let got = ops.len() - 2;
     if got != rank {
         return Err(format!("expected tagIndices to have the same number of elements as the tagMemRef rank, expected {rank}, but got {got}"));
+    }
+    Ok(())
+}
+
+/// ODS's operand and result counts: `ops` operands (at least `ops` if
+/// `variadic`), `results` results.
+fn check_counts(
+    ctx: &Context,
+    op: Op,
+    ops: usize,
+    variadic: bool,
+    results: usize,
+) -> Result<(), String> {
+    // ODS checks the result count (a trait) before the operands.
+    let r = ctx.results(op).len();
+    if r != results {
+        return Err(match results {
+            0 => "requires zero results".to_string(),
+            _ => "requires one result".to_string(),
+        });
+    }
+    let n = ctx.operands(op).len();
+    if variadic && n < ops {
+        return Err(format!("expected {ops} or more operands, but found {n}"));
+    }
+    if !variadic && n != ops {
+        return Err(format!(
+            "expected {ops} operand{}, but found {n}",
+            if ops == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
+fn is_memref(ctx: &Context, t: Type, unranked_ok: bool) -> bool {
+    match ctx.kind(t) {
+        TypeKind::MemRef { .. } => true,
+        TypeKind::UnrankedMemRef { .. } => unranked_ok,
+        _ => false,
+    }
+}
+
+/// Operand `i` (`Err` if not) is a memref, or result `i` if `result`.
+fn check_memref(
+    ctx: &Context,
+    op: Op,
+    i: usize,
+    result: bool,
+    unranked_ok: bool,
+) -> Result<(), String> {
+    let (v, what) = if result {
+        (ctx.result(op, i), "result")
+    } else {
+        (ctx.operand(op, i), "operand")
+    };
+    let t = ctx.value_type(v);
+    if is_memref(ctx, t, unranked_ok) {
+        return Ok(());
+    }
+    let kinds = if unranked_ok {
+        "unranked.memref of any type values or memref of any type values"
+    } else {
+        "memref of any type values"
+    };
+    Err(format!(
+        "{what} #{i} must be {kinds}, but got '{}'",
+        tyname(ctx, t)
+    ))
+}
+
+/// Operands from `from` on are of type `index`.
+fn check_indices(ctx: &Context, op: Op, from: usize) -> Result<(), String> {
+    for (i, &v) in ctx.operands(op).iter().enumerate().skip(from) {
+        let t = ctx.value_type(v);
+        if ctx.kind(t) != &TypeKind::Index {
+            return Err(format!(
+                "operand #{i} must be index, but got '{}'",
+                tyname(ctx, t)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The offsets, sizes and strides of `subview` and `reinterpret_cast`:
+/// the attributes, the segment sizes and as many dynamic values as the
+/// static lists have sentinels (`OffsetSizeAndStrideOpInterface`).
+fn check_offsets_sizes_strides(ctx: &Context, op: Op, unranked_ok: bool) -> Result<(), String> {
+    check_counts(ctx, op, 1, true, 1)?;
+    let n = ctx.operands(op).len();
+    let segs = get_segments(ctx, op, 4)
+        .ok_or("requires 1D i32 elements attribute 'operand_segment_sizes'")?;
+    let total: usize = segs.iter().sum();
+    if total != n {
+        return Err(format!("operand count ({n}) does not match with the total size ({total}) specified in attribute 'operand_segment_sizes'"));
+    }
+    if segs[0] != 1 {
+        return Err(format!(
+            "operand group starting at #0 requires 1 element, but found {}",
+            segs[0]
+        ));
+    }
+    let mut lists = vec![];
+    for name in OFFSETS_SIZES_STRIDES {
+        lists.push(get_i64_array(ctx, op, name).ok_or(format!("requires attribute '{name}'"))?);
+    }
+    check_memref(ctx, op, 0, false, unranked_ok)?;
+    check_indices(ctx, op, 1)?;
+    check_memref(ctx, op, 0, true, false)?;
+    for (i, what) in ["offset", "size", "stride"].iter().enumerate() {
+        let dynamic = lists[i].iter().filter(|&&v| v == OSS_SENTINELS[i]).count();
+        if dynamic != segs[i + 1] {
+            // `emitError`, without the op prefix.
+            return Err(format!(
+                "{}expected {dynamic} dynamic {what} values",
+                crate::PLAIN_ERROR
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_subview(ctx: &Context, op: Op) -> Result<(), String> {
+    check_offsets_sizes_strides(ctx, op, false)
+}
+
+fn verify_reinterpret_cast(ctx: &Context, op: Op) -> Result<(), String> {
+    check_offsets_sizes_strides(ctx, op, true)
+}
+
+fn verify_reshape_like(ctx: &Context, op: Op) -> Result<(), String> {
+    check_counts(ctx, op, 1, false, 1)?;
+    let ok = match ctx.get_attr(op, "reassociation").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Array(groups)) => groups.iter().all(|&g| match ctx.attr_kind(g) {
+            AttrKind::Array(es) => es
+                .iter()
+                .all(|&e| matches!(ctx.attr_kind(e), AttrKind::Integer(..))),
+            _ => false,
+        }),
+        Some(_) => {
+            return Err("attribute 'reassociation' failed to satisfy constraint: Array of 64-bit integer array attributes".into())
+        }
+        None => return Err("requires attribute 'reassociation'".into()),
+    };
+    if !ok {
+        return Err("attribute 'reassociation' failed to satisfy constraint: Array of 64-bit integer array attributes".into());
+    }
+    check_memref(ctx, op, 0, false, false)?;
+    check_memref(ctx, op, 0, true, false)
+}
+
+fn verify_reshape(ctx: &Context, op: Op) -> Result<(), String> {
+    check_counts(ctx, op, 2, false, 1)?;
+    check_memref(ctx, op, 0, false, true)?;
+    check_memref(ctx, op, 1, false, false)?;
+    check_memref(ctx, op, 0, true, true)
+}
+
+fn verify_view(ctx: &Context, op: Op) -> Result<(), String> {
+    check_counts(ctx, op, 2, true, 1)?;
+    check_memref(ctx, op, 0, false, false)?;
+    check_indices(ctx, op, 1)?;
+    check_memref(ctx, op, 0, true, false)
+}
+
+fn verify_transpose(ctx: &Context, op: Op) -> Result<(), String> {
+    check_counts(ctx, op, 1, false, 1)?;
+    match ctx.get_attr(op, "permutation").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Affine(t)) if t.starts_with("affine_map<") => {}
+        Some(_) => {
+            return Err(
+                "attribute 'permutation' failed to satisfy constraint: AffineMap attribute".into(),
+            )
+        }
+        None => return Err("requires attribute 'permutation'".into()),
+    }
+    check_memref(ctx, op, 0, false, false)?;
+    check_memref(ctx, op, 0, true, false)
+}
+
+fn verify_prefetch(ctx: &Context, op: Op) -> Result<(), String> {
+    check_counts(ctx, op, 1, true, 0)?;
+    for (name, want) in [
+        ("isDataCache", "bool attribute"),
+        ("isWrite", "bool attribute"),
+        (
+            "localityHint",
+            "32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3",
+        ),
+    ] {
+        let ok = match ctx.get_attr(op, name).map(|a| ctx.attr_kind(a)) {
+            None => return Err(format!("requires attribute '{name}'")),
+            Some(AttrKind::Bool(_)) => name != "localityHint",
+            Some(AttrKind::Integer(v, t)) => {
+                name == "localityHint"
+                    && (0..=3).contains(v)
+                    && matches!(ctx.kind(*t), TypeKind::Integer(32, Signedness::Signless))
+            }
+            Some(_) => false,
+        };
+        if !ok {
+            return Err(format!(
+                "attribute '{name}' failed to satisfy constraint: {want}"
+            ));
+        }
+    }
+    check_memref(ctx, op, 0, false, false)?;
+    check_indices(ctx, op, 1)?;
+    let rank = memref_rank(ctx, ctx.value_type(ctx.operand(op, 0))).unwrap_or(0);
+    if ctx.operands(op).len() != 1 + rank {
+        return Err("too few indices".into());
     }
     Ok(())
 }

@@ -103,3 +103,19 @@ func.func @f13(%m: memref<4x4xf32>, %i: index, %b: memref<16xi8>) {
   "memref.dma_start"(%m, %i) : (memref<4x4xf32>, index) -> ()
   return
 }
+
+// -----
+
+func.func @not_a_permutation(%d: memref<?x?xf32>) {
+  // expected-error@+1 {{'memref.transpose' op expected a permutation map}}
+  %0 = memref.transpose %d (i, j) -> (i, i) : memref<?x?xf32> to memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d1 * s0 + d0)>>
+  return
+}
+
+// -----
+
+func.func @wrong_rank(%d: memref<?x?xf32>) {
+  // expected-error@+1 {{'memref.transpose' op expected a permutation map of same rank as the input}}
+  %0 = memref.transpose %d (i) -> (i) : memref<?x?xf32> to memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d1 * s0 + d0)>>
+  return
+}

@@ -1352,7 +1352,11 @@ fn spaces_len(p: &mut Parser, off: usize) -> usize {
 /// A bare affine map, `(d0, d1)[s0] -> (d1, d0)`, as `parseAffineMap`
 /// reads it, stored as the `affine_map<...>` attribute it denotes.
 fn parse_bare_affine_map(p: &mut Parser) -> PResult<Attribute> {
-    p.skip_ws();
+    // MLIR reports a missing map where the previous token ended.
+    let before = p.pos;
+    if p.peek() != b'(' {
+        return p.err(before, "expected '(' in dimensional identifier list");
+    }
     let start = p.pos;
     let mut n = balanced_len(p, 0);
     if n > 0 {
@@ -1869,17 +1873,42 @@ fn verify_view(ctx: &Context, op: Op) -> Result<(), String> {
 
 fn verify_transpose(ctx: &Context, op: Op) -> Result<(), String> {
     check_counts(ctx, op, 1, false, 1)?;
-    match ctx.get_attr(op, "permutation").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::Affine(t)) if t.starts_with("affine_map<") => {}
+    let map = match ctx.get_attr(op, "permutation").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Affine(t)) if t.starts_with("affine_map<") => t
+            .strip_prefix("affine_map<")
+            .and_then(|b| b.strip_suffix('>'))
+            .and_then(|b| mlir_async_ir::affine::parse_map(b).ok()),
         Some(_) => {
             return Err(
                 "attribute 'permutation' failed to satisfy constraint: AffineMap attribute".into(),
             )
         }
         None => return Err("requires attribute 'permutation'".into()),
-    }
+    };
     check_memref(ctx, op, 0, false, false)?;
-    check_memref(ctx, op, 0, true, false)
+    check_memref(ctx, op, 0, true, false)?;
+    // `AffineMap::isPermutation`: as many results as dims, each a distinct
+    // dim, no symbols.
+    let Some(map) = map else {
+        return Err("expected a permutation map".into());
+    };
+    let mut seen = vec![false; map.num_dims as usize];
+    let permutation = map.num_syms == 0
+        && map.results.len() == seen.len()
+        && map.results.iter().all(|e| match e {
+            mlir_async_ir::affine::AffineExpr::Dim(d) => {
+                !std::mem::replace(&mut seen[*d as usize], true)
+            }
+            _ => false,
+        });
+    if !permutation {
+        return Err("expected a permutation map".into());
+    }
+    let rank = memref_rank(ctx, ctx.value_type(ctx.operand(op, 0))).unwrap_or(0);
+    if seen.len() != rank {
+        return Err("expected a permutation map of same rank as the input".into());
+    }
+    Ok(())
 }
 
 fn verify_prefetch(ctx: &Context, op: Op) -> Result<(), String> {

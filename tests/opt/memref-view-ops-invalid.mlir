@@ -119,3 +119,19 @@ func.func @wrong_rank(%d: memref<?x?xf32>) {
   %0 = memref.transpose %d (i) -> (i) : memref<?x?xf32> to memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d1 * s0 + d0)>>
   return
 }
+
+// -----
+
+func.func @one_stride_operand(%m: memref<4xf32>, %t: memref<1xi32>, %i: index) {
+  // expected-error@+1 {{custom op 'memref.dma_start' expected two stride related operands}}
+  memref.dma_start %m[%i], %m[%i], %i, %t[%i], %i : memref<4xf32>, memref<4xf32>, memref<1xi32>
+  return
+}
+
+// -----
+
+func.func @bad_rw_specifier(%m: memref<4xf32>, %i: index) {
+  // expected-error@+1 {{custom op 'memref.prefetch' rw specifier has to be 'read' or 'write'}}
+  memref.prefetch %m[%i], rd, locality<3>, data : memref<4xf32>
+  return
+}

@@ -1427,17 +1427,21 @@ fn print_transpose(p: &mut Printer, op: Op) {
 
 /// `%m[%i, ...], read|write, locality<N>, data|instr attrs : T`.
 fn parse_prefetch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let name_pos = name_start(p, "memref.prefetch");
     let m = p.parse_operand_ref()?;
     p.expect("[")?;
     let ids = p.parse_operand_list()?;
     p.expect("]")?;
     p.expect(",")?;
-    p.skip_ws();
-    let kpos = p.pos;
     let write = match p.ident() {
         Some("read") => false,
         Some("write") => true,
-        _ => return p.err(kpos, "rw specifier has to be 'read' or 'write'"),
+        _ => {
+            return p.err(
+                name_pos,
+                "custom op 'memref.prefetch' rw specifier has to be 'read' or 'write'",
+            )
+        }
     };
     p.expect(",")?;
     p.expect_keyword("locality")?;
@@ -1449,12 +1453,15 @@ fn parse_prefetch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     };
     p.expect(">")?;
     p.expect(",")?;
-    p.skip_ws();
-    let cpos = p.pos;
     let data = match p.ident() {
         Some("data") => true,
         Some("instr") => false,
-        _ => return p.err(cpos, "cache type has to be 'data' or 'instr'"),
+        _ => {
+            return p.err(
+                name_pos,
+                "custom op 'memref.prefetch' cache type has to be 'data' or 'instr'",
+            )
+        }
     };
     attr_dict(p, st)?;
     let t = colon_type(p)?;
@@ -1524,7 +1531,7 @@ fn parse_memref_at<'a>(
 
 /// `%src[...], %dst[...], %n, %tag[...][, %stride, %per_stride] : S, D, T`.
 fn parse_dma_start(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let name_pos = p.pos;
+    let name_pos = name_start(p, "memref.dma_start");
     let (src, src_ids) = parse_memref_at(p)?;
     p.expect(",")?;
     let (dst, dst_ids) = parse_memref_at(p)?;
@@ -1538,13 +1545,19 @@ fn parse_dma_start(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult
         vec![]
     };
     if !stride.is_empty() && stride.len() != 2 {
-        return p.err(name_pos, "expected two stride related operands");
+        return p.err(
+            name_pos,
+            "custom op 'memref.dma_start' expected two stride related operands",
+        );
     }
     // Upstream's parser reads no attribute dictionary (its printer writes one).
     p.expect(":")?;
     let tys = p.parse_type_list_no_parens()?;
     if tys.len() != 3 {
-        return p.err(name_pos, "fewer/more types expected");
+        return p.err(
+            name_pos,
+            "custom op 'memref.dma_start' fewer/more types expected",
+        );
     }
     let index = p.index_type();
     st.operands.push(p.resolve_operand(&src, tys[0])?);
@@ -1944,4 +1957,23 @@ fn verify_prefetch(ctx: &Context, op: Op) -> Result<(), String> {
         return Err("too few indices".into());
     }
     Ok(())
+}
+
+/// Where the op's name starts, for errors MLIR reports at the name
+/// (`parser.getNameLoc()`) as `custom op 'name' ...`: the parser stands
+/// right after the name when a custom parser starts; `name` spelled out is
+/// the only spelling of these ops.
+fn name_start(p: &mut Parser, name: &str) -> usize {
+    let here = p.pos;
+    let Some(start) = here.checked_sub(name.len()) else {
+        return here;
+    };
+    p.pos = start;
+    let spelled = name.bytes().enumerate().all(|(i, c)| p.peek_at(i) == c);
+    p.pos = here;
+    if spelled {
+        start
+    } else {
+        here
+    }
 }

@@ -11,6 +11,9 @@
 // CHECK-DAG: #[[MOD:.*]] = affine_map<(d0) -> (d0 mod 4)>
 // CHECK-DAG: #[[NEST:.*]] = affine_map<(d0, d1) -> (d0 - (d1 + 1))>
 // CHECK-DAG: #[[PERM:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[STATIC:.*]] = affine_map<(d0, d1) -> (d0 * 4 + d1)>
+// CHECK-DAG: #[[DYN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0 * s1 + s0 + d1)>
+// CHECK-DAG: #[[MIXED:.*]] = affine_map<(d0, d1)[s0] -> (d0 * 4 + d1 * s0 + 5)>
 // CHECK-DAG: #[[SET:.*]] = affine_set<(d0)[s0] : (d0 - 10 >= 0, -d0 + s0 >= 0, -d0 + 3 == 0)>
 // CHECK-LABEL: func @maps()
 // CHECK-SAME: a = #[[TWICE]], b = #[[NAMED]], c = #[[CONST]], f = #[[FOLDS]], g = #[[MOD]], h = #[[NEST]], j = #[[SET]]
@@ -29,5 +32,14 @@ func @maps() attributes {
 // CHECK-LABEL: func @layouts
 // CHECK-SAME: (%arg0: memref<4xf32>, %arg1: memref<4x4xf32>, %arg2: memref<4x4xf32, #[[PERM]]>, %arg3: memref<4xf32, #[[TWICE]]>)
 func @layouts(%a: memref<4xf32, affine_map<(d0) -> (d0)>>, %b: memref<4x4xf32, affine_map<(i, j) -> (i, j)>>, %c: memref<4x4xf32, affine_map<(d0, d1) -> (d1, d0)>>, %d: memref<4xf32, affine_map<(d0) -> (d0 + d0)>>) {
+  return
+}
+
+// The strided layout syntax is the map MLIR builds from it: the offset,
+// then each dimension times its stride, `?` a new symbol; offset 0 with
+// unit strides in one dimension is the identity, so no layout.
+// CHECK-LABEL: func @strided
+// CHECK-SAME: (%arg0: memref<4x4xf32, #[[STATIC]]>, %arg1: memref<4x4xf32, #[[DYN]]>, %arg2: memref<?x4xf32, #[[MIXED]]>, %arg3: memref<4xf32>)
+func @strided(%a: memref<4x4xf32, offset: 0, strides: [4, 1]>, %b: memref<4x4xf32, offset: ?, strides: [?, 1]>, %c: memref<?x4xf32, offset: 5, strides: [4, ?]>, %d: memref<4xf32, offset: 0, strides: [1]>) {
   return
 }

@@ -2740,6 +2740,62 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(self.ctx.ty(TypeKind::Opaque { dialect: d, body }))
     }
 
+    /// `offset: N, strides: [S, ...]` (after `offset`), the strided layout
+    /// 14 and 15 accept in a memref type: the map MLIR's
+    /// `makeStridedLinearLayoutMap` builds, `?` becoming a new symbol
+    /// (the offset's first, then each stride's).
+    fn parse_strided_layout(&mut self) -> PResult<Attribute> {
+        use mlir_async_ir::affine::{AffineExpr, AffineMap};
+        let mut syms = 0;
+        let term = |p: &mut Self, syms: &mut u32| -> PResult<AffineExpr> {
+            p.skip_ws();
+            if p.eat("?") {
+                *syms += 1;
+                return Ok(AffineExpr::Sym(*syms - 1));
+            }
+            let neg = p.eat("-");
+            p.skip_ws();
+            let s = p.pos;
+            while p.pos < p.b.len() && p.b[p.pos].is_ascii_digit() {
+                p.pos += 1;
+            }
+            let Ok(v) = p.src[s..p.pos].parse::<i64>() else {
+                return p.err(s, "expected integer value or '?'");
+            };
+            Ok(AffineExpr::Const(if neg { -v } else { v }))
+        };
+        self.expect(":")?;
+        let mut expr = term(self, &mut syms)?;
+        self.expect(",")?;
+        self.expect_keyword("strides")?;
+        self.expect(":")?;
+        self.expect("[")?;
+        let mut dims = 0;
+        if !self.eat("]") {
+            loop {
+                let at = self.pos;
+                let stride = term(self, &mut syms)?;
+                if stride == AffineExpr::Const(0) {
+                    return self.err(at, "invalid memref stride");
+                }
+                expr = expr + AffineExpr::Dim(dims) * stride;
+                dims += 1;
+                if self.eat("]") {
+                    break;
+                }
+                self.expect(",")?;
+            }
+        }
+        let map = AffineMap {
+            num_dims: dims,
+            num_syms: syms,
+            results: vec![expr],
+        };
+        Ok(self
+            .ctx
+            .attr(AttrKind::Affine(format!("affine_map<{map}>"))))
+    }
+
     /// Dimension list `4x?x8x` (up to the element type).
     fn parse_dims(&mut self, allow_dynamic: bool) -> PResult<Vec<Dim>> {
         let mut dims = vec![];
@@ -2836,7 +2892,11 @@ impl<'a, 'c> Parser<'a, 'c> {
                         let mut layout = None;
                         let mut ms = None;
                         while self.eat(",") {
-                            let a = self.parse_attribute(None)?;
+                            let a = if self.eat_keyword("offset") {
+                                self.parse_strided_layout()?
+                            } else {
+                                self.parse_attribute(None)?
+                            };
                             if matches!(self.ctx.attr_kind(a), AttrKind::Affine(_))
                                 || matches!(self.ctx.attr_kind(a), AttrKind::Opaque(s) if s.starts_with("strided"))
                             {

@@ -180,3 +180,11 @@ func.func @hex_out_of_range_f32() -> f32 {
   %0 = arith.constant 0x100000000 : f32
   return %0 : f32
 }
+
+// -----
+
+func.func @signed_constant() -> si32 {
+  // expected-error @+1 {{'arith.constant' op integer return type must be signless}}
+  %0 = arith.constant 1 : si32
+  return %0 : si32
+}

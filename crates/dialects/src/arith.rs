@@ -149,6 +149,9 @@ fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
             tyname(ctx, rt)
         ));
     }
+    if matches!(ctx.kind(rt), TypeKind::Integer(_, s) if *s != Signedness::Signless) {
+        return Err("integer return type must be signless".into());
+    }
     Ok(())
 }
 

@@ -544,6 +544,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let body = ctx.create_region();
         let entry = ctx.create_block(ins);
         ctx.append_block(body, entry);
+        // As `addEntryBlock`: the arguments are at the function's location.
+        for a in ctx.block_args(entry).to_vec() {
+            ctx.set_value_loc(a, loc);
+        }
         let op = ctx.create_op_from(op_name, loc, &[], &[], &attrs, &[body], &[]);
         let r = ctx.regions_of(module)[0];
         let b = ctx.entry_block(r).expect("module has a body");

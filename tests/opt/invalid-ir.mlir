@@ -188,3 +188,40 @@ func.func @signed_constant() -> si32 {
   %0 = arith.constant 1 : si32
   return %0 : si32
 }
+
+// -----
+
+func.func @if_yields_too_few(%c: i1) -> i32 {
+  // expected-error @+1 {{'scf.if' op  region control flow edge from Region #0 to parent results: source has 0 operands, but target successor needs 1}}
+  %r = "scf.if"(%c) ({
+    "scf.yield"() : () -> ()
+  }, {
+    "scf.yield"() : () -> ()
+  }) : (i1) -> i32
+  return %r : i32
+}
+
+// -----
+
+func.func @if_yields_wrong_type(%c: i1, %v: i64) -> i32 {
+  // expected-error @+1 {{'scf.if' op  along control flow edge from Region #0 to parent results: source type #0 'i64' should match input type #0 'i32'}}
+  %r = "scf.if"(%c) ({
+    "scf.yield"(%v) : (i64) -> ()
+  }, {
+    "scf.yield"(%v) : (i64) -> ()
+  }) : (i1) -> i32
+  return %r : i32
+}
+
+// -----
+
+func.func @for_yields_too_few(%n: index, %x: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op  region control flow edge from Region #0 to Region #0: source has 0 operands, but target successor needs 1}}
+  %r = "scf.for"(%c0, %n, %c1, %x) ({
+  ^bb0(%i: index, %acc: i32):
+    "scf.yield"() : () -> ()
+  }) : (index, index, index, i32) -> i32
+  return %r : i32
+}

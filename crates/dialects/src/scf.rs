@@ -9,7 +9,8 @@ pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("scf.for")
             .recursive_effects()
-            .syntax(parse_for, print_for),
+            .syntax(parse_for, print_for)
+            .verify(verify_for),
         OpDef::new("scf.if")
             .recursive_effects()
             .syntax(parse_if, print_if)
@@ -47,7 +48,74 @@ fn verify_if(ctx: &Context, op: Op) -> Result<(), String> {
     if !ctx.results(op).is_empty() && !has_else {
         return Err("must have an else block if defining values".into());
     }
+    let results: Vec<Type> = ctx.results(op).iter().map(|&v| ctx.value_type(v)).collect();
+    for (i, &r) in ctx.regions_of(op).iter().enumerate() {
+        check_edge(ctx, r, i, "parent results", &results)?;
+    }
     Ok(())
+}
+
+fn verify_for(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(&body) = ctx.regions_of(op).first() else {
+        return Ok(());
+    };
+    let Some(entry) = ctx.entry_block(body) else {
+        return Ok(());
+    };
+    let carried: Vec<Type> = ctx
+        .block_args(entry)
+        .iter()
+        .skip(1)
+        .map(|&v| ctx.value_type(v))
+        .collect();
+    check_edge(ctx, body, 0, "Region #0", &carried)?;
+    let results: Vec<Type> = ctx.results(op).iter().map(|&v| ctx.value_type(v)).collect();
+    check_edge(ctx, body, 0, "parent results", &results)
+}
+
+/// What MLIR's `RegionBranchOpInterface` verifier checks on the edge
+/// from region `index` (through its `scf.yield`) to `target`: as many
+/// values as the target takes, of its types, in its words (with the
+/// double space `emitOpError() << " region ..."` leaves).
+fn check_edge(
+    ctx: &Context,
+    r: Region,
+    index: usize,
+    target: &str,
+    want: &[Type],
+) -> Result<(), String> {
+    let Some(&last) = ctx.region_blocks(r).last() else {
+        return Ok(());
+    };
+    let Some(t) = ctx.last_op(last) else {
+        return Ok(());
+    };
+    if ctx.name(t) != "scf.yield" {
+        return Ok(());
+    }
+    let got = ctx.operands(t);
+    if got.len() != want.len() {
+        return Err(format!(
+            " region control flow edge from Region #{index} to {target}: source has {} operands, but target successor needs {}",
+            got.len(),
+            want.len()
+        ));
+    }
+    for (i, (&v, &w)) in got.iter().zip(want).enumerate() {
+        let g = ctx.value_type(v);
+        if g != w {
+            return Err(format!(
+                " along control flow edge from Region #{index} to {target}: source type #{i} {} should match input type #{i} {}",
+                quoted(ctx, g),
+                quoted(ctx, w)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn quoted(ctx: &Context, t: Type) -> String {
+    format!("'{}'", tyname(ctx, t))
 }
 
 /// `(%a = %x, %b = %y)`: region argument names and initial operands.

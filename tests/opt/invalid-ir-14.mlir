@@ -60,3 +60,15 @@ func private @twice()
 func @twice() {
   return
 }
+
+// -----
+
+// A function body's default dialect is `std` in 14: `func` bare is unknown
+// there (only a module body takes it).
+func @outer() {
+  // expected-error @+1 {{custom op 'func' is unknown}}
+  func @inner() {
+    return
+  }
+  return
+}

@@ -1247,6 +1247,11 @@ impl<'a, 'c> Parser<'a, 'c> {
             // `func` directly in a `func.func` body of the 15 syntax is
             // that function's default dialect at work, not 14's `func`.
             if name == "func" && !(self.seen == Some(Edition::V15) && self.in_func_body()) {
+                // In 13 and 14 a function body's default dialect is `std`,
+                // which has no `func`: only a module body takes it bare.
+                if self.in_func_body() {
+                    return self.err(name_pos, "custom op 'func' is unknown");
+                }
                 self.saw_legacy_func = true;
             }
             // A state from the free list: its vectors keep their capacity,

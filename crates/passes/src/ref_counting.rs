@@ -450,11 +450,14 @@ impl Pass for RefCountingOpt {
                     .filter(|&r| is_ref_counted(ctx, r)),
             );
         });
-        // drop_ref -> the add_ref it cancels, in the order found.
+        // drop_ref -> the add_ref it cancels, in the order found (a set
+        // beside it: asking the list for each candidate was quadratic in
+        // the module).
         let mut cancel: Vec<(Op, Op)> = vec![];
+        let mut dropped: mlir_async_ir::entity::SecondaryMap<Op, bool> = Default::default();
         let mut order = mlir_async_ir::order::OpOrder::new();
         for v in values {
-            cancellable_pairs(ctx, &mut order, v, &mut cancel);
+            cancellable_pairs(ctx, &mut order, v, &mut cancel, &mut dropped);
         }
         for (d, a) in cancel {
             ctx.erase_op(d)
@@ -478,6 +481,7 @@ fn cancellable_pairs(
     order: &mut mlir_async_ir::order::OpOrder,
     v: Value,
     cancel: &mut Vec<(Op, Op)>,
+    dropped: &mut mlir_async_ir::entity::SecondaryMap<Op, bool>,
 ) {
     let Some(region) = value_region(ctx, v) else {
         return;
@@ -558,9 +562,10 @@ fn cancellable_pairs(
                         continue;
                     }
                 }
-                if cancel.iter().any(|&(d, _)| d == drop) {
+                if dropped[drop] {
                     continue;
                 }
+                dropped[drop] = true;
                 cancel.push((drop, add));
                 break;
             }

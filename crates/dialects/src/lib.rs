@@ -113,6 +113,11 @@ impl OpDef {
         self.traits.constant_like = true;
         self
     }
+    /// Regions of one block that needs no terminator.
+    pub const fn no_terminator(mut self) -> Self {
+        self.traits.no_terminator = true;
+        self
+    }
     pub const fn isolated(mut self) -> Self {
         self.traits.isolated_from_above = true;
         self

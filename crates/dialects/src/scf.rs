@@ -34,6 +34,14 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("scf.reduce.return")
             .syntax(parse_yield, print_yield)
             .terminator(),
+        OpDef::new("scf.foreach_thread")
+            .recursive_effects()
+            .syntax(parse_foreach_thread, print_foreach_thread),
+        OpDef::new("scf.foreach_thread.perform_concurrently")
+            .terminator()
+            .no_terminator()
+            .syntax(parse_perform_concurrently, print_perform_concurrently)
+            .verify(verify_perform_concurrently),
         OpDef::new("scf.execute_region").syntax(parse_execute_region, print_execute_region),
     ]
 }
@@ -240,6 +248,140 @@ fn print_for(p: &mut Printer, op: Op) {
     }
     p.w(" ");
     p.region(r, false, has_iter);
+    p.attr_dict(op, &[]);
+}
+
+/// LLVM 15's `scf.foreach_thread (%i, ...) in (%n, ...) -> (T...) {...}`:
+/// one index block argument per thread count; the terminator
+/// `scf.foreach_thread.perform_concurrently` is implied when its region is
+/// empty, and then not printed.
+fn parse_foreach_thread(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let index = p.index_type();
+    p.expect("(")?;
+    let mut args = vec![];
+    if !p.eat(")") {
+        loop {
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_operand_ref()?;
+            args.push(mlir_async_syntax::RegionArg {
+                name: a.name,
+                ty: index,
+                pos,
+            });
+            if p.eat(")") {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    p.expect_keyword("in")?;
+    p.expect("(")?;
+    let counts = p.parse_operand_list()?;
+    p.expect(")")?;
+    if counts.len() != args.len() {
+        return p.err_here("expected as many thread counts as thread indices");
+    }
+    for c in &counts {
+        let v = p.resolve_operand(c, index)?;
+        st.operands.push(v);
+    }
+    if p.eat("->") {
+        p.parse_function_result_types_into(&mut st.result_types)?;
+    }
+    let r = p.parse_region(&args, false)?;
+    let b = match p.ctx.entry_block(r) {
+        Some(b) => b,
+        None => {
+            let b = p.ctx.create_block(&[]);
+            p.ctx.append_block(r, b);
+            b
+        }
+    };
+    let has = p
+        .ctx
+        .last_op(b)
+        .is_some_and(|o| p.ctx.traits_of(o).is_terminator);
+    if !has {
+        let inner = p.ctx.create_region();
+        let ib = p.ctx.create_block(&[]);
+        p.ctx.append_block(inner, ib);
+        let name = p.ctx.sym("scf.foreach_thread.perform_concurrently");
+        let loc = p.ctx.unknown_loc();
+        let mut t = OperationState::new(name, loc);
+        t.regions.push(inner);
+        p.ctx.build(InsertPoint::AtEnd(b), t);
+    }
+    st.regions.push(r);
+    attr_dict(p, st)
+}
+
+/// Whether `op`'s terminator is an empty `perform_concurrently`, which
+/// the custom form leaves out.
+fn implicit_perform(ctx: &Context, op: Op) -> bool {
+    let Some(b) = ctx.regions_of(op).first().and_then(|&r| ctx.entry_block(r)) else {
+        return true;
+    };
+    let Some(t) = ctx.last_op(b) else { return true };
+    ctx.name(t) == "scf.foreach_thread.perform_concurrently"
+        && ctx
+            .regions_of(t)
+            .first()
+            .and_then(|&r| ctx.entry_block(r))
+            .is_none_or(|ib| ctx.first_op(ib).is_none())
+}
+
+fn print_foreach_thread(p: &mut Printer, op: Op) {
+    let r = p.ctx.regions_of(op)[0];
+    let entry = p.ctx.entry_block(r).expect("foreach_thread has a body");
+    let args = p.ctx.block_args(entry).to_vec();
+    let counts = p.ctx.operands(op).to_vec();
+    p.w(" (");
+    p.operands(&args);
+    p.w(") in (");
+    p.operands(&counts);
+    p.w(") -> (");
+    let tys: Vec<Type> = p
+        .ctx
+        .results(op)
+        .iter()
+        .map(|&v| p.ctx.value_type(v))
+        .collect();
+    p.types(&tys);
+    p.w(") ");
+    let terminators = !implicit_perform(p.ctx, op);
+    p.region(r, false, terminators);
+    p.attr_dict(op, &[]);
+}
+
+fn parse_perform_concurrently(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let r = p.parse_region(&[], false)?;
+    if p.ctx.entry_block(r).is_none() {
+        let b = p.ctx.create_block(&[]);
+        p.ctx.append_block(r, b);
+    }
+    st.regions.push(r);
+    attr_dict(p, st)
+}
+
+fn verify_perform_concurrently(ctx: &Context, op: Op) -> Result<(), String> {
+    for &r in ctx.regions_of(op) {
+        for &b in ctx.region_blocks(r) {
+            if ctx
+                .block_ops_iter(b)
+                .any(|o| ctx.name(o) != "tensor.parallel_insert_slice")
+            {
+                return Err("expected only tensor.parallel_insert_slice ops".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn print_perform_concurrently(p: &mut Printer, op: Op) {
+    let r = p.ctx.regions_of(op)[0];
+    p.w(" ");
+    p.region(r, false, true);
     p.attr_dict(op, &[]);
 }
 

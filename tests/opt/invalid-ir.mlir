@@ -225,3 +225,21 @@ func.func @for_yields_too_few(%n: index, %x: i32) -> i32 {
   }) : (index, index, index, i32) -> i32
   return %r : i32
 }
+
+// -----
+
+func.func @foreach_thread_missing_region() {
+  // expected-error @+1 {{'scf.foreach_thread' op requires one region}}
+  "scf.foreach_thread"() : () -> ()
+  return
+}
+
+// -----
+
+func.func @foreach_thread_empty_body(%n: index) {
+  // expected-error @+1 {{'scf.foreach_thread' op expects a non-empty block}}
+  "scf.foreach_thread"(%n) ({
+  ^bb0(%x: index):
+  }) : (index) -> ()
+  return
+}

@@ -36,7 +36,8 @@ pub fn ops() -> Vec<OpDef> {
             .terminator(),
         OpDef::new("scf.foreach_thread")
             .recursive_effects()
-            .syntax(parse_foreach_thread, print_foreach_thread),
+            .syntax(parse_foreach_thread, print_foreach_thread)
+            .verify(verify_foreach_thread),
         OpDef::new("scf.foreach_thread.perform_concurrently")
             .terminator()
             .no_terminator()
@@ -364,7 +365,43 @@ fn parse_perform_concurrently(p: &mut Parser, st: &mut OperationState, _: usize)
     attr_dict(p, st)
 }
 
+fn verify_foreach_thread(ctx: &Context, op: Op) -> Result<(), String> {
+    let [r] = ctx.regions_of(op) else {
+        return Err("requires one region".into());
+    };
+    let Some(b) = ctx.entry_block(*r) else {
+        return Err("expects a non-empty block".into());
+    };
+    let Some(t) = ctx.last_op(b) else {
+        return Err("expects a non-empty block".into());
+    };
+    if ctx.name(t) != "scf.foreach_thread.perform_concurrently" {
+        return Err(format!(
+            "expects regions to end with 'scf.foreach_thread.perform_concurrently', found '{}'",
+            ctx.name(t)
+        ));
+    }
+    let rank = ctx.operands(op).len();
+    if ctx.block_args(b).len() != rank {
+        return Err(format!("region expects {rank} arguments"));
+    }
+    // Without the tensor dialect the terminator yields nothing.
+    let n = ctx.results(op).len();
+    if n != 0 {
+        return Err(format!(
+            "produces {n} results, but its terminator yields 0 value(s)"
+        ));
+    }
+    Ok(())
+}
+
 fn verify_perform_concurrently(ctx: &Context, op: Op) -> Result<(), String> {
+    let [r] = ctx.regions_of(op) else {
+        return Err("requires one region".into());
+    };
+    if ctx.region_blocks(*r).len() != 1 {
+        return Err("expects a single block in its region".into());
+    }
     for &r in ctx.regions_of(op) {
         for &b in ctx.region_blocks(r) {
             if ctx

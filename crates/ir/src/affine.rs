@@ -340,21 +340,38 @@ fn simplify_mul(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     None
 }
 
-fn simplify_floor_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
-    let c = rhs.as_const().filter(|&c| c >= 1)?;
+/// The rules `floordiv` and `ceildiv` share: a positive constant divisor,
+/// constants folded with `fold`, division by 1, and `(x * k) / c` with `c`
+/// dividing `k`. `Err(c)` when none applies (the divisor, for more rules).
+fn simplify_div(
+    lhs: &AffineExpr,
+    rhs: &AffineExpr,
+    fold: fn(i64, i64) -> i64,
+) -> Result<Option<AffineExpr>, i64> {
+    let Some(c) = rhs.as_const().filter(|&c| c >= 1) else {
+        return Ok(None);
+    };
     if let Some(a) = lhs.as_const() {
-        return Some(Const(floor_div(a, c)));
+        return Ok(Some(Const(fold(a, c))));
     }
     if c == 1 {
-        return Some(lhs.clone());
+        return Ok(Some(lhs.clone()));
     }
     if let Some((ll, lr)) = lhs.as_bin(BinKind::Mul) {
         if let Some(k) = lr.as_const() {
             if k % c == 0 {
-                return Some(ll.clone().mul(Const(k / c)));
+                return Ok(Some(ll.clone().mul(Const(k / c))));
             }
         }
     }
+    Err(c)
+}
+
+fn simplify_floor_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
+    let c = match simplify_div(lhs, rhs, floor_div) {
+        Ok(done) => return done,
+        Err(c) => c,
+    };
     if let Some((ll, lr)) = lhs.as_bin(BinKind::Add) {
         if ll.largest_known_divisor() % c == 0 || lr.largest_known_divisor() % c == 0 {
             return Some(
@@ -368,21 +385,7 @@ fn simplify_floor_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> 
 }
 
 fn simplify_ceil_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
-    let c = rhs.as_const().filter(|&c| c >= 1)?;
-    if let Some(a) = lhs.as_const() {
-        return Some(Const(ceil_div(a, c)));
-    }
-    if c == 1 {
-        return Some(lhs.clone());
-    }
-    if let Some((ll, lr)) = lhs.as_bin(BinKind::Mul) {
-        if let Some(k) = lr.as_const() {
-            if k % c == 0 {
-                return Some(ll.clone().mul(Const(k / c)));
-            }
-        }
-    }
-    None
+    simplify_div(lhs, rhs, ceil_div).unwrap_or(None)
 }
 
 fn simplify_mod(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
@@ -637,44 +640,43 @@ impl<'a> Parser<'a> {
 
     /// `(d0, d1)[s0]`: names the dimensions and symbols.
     fn ids(&mut self) -> Result<(u32, u32), AffineError> {
-        let mut dims = 0;
-        let mut syms = 0;
         self.expect(b'(', "expected '('")?;
-        if !self.eat(b')') {
-            loop {
-                let Tok::Id(n) = self.lex.tok else {
-                    return self.err("expected bare identifier");
-                };
-                if self.ids.iter().any(|(m, _)| *m == n) {
-                    return self.err("redefinition of identifier");
-                }
-                self.ids.push((n, Dim(dims)));
-                dims += 1;
-                self.lex.bump();
-                if self.eat(b')') {
-                    break;
-                }
-                self.expect(b',', "expected ',' or ')'")?;
-            }
-        }
-        if self.eat(b'[') && !self.eat(b']') {
-            loop {
-                let Tok::Id(n) = self.lex.tok else {
-                    return self.err("expected bare identifier");
-                };
-                if self.ids.iter().any(|(m, _)| *m == n) {
-                    return self.err("redefinition of identifier");
-                }
-                self.ids.push((n, Sym(syms)));
-                syms += 1;
-                self.lex.bump();
-                if self.eat(b']') {
-                    break;
-                }
-                self.expect(b',', "expected ',' or ']'")?;
-            }
-        }
+        let dims = self.id_list(b')', Dim)?;
+        let syms = if self.eat(b'[') {
+            self.id_list(b']', Sym)?
+        } else {
+            0
+        };
         Ok((dims, syms))
+    }
+
+    /// Names up to `close` (already past the opening bracket), each bound
+    /// to `make(position)`; returns how many.
+    fn id_list(&mut self, close: u8, make: fn(u32) -> AffineExpr) -> Result<u32, AffineError> {
+        let mut n = 0;
+        if self.eat(close) {
+            return Ok(0);
+        }
+        let sep = if close == b')' {
+            "expected ',' or ')'"
+        } else {
+            "expected ',' or ']'"
+        };
+        loop {
+            let Tok::Id(name) = self.lex.tok else {
+                return self.err("expected bare identifier");
+            };
+            if self.ids.iter().any(|(m, _)| *m == name) {
+                return self.err("redefinition of identifier");
+            }
+            self.ids.push((name, make(n)));
+            n += 1;
+            self.lex.bump();
+            if self.eat(close) {
+                return Ok(n);
+            }
+            self.expect(b',', sep)?;
+        }
     }
 
     fn high_op(&mut self) -> Option<High> {

@@ -88,7 +88,12 @@ fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
             "async operations must be lowered to async runtime operations",
         ));
     }
-    let mut out = vec![];
+    Ok(values_in_walk_order(ctx, op))
+}
+
+/// The reference-counted values under `op` in MLIR's walk order: block
+/// arguments (blocks in post-order), then op results (ops in post-order).
+fn values_in_walk_order(ctx: &Context, op: Op) -> Vec<Value> {
     fn blocks_post(ctx: &Context, op: Op, out: &mut Vec<Value>) {
         for &r in ctx.regions_of(op) {
             for &b in ctx.region_blocks(r) {
@@ -104,6 +109,7 @@ fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
             }
         }
     }
+    let mut out = vec![];
     blocks_post(ctx, op, &mut out);
     ctx.walk_post(op, &mut |o| {
         out.extend(
@@ -113,7 +119,7 @@ fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
                 .filter(|&r| is_ref_counted(ctx, r)),
         );
     });
-    Ok(out)
+    out
 }
 
 /// How the passes build reference-counting ops: the count's type
@@ -425,31 +431,7 @@ impl Pass for RefCountingOpt {
     }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let ctx = &mut *pc.ctx;
-        let mut values = vec![];
-        fn blocks_post(ctx: &Context, op: Op, out: &mut Vec<Value>) {
-            for &r in ctx.regions_of(op) {
-                for &b in ctx.region_blocks(r) {
-                    for o in ctx.block_ops_iter(b) {
-                        blocks_post(ctx, o, out);
-                    }
-                    out.extend(
-                        ctx.block_args(b)
-                            .iter()
-                            .copied()
-                            .filter(|&a| is_ref_counted(ctx, a)),
-                    );
-                }
-            }
-        }
-        blocks_post(ctx, op, &mut values);
-        ctx.walk_post(op, &mut |o| {
-            values.extend(
-                ctx.results(o)
-                    .iter()
-                    .copied()
-                    .filter(|&r| is_ref_counted(ctx, r)),
-            );
-        });
+        let values = values_in_walk_order(ctx, op);
         // drop_ref -> the add_ref it cancels, in the order found (a set
         // beside it: asking the list for each candidate was quadratic in
         // the module).

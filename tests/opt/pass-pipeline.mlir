@@ -11,6 +11,8 @@
 // RUN: not mlir-opt %s --pass-pipeline="builtin.func(async-to-async-runtime)" 2>&1 | FileCheck %s --check-prefix=NEST
 // RUN: not mlir-opt %s --pass-pipeline="builtin.func(canonicalize" 2>&1 | FileCheck %s --check-prefix=PAREN
 // RUN: not mlir-opt %s --pass-pipeline="canonicalize,no-such-pass" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not mlir-opt %s --pass-pipeline="canonicalize,," 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not mlir-opt %s --pass-pipeline="((((" 2>&1 | FileCheck %s --check-prefix=OPEN
 
 // FOLDED-LABEL: func @f
 // FOLDED-NEXT:    return %arg0 : i32
@@ -26,6 +28,10 @@
 // PAREN: MLIR Textual PassPipeline Parser:1:14: error: encountered unbalanced parentheses while parsing pipeline
 // PAREN-NEXT: builtin.func(canonicalize
 // PAREN-NEXT: {{^             \^$}}
+
+// EMPTY: MLIR Textual PassPipeline Parser:1:14: error: '' does not refer to a registered pass or pass pipeline
+
+// OPEN: MLIR Textual PassPipeline Parser:1:5: error: encountered unbalanced parentheses while parsing pipeline
 
 // UNKNOWN: MLIR Textual PassPipeline Parser:1:14: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
 

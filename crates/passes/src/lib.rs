@@ -266,6 +266,24 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineEntry>, PipelineError> {
     if pos == chars.len() {
         return Ok(out);
     }
+    // Parentheses are matched before any name is looked up, as mlir-opt's
+    // parser does: an unclosed one is reported just past it.
+    let mut open = vec![];
+    for (i, &ch) in chars.iter().enumerate() {
+        match ch {
+            '(' => open.push(i),
+            ')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    if let Some(&i) = open.last() {
+        return Err(PipelineError::At {
+            col: i + 2,
+            message: "encountered unbalanced parentheses while parsing pipeline".into(),
+        });
+    }
     parse_pipeline_list(&chars, &mut pos, &mut vec![], &mut out)?;
     skip_ws(&chars, &mut pos);
     if pos != chars.len() {
@@ -295,13 +313,9 @@ fn parse_pipeline_list(
         while *pos < c.len() && (c[*pos].is_alphanumeric() || "-_.".contains(c[*pos])) {
             *pos += 1;
         }
+        // An empty name is reported as an unknown pass (or nests, before
+        // `(`), as mlir-opt's pipeline parser does.
         let name: String = c[start..*pos].iter().collect();
-        if name.is_empty() {
-            return Err(PipelineError::At {
-                col: start + 1,
-                message: "expected pass pipeline element".into(),
-            });
-        }
         skip_ws(c, pos);
         if *pos < c.len() && c[*pos] == '(' {
             *pos += 1;

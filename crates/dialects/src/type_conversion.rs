@@ -9,6 +9,7 @@ use crate::builtin::func_type;
 use crate::cf::successor_operand_range;
 use mlir_async_ir::{Context, Op, OperationState, Value};
 use mlir_async_rewrite::{ConversionPatternSet, ConversionRewriter, RewriteError, TypeConverter};
+use std::rc::Rc;
 
 type R = Result<bool, RewriteError>;
 
@@ -59,7 +60,7 @@ pub fn is_branch_legal(conv: &TypeConverter, ctx: &mut Context, op: Op) -> bool 
     types.into_iter().all(|t| conv.is_legal(ctx, t))
 }
 
-fn converter<'a>(rw: &ConversionRewriter<'a>, op: Op) -> Result<&'a TypeConverter, RewriteError> {
+fn converter(rw: &ConversionRewriter, op: Op) -> Result<Rc<TypeConverter>, RewriteError> {
     rw.type_converter().ok_or_else(|| {
         RewriteError::at(
             rw.ctx_ref().op_loc(op),

@@ -73,7 +73,7 @@ fn convert(text: &str, mode: ConversionMode) -> Result<String, String> {
         parsed.module,
         &target,
         &patterns,
-        Some(&conv),
+        Some(conv.clone()),
         &ifaces,
         mode,
     )

@@ -6,6 +6,7 @@ pub mod async_to_async_runtime;
 pub mod canonicalize;
 pub mod cse;
 pub mod expand;
+pub mod llvm_common;
 pub mod reconcile_casts;
 pub mod ref_counting;
 pub mod scf_to_cf;

@@ -408,7 +408,15 @@ pub trait ConversionPattern {
     fn has_bounded_rewrite_recursion(&self) -> bool {
         false
     }
+    /// The type converter this pattern converts operands with, if not the
+    /// conversion's (MLIR gives each pattern its own).
+    fn type_converter(&self) -> Option<Conv> {
+        None
+    }
 }
+
+/// A type converter as patterns and the driver share it.
+pub type Conv = Rc<TypeConverter>;
 
 /// The signature of a conversion pattern written as a plain function.
 pub type ConversionFn = fn(Op, &[Value], &mut ConversionRewriter) -> Result<bool, RewriteError>;
@@ -419,6 +427,7 @@ pub struct FnConversionPattern {
     pub name: &'static str,
     pub benefit: Benefit,
     pub f: ConversionFn,
+    pub converter: Option<Conv>,
 }
 
 impl FnConversionPattern {
@@ -428,6 +437,7 @@ impl FnConversionPattern {
             name,
             benefit: 1,
             f,
+            converter: None,
         }
     }
 }
@@ -450,6 +460,9 @@ impl ConversionPattern for FnConversionPattern {
     ) -> Result<bool, RewriteError> {
         (self.f)(op, operands, rw)
     }
+    fn type_converter(&self) -> Option<Conv> {
+        self.converter.clone()
+    }
 }
 
 /// Conversion patterns, tried by benefit, then in the order added.
@@ -468,6 +481,19 @@ impl ConversionPatternSet {
     }
     pub fn add_fn(&mut self, root: &'static str, name: &'static str, f: ConversionFn) -> &mut Self {
         self.add(FnConversionPattern::new(root, name, f))
+    }
+    /// A function pattern converting its operands with `conv`.
+    pub fn add_fn_with(
+        &mut self,
+        root: &'static str,
+        name: &'static str,
+        f: ConversionFn,
+        conv: &Conv,
+    ) -> &mut Self {
+        self.add(FnConversionPattern {
+            converter: Some(conv.clone()),
+            ..FnConversionPattern::new(root, name, f)
+        })
     }
     pub fn len(&self) -> usize {
         self.patterns.len()
@@ -506,6 +532,7 @@ enum MaterializationKind {
 struct Unresolved {
     op: Op,
     kind: MaterializationKind,
+    converter: Option<Conv>,
 }
 
 /// A block whose arguments were converted: the original (detached) block
@@ -514,6 +541,7 @@ struct ConvertedBlock {
     orig: Block,
     new: Block,
     args: Vec<Option<Value>>,
+    converter: Option<Conv>,
 }
 
 /// Everything recorded while converting, applied at the end.
@@ -524,6 +552,8 @@ struct State {
     /// Replaced ops in order, each with whether a result changed type or
     /// was dropped.
     replacements: Vec<Op>,
+    /// The converter of the pattern that made each replacement.
+    replacement_converters: Vec<Option<Conv>>,
     replaced: FxHashSet<Op>,
     changed_results: Vec<usize>,
     /// Ops whose nested ops need no conversion (their parent was replaced
@@ -593,7 +623,7 @@ impl State {
 pub struct ConversionRewriter<'a> {
     rw: Rewriter<'a>,
     state: &'a mut State,
-    converter: Option<&'a TypeConverter>,
+    converter: Option<Conv>,
 }
 
 impl<'a> ConversionRewriter<'a> {
@@ -604,13 +634,13 @@ impl<'a> ConversionRewriter<'a> {
         self.rw.ctx
     }
     /// The conversion's type converter, if it has one.
-    pub fn type_converter(&self) -> Option<&'a TypeConverter> {
-        self.converter
+    pub fn type_converter(&self) -> Option<Conv> {
+        self.converter.clone()
     }
     /// Converts `t` with the conversion's type converter (identity
     /// without one).
     pub fn convert_type(&mut self, t: Type) -> Option<Type> {
-        match self.converter {
+        match &self.converter {
             Some(c) => c.convert_type(self.rw.ctx, t),
             None => Some(t),
         }
@@ -701,6 +731,9 @@ impl<'a> ConversionRewriter<'a> {
                 .push(self.state.replacements.len());
         }
         self.state.replacements.push(op);
+        self.state
+            .replacement_converters
+            .push(self.converter.clone());
         self.state.replaced.insert(op);
         self.state.mark_nested_ignored(ctx, op);
         Ok(())
@@ -786,7 +819,7 @@ impl<'a> ConversionRewriter<'a> {
                     .first_op(b)
                     .map(|o| self.rw.ctx.op_loc(o))
                     .unwrap_or_else(|| self.rw.ctx.unknown_loc());
-                let Some(conv) = self.converter else {
+                let Some(conv) = self.converter.clone() else {
                     return Err(RewriteError::at(
                         loc,
                         "no type converter for the block's arguments",
@@ -837,6 +870,7 @@ impl<'a> ConversionRewriter<'a> {
             orig: b,
             new,
             args: vec![None; orig_args.len()],
+            converter: self.converter.clone(),
         };
         let start = match ctx.first_op(new) {
             Some(o) => InsertPoint::Before(o),
@@ -860,6 +894,7 @@ impl<'a> ConversionRewriter<'a> {
             } else {
                 let out_ty = self
                     .converter
+                    .as_ref()
                     .and_then(|c| c.convert_type(ctx, orig_ty))
                     .unwrap_or(orig_ty);
                 if repl.len() == 1 && ctx.value_type(repl[0]) == out_ty {
@@ -871,6 +906,7 @@ impl<'a> ConversionRewriter<'a> {
                     self.state.unresolved.push(Unresolved {
                         op,
                         kind: MaterializationKind::Argument,
+                        converter: self.converter.clone(),
                     });
                     self.state.materializations.insert(op);
                     v
@@ -894,7 +930,7 @@ impl<'a> ConversionRewriter<'a> {
         let mut out = Vec::with_capacity(operands.len());
         for v in operands {
             let orig_ty = self.rw.ctx.value_type(v);
-            let desired = match self.converter {
+            let desired = match &self.converter {
                 Some(c) => match c.convert_type_to_many(self.rw.ctx, orig_ty) {
                     None => return Ok(None),
                     Some(list) if list.len() == 1 => Some(list[0]),
@@ -919,6 +955,7 @@ impl<'a> ConversionRewriter<'a> {
                     self.state.unresolved.push(Unresolved {
                         op: cop,
                         kind: MaterializationKind::Target,
+                        converter: self.converter.clone(),
                     });
                     self.state.materializations.insert(cop);
                     let leaf = self.state.lookup_or_default(new, None, ctx);
@@ -951,7 +988,7 @@ pub fn apply_partial_conversion(
     root: Op,
     target: &ConversionTarget,
     patterns: &ConversionPatternSet,
-    converter: Option<&TypeConverter>,
+    converter: Option<Conv>,
     interfaces: &dyn OpInterfaces,
 ) -> Result<(), RewriteError> {
     apply_conversion(
@@ -971,7 +1008,7 @@ pub fn apply_full_conversion(
     root: Op,
     target: &ConversionTarget,
     patterns: &ConversionPatternSet,
-    converter: Option<&TypeConverter>,
+    converter: Option<Conv>,
     interfaces: &dyn OpInterfaces,
 ) -> Result<(), RewriteError> {
     apply_conversion(
@@ -991,7 +1028,7 @@ struct Legalizer<'p> {
     by_root: FxHashMap<Symbol, Vec<usize>>,
     any: Vec<usize>,
     interfaces: &'p dyn OpInterfaces,
-    converter: Option<&'p TypeConverter>,
+    converter: Option<Conv>,
     /// Patterns being applied further up the recursion.
     active: Vec<usize>,
 }
@@ -1002,7 +1039,7 @@ pub fn apply_conversion(
     root: Op,
     target: &ConversionTarget,
     patterns: &ConversionPatternSet,
-    converter: Option<&TypeConverter>,
+    converter: Option<Conv>,
     interfaces: &dyn OpInterfaces,
     mode: ConversionMode,
 ) -> Result<(), RewriteError> {
@@ -1044,7 +1081,7 @@ pub fn apply_conversion(
             }
         }
     }
-    finalize(ctx, &mut state, converter)?;
+    finalize(ctx, &mut state)?;
     apply_rewrites(ctx, &mut state)
 }
 
@@ -1166,7 +1203,7 @@ impl Legalizer<'_> {
         let mut crw = ConversionRewriter {
             rw: Rewriter::new(ctx, &mut rw_listener),
             state,
-            converter: self.converter,
+            converter: self.converter.clone(),
         };
         crw.replace_op(op, &values)?;
         for c in created_since(ctx, state, mark) {
@@ -1212,10 +1249,11 @@ impl Legalizer<'_> {
             let replaced_before = state.replacements.len();
             state.root_updates.clear();
             let mut listener = NoListener;
+            let converter = pattern.type_converter().or_else(|| self.converter.clone());
             let mut crw = ConversionRewriter {
                 rw: Rewriter::new(ctx, &mut listener),
                 state,
-                converter: self.converter,
+                converter,
             };
             crw.rw.set_insertion_point(op);
             let Some(operands) = crw.remap_operands(op)? else {
@@ -1317,18 +1355,15 @@ fn merge_by_benefit(specific: &[usize], any: &[usize], set: &ConversionPatternSe
 
 /// Resolves what the conversion left pending: casts still needed, block
 /// arguments and results whose users were not converted.
-fn finalize(
-    ctx: &mut Context,
-    state: &mut State,
-    converter: Option<&TypeConverter>,
-) -> Result<(), RewriteError> {
-    resolve_materializations(ctx, state, converter)?;
+fn finalize(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
+    resolve_materializations(ctx, state)?;
     // Converted block arguments that unconverted ops still use.
     for bi in 0..state.converted_blocks.len() {
         let (orig, new) = (
             state.converted_blocks[bi].orig,
             state.converted_blocks[bi].new,
         );
+        let converter = state.converted_blocks[bi].converter.clone();
         for (i, orig_arg) in ctx.block_args(orig).to_vec().into_iter().enumerate() {
             let orig_ty = ctx.value_type(orig_arg);
             if state.lookup_or_null(orig_arg, Some(orig_ty), ctx).is_some() {
@@ -1354,7 +1389,7 @@ fn finalize(
             };
             let loc = ctx.value_loc(orig_arg);
             let inputs: Vec<Value> = if dropped { vec![] } else { vec![repl] };
-            let made = converter.and_then(|c| {
+            let made = converter.as_ref().and_then(|c| {
                 let mut l = NoListener;
                 let mut rw = Rewriter::new(ctx, &mut l);
                 rw.restore_insertion_point(Some(ip));
@@ -1380,6 +1415,7 @@ fn finalize(
     let mut k = 0;
     while k < state.changed_results.len() {
         let op = state.replacements[state.changed_results[k]];
+        let converter = state.replacement_converters[state.changed_results[k]].clone();
         k += 1;
         for r in ctx.results(op).to_vec() {
             let Some(&new) = state.mapping.get(&r) else {
@@ -1404,7 +1440,7 @@ fn finalize(
                 continue;
             }
             let loc = ctx.op_loc(op);
-            let made = converter.and_then(|c| {
+            let made = converter.as_ref().and_then(|c| {
                 let mut l = NoListener;
                 let mut rw = Rewriter::new(ctx, &mut l);
                 rw.set_insertion_point(op);
@@ -1464,14 +1500,13 @@ fn has_live_user_of_replaced(
 /// went away are dropped; a live one is resolved through the mapping when a
 /// value of its type already stands for its input, or replaced by the type
 /// converter's materialization at the same place.
-fn resolve_materializations(
-    ctx: &mut Context,
-    state: &mut State,
-    converter: Option<&TypeConverter>,
-) -> Result<(), RewriteError> {
-    let list: Vec<(Op, MaterializationKind)> =
-        state.unresolved.iter().map(|u| (u.op, u.kind)).collect();
-    for (op, kind) in list.into_iter().rev() {
+fn resolve_materializations(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
+    let list: Vec<(Op, MaterializationKind, Option<Conv>)> = state
+        .unresolved
+        .iter()
+        .map(|u| (u.op, u.kind, u.converter.clone()))
+        .collect();
+    for (op, kind, converter) in list.into_iter().rev() {
         let out = ctx.result(op, 0);
         let live = ctx
             .users(out)
@@ -1490,15 +1525,22 @@ fn resolve_materializations(
             }
         }
         let loc = ctx.op_loc(op);
-        let made = converter.and_then(|c| {
-            let list = match kind {
-                MaterializationKind::Argument => &c.argument,
-                MaterializationKind::Target => &c.target,
-            };
+        let made = converter.as_ref().and_then(|c| {
             let mut l = NoListener;
             let mut rw = Rewriter::new(ctx, &mut l);
             rw.set_insertion_point(op);
-            TypeConverter::materialize(list, &mut rw, ty, &inputs, loc)
+            // An argument materialization that does not apply falls back
+            // to a source materialization, as in MLIR.
+            match kind {
+                MaterializationKind::Argument => {
+                    TypeConverter::materialize(&c.argument, &mut rw, ty, &inputs, loc).or_else(
+                        || TypeConverter::materialize(&c.source, &mut rw, ty, &inputs, loc),
+                    )
+                }
+                MaterializationKind::Target => {
+                    TypeConverter::materialize(&c.target, &mut rw, ty, &inputs, loc)
+                }
+            }
         });
         let Some(v) = made else {
             let from = inputs.first().map(|&v| ctx.value_type(v));

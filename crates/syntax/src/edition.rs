@@ -125,6 +125,9 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
     if ed == Edition::V13 {
         match name {
             "builtin.module" => return "module".to_string(),
+            "builtin.unrealized_conversion_cast" => {
+                return "unrealized_conversion_cast".to_string()
+            }
             "func.func" => return "func".to_string(),
             _ => {}
         }

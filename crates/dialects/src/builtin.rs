@@ -14,7 +14,8 @@ pub fn ops() -> Vec<OpDef> {
     module.traits.symbol_table = true;
     module.traits.no_terminator = true;
     module.traits.graph_region = true;
-    let mut unrealized = OpDef::new("builtin.unrealized_conversion_cast");
+    let mut unrealized = OpDef::new("builtin.unrealized_conversion_cast")
+        .syntax(parse_unrealized_cast, print_unrealized_cast);
     unrealized.traits.pure = true;
     vec![
         module,
@@ -43,6 +44,24 @@ pub fn ops() -> Vec<OpDef> {
     ]
 }
 
+/// `%a, %b : A, B to X, Y {attrs}` (ODS: `($inputs^ : type($inputs))?
+/// to type($outputs) attr-dict`).
+fn parse_unrealized_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    parse_operands_and_types(p, &mut st.operands)?;
+    p.expect_keyword("to")?;
+    st.result_types = p.parse_type_list_no_parens()?;
+    attr_dict(p, st)
+}
+
+fn print_unrealized_cast(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    print_operands_and_types(p, ops);
+    p.w(" to ");
+    let outs = types_of(p.ctx, p.ctx.results(op));
+    p.types(&outs);
+    p.attr_dict(op, &[]);
+}
+
 fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     if p.peek() == b'@' {
         let n = p.symbol_name()?;
@@ -50,7 +69,16 @@ fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
         let s = p.ctx.sym("sym_name");
         st.attrs.push((s, a));
     }
-    attr_dict_kw(p, st)?;
+    // 13 printed two spaces before the body: the only mark of its
+    // generation a module of LLVM-dialect ops may carry.
+    let mut two = p.skip_two_spaces();
+    if p.peek_ident() == Some("attributes") {
+        attr_dict_kw(p, st)?;
+        two = p.skip_two_spaces();
+    }
+    if two && p.peek() == b'{' {
+        p.note_edition(Edition::V13);
+    }
     let r = p.parse_region(&[], true)?;
     if p.ctx.region_blocks(r).is_empty() {
         let b = p.ctx.create_block(&[]);

@@ -597,12 +597,16 @@ fn lower_create(op: Op, _: &[Value], rw: &mut ConversionRewriter, ed: Edition) -
             let int = count_type(ctx, ed);
             let null = create_value(rw, "llvm.mlir.null", loc, &[], ptr, &[])?;
             let one = llvm_constant(rw, loc, int, 1)?;
-            // LLVM 13's GEP had no `structIndices`.
-            let indices = match ed {
-                Edition::V13 => vec![],
-                _ => vec![("structIndices", gep_dynamic_indices(rw.ctx(), 1))],
-            };
-            let gep = create_value(rw, "llvm.getelementptr", loc, &[null, one], ptr, &indices)?;
+            // (LLVM 13 prints no `structIndices`; the op holds them.)
+            let indices = gep_dynamic_indices(rw.ctx(), 1);
+            let gep = create_value(
+                rw,
+                "llvm.getelementptr",
+                loc,
+                &[null, one],
+                ptr,
+                &[("structIndices", indices)],
+            )?;
             let size = create_value(rw, "llvm.ptrtoint", loc, &[gep], int, &[])?;
             // The call's result keeps the async type: the function and
             // call patterns convert it with the rest.

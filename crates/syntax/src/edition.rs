@@ -125,11 +125,12 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
     if ed == Edition::V13 {
         match name {
             "builtin.module" => return "module".to_string(),
-            "builtin.unrealized_conversion_cast" => {
-                return "unrealized_conversion_cast".to_string()
-            }
             "func.func" => return "func".to_string(),
             _ => {}
+        }
+        // 13's builtin dialect had no prefix.
+        if let Some(rest) = name.strip_prefix("builtin.") {
+            return rest.to_string();
         }
     }
     if ed != Edition::V15 {

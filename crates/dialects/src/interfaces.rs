@@ -111,6 +111,16 @@ impl OpInterfaces for Interfaces {
         Some(c)
     }
 
+    /// LLVM 15 made the integer `max`/`min` ops commutative.
+    fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
+        ctx.traits_of(op).commutative
+            || (self.edition == Edition::V15
+                && matches!(
+                    ctx.name(op),
+                    "arith.maxsi" | "arith.maxui" | "arith.minsi" | "arith.minui"
+                ))
+    }
+
     fn successor_operands(&self, ctx: &Context, op: Op, i: usize) -> Option<Range<usize>> {
         match ctx.name(op) {
             "cf.br" | "cf.cond_br" => Some(successor_operand_range(ctx, op, i)),

@@ -250,7 +250,17 @@ pub fn compile(
             .map_err(|e| codegen_err(&f.name, e))?;
         funcs.insert(f.name.clone(), id);
         if !f.is_declaration() && is_coroutine(f) {
-            layouts.insert(f.name.clone(), coro::layout(f)?);
+            let l = coro::layout(f)?;
+            if dump_clif() {
+                eprintln!("; coroutine {}: frame {} bytes", f.name, l.frame_size);
+                for (i, s) in l.suspends.iter().enumerate() {
+                    eprintln!(
+                        ";   suspend {i}: spills {:?} remats {:?}",
+                        s.spills, s.remats
+                    );
+                }
+            }
+            layouts.insert(f.name.clone(), l);
             for part in [Part::Resume, Part::Destroy] {
                 let name = part_name(&f.name, part);
                 let id = module
@@ -309,7 +319,7 @@ pub fn compile(
             let name = part_name(&f.name, part);
             let plan = coro::plan(f, part, layout);
             let sig = match part {
-                Part::Resume | Part::Destroy => resume_sig(),
+                Part::Resume | Part::Destroy | Part::Analysis => resume_sig(),
                 _ => f.sig.clone(),
             };
             ctx.func.signature = clif_sig(&sig, cc);
@@ -333,6 +343,9 @@ pub fn compile(
                 };
                 e.emit()?;
             }
+            if dump_clif() {
+                eprintln!("; {name}\n{}", ctx.func.display());
+            }
             let id = funcs[&name];
             module.define_function(id, &mut ctx).map_err(|e| {
                 let msg = match &e {
@@ -350,6 +363,13 @@ pub fn compile(
         .finalize_definitions()
         .map_err(|e| codegen_err("<module>", e))?;
     Ok(Compiled { module, funcs })
+}
+
+/// `MLIR_ASYNC_RUN_DUMP_CLIF=1`: print the Cranelift IR of every function
+/// and the frame layout of every coroutine on stderr (for debugging the
+/// executor).
+fn dump_clif() -> bool {
+    std::env::var_os("MLIR_ASYNC_RUN_DUMP_CLIF").is_some()
 }
 
 /// Whether `f` uses the coroutine intrinsics that make it a coroutine.
@@ -414,6 +434,7 @@ impl Emitter<'_, '_> {
                     .append_block_params_for_function_params(self.blocks[0]);
             }
             Part::Resume | Part::Destroy => self.emit_dispatch()?,
+            Part::Analysis => return Err(codegen_err(&f.name, "the analysis part is not code")),
         }
         for n in 0..self.plan.nodes.len() {
             self.emit_node(n)?;

@@ -49,6 +49,11 @@ pub enum Part {
     Ramp,
     Resume,
     Destroy,
+    /// For the frame layout: every resumption (results 0 and 1) as an
+    /// entry, and each suspend point followed by all three continuations,
+    /// so that what is live after a later resumption is live back to its
+    /// `coro.save` and to the resumptions before it.
+    Analysis,
 }
 
 /// Index of a node in [`Plan::nodes`].
@@ -231,14 +236,12 @@ pub fn layout(f: &Function) -> Result<CoroLayout, ExecError> {
         defs,
     };
 
-    // Values live at each resumption, in the resume and destroy parts.
+    // Values live at each resumption.
     let mut live_at = vec![HashSet::new(); layout.suspends.len()];
-    for part in [Part::Resume, Part::Destroy] {
-        let plan = plan(f, part, Some(&layout));
-        let live = live_in(f, &plan);
-        for &(si, node) in &plan.dispatch {
-            live_at[si].extend(live[node].iter().copied());
-        }
+    let plan = plan(f, Part::Analysis, Some(&layout));
+    let live = live_in(f, &plan);
+    for &(si, node) in &plan.dispatch {
+        live_at[si].extend(live[node].iter().copied());
     }
 
     let alloca_set: HashSet<Value> = allocas.iter().map(|a| a.0).collect();
@@ -323,12 +326,18 @@ pub fn plan(f: &Function, part: Part, layout: Option<&CoroLayout>) -> Plan {
         Part::Plain | Part::Ramp => {
             p.node(Block(0), None);
         }
-        Part::Resume | Part::Destroy => {
-            let k = if part == Part::Resume { 0 } else { 1 };
+        Part::Resume | Part::Destroy | Part::Analysis => {
+            let ks: &[i64] = match part {
+                Part::Resume => &[0],
+                Part::Destroy => &[1],
+                _ => &[0, 1],
+            };
             if let Some(l) = layout {
                 for (si, s) in l.suspends.iter().enumerate() {
-                    let n = p.node(s.cont, Some(k));
-                    dispatch.push((si, n));
+                    for &k in ks {
+                        let n = p.node(s.cont, Some(k));
+                        dispatch.push((si, n));
+                    }
                 }
             }
         }
@@ -390,7 +399,7 @@ impl Planner<'_> {
         if let (Some(k), Some(&r)) = (konst, self.cont_result.get(&block)) {
             folded.insert(r, norm(Ty::I8, k));
         }
-        let in_resume_part = matches!(self.part, Part::Resume | Part::Destroy);
+        let in_resume_part = matches!(self.part, Part::Resume | Part::Destroy | Part::Analysis);
         let mut ninsts = data.insts.len();
         let mut cut = false;
         for (ii, inst) in data.insts.iter().enumerate() {
@@ -407,7 +416,13 @@ impl Planner<'_> {
             (Exit::ReturnVoid, vec![])
         } else {
             match &data.term {
-                Terminator::CoroSuspend { cont, .. } => (Exit::Suspend, vec![(*cont, Some(-1))]),
+                Terminator::CoroSuspend { cont, .. } => {
+                    let mut v = vec![(*cont, Some(-1))];
+                    if self.part == Part::Analysis {
+                        v.extend([(*cont, Some(0)), (*cont, Some(1))]);
+                    }
+                    (Exit::Suspend, v)
+                }
                 Terminator::CondBr(c, _, _) if folded.contains_key(c) => {
                     let i = if folded[c] & 1 != 0 { 0 } else { 1 };
                     let t = data.term.targets()[i].block;

@@ -44,3 +44,4 @@ pub mod runner_utils;
 pub mod symbols;
 
 pub use engine::{run, EntryResult, RunOptions};
+pub mod frontend;

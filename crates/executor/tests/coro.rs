@@ -382,3 +382,50 @@ fn a_million_suspended_coroutines_fit() {
     // 512 bytes each.
     assert!(kib < 500 * 1024, "{kib} KiB");
 }
+
+/// A value defined before the first suspend point and used only after the
+/// second must stay in the frame across both (the first resumption stores
+/// it again at the second save).
+#[test]
+fn value_live_across_two_suspends() {
+    let mut m = Module::new();
+    resume_fn(&mut m);
+    let mut b = FunctionBuilder::new("two", sig(&[Ty::Ptr, Ty::I64], &[Ty::Ptr]));
+    let (out, x) = (b.params(Block(0))[0], b.params(Block(0))[1]);
+    let tok = create_token(&mut b);
+    let h = prologue(&mut b);
+    let (first, second, cleanup, end) = (
+        b.create_block(&[]),
+        b.create_block(&[]),
+        b.create_block(&[]),
+        b.create_block(&[]),
+    );
+    suspend(&mut b, h, execute, first, cleanup, end);
+    b.switch_to(first);
+    suspend(&mut b, h, execute, second, cleanup, end);
+    b.switch_to(second);
+    b.store(x, out, 0);
+    emplace(&mut b, tok);
+    b.br(cleanup, vec![]);
+    epilogue(&mut b, cleanup, end, h, tok);
+    let f = b.finish();
+    let l = mlir_async_executor::coro::layout(&f).unwrap();
+    let mut s0 = l.suspends[0].spills.clone();
+    s0.sort();
+    let mut want = vec![out, x, tok];
+    want.sort();
+    assert_eq!(s0, want);
+    m.functions.push(f);
+    for opt in [OptLevel::O0, OptLevel::O3] {
+        let c = compile(&m, opt);
+        // SAFETY: `two` is `fn(ptr, i64) -> ptr`.
+        let two: extern "C" fn(*mut i64, i64) -> *mut std::ffi::c_void =
+            unsafe { std::mem::transmute(c.function_address("two").unwrap()) };
+        let mut out = 0i64;
+        let t = two(&mut out, 77);
+        capi::mlirAsyncRuntimeAwaitToken(t);
+        capi::mlirAsyncRuntimeDropRef(t, 1);
+        assert_eq!(out, 77);
+        mlir_async_runtime::shutdown();
+    }
+}

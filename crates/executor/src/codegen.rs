@@ -345,6 +345,7 @@ pub fn compile(
             }
             if dump_clif() {
                 eprintln!("; {name}\n{}", ctx.func.display());
+                ctx.set_disasm(true);
             }
             let id = funcs[&name];
             module.define_function(id, &mut ctx).map_err(|e| {
@@ -356,6 +357,11 @@ pub fn compile(
                 };
                 codegen_err(&name, msg)
             })?;
+            if dump_clif() {
+                if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                    eprintln!("; {name} (machine code)\n{code}");
+                }
+            }
             module.clear_context(&mut ctx);
         }
     }

@@ -80,10 +80,37 @@ pub fn check_entry(m: &Module, entry: &str, result: EntryResult) -> Result<(), E
 }
 
 /// Resolves the module's external symbols and compiles it.
+///
+/// A panic in code generation (a bug of the executor, or of Cranelift, on
+/// input the front end let through) becomes an error naming it, not a
+/// crash.
 pub fn jit(m: &Module, opt: OptLevel, symbols: &Symbols) -> Result<Compiled, ExecError> {
     let imports = codegen::imports(m);
     let resolved = symbols.resolve_all(imports.keys())?;
-    codegen::compile(m, opt, &resolved)
+    catch_panic(|| codegen::compile(m, opt, &resolved))
+}
+
+/// Runs `f`, turning a panic into [`ExecError::Codegen`] (the panic
+/// message is not printed by the default hook meanwhile).
+pub fn catch_panic<T>(f: impl FnOnce() -> Result<T, ExecError>) -> Result<T, ExecError> {
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(prev);
+    match r {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(ExecError::Codegen {
+                function: "<module>".into(),
+                message: format!("internal error: {msg}"),
+            })
+        }
+    }
 }
 
 /// Compiles `m`, calls its entry function, waits for the runtime's tasks

@@ -787,6 +787,11 @@ impl FnLowerer<'_, '_> {
         for &blk in blocks {
             self.b.switch_to(self.blocks[&blk]);
             for op in ctx.block_ops_iter(blk) {
+                if self.b.current().is_none() {
+                    self.l.error(op, "an op after the block's terminator");
+                    self.ok = false;
+                    break;
+                }
                 if let Err(msg) = self.op(op) {
                     self.l.error(op, &msg);
                     self.ok = false;
@@ -867,6 +872,24 @@ impl FnLowerer<'_, '_> {
         let operands = ctx.operands(op).to_vec();
         let results = ctx.results(op).to_vec();
         let res = results.first().copied();
+        let opnd = |i: usize| -> Result<mlir_async_ir::Value, Fail> {
+            operands
+                .get(i)
+                .copied()
+                .ok_or_else(|| format!("'{name}' with too few operands"))
+        };
+        let res0 = || -> Result<mlir_async_ir::Value, Fail> {
+            results
+                .first()
+                .copied()
+                .ok_or_else(|| format!("'{name}' without a result"))
+        };
+        let succ_n = |i: usize| -> Result<mlir_async_ir::Block, Fail> {
+            ctx.successors(op)
+                .get(i)
+                .copied()
+                .ok_or_else(|| format!("'{name}' with too few successors"))
+        };
         let bin = |op: BinOp| Some(op);
         let binop = match name {
             "llvm.add" => bin(BinOp::Add),
@@ -900,10 +923,13 @@ impl FnLowerer<'_, '_> {
             _ => None,
         };
         if let Some(bop) = binop {
-            let (a, b) = (self.get1(operands[0])?, self.get1(operands[1])?);
+            let (a, b) = (self.get1(opnd(0)?)?, self.get1(opnd(1)?)?);
             let t = self.scalar_ty(res.ok_or("no result")?)?;
+            if self.b.ty(a) != t || self.b.ty(b) != t || bop.is_float() != t.is_float() {
+                return Err(format!("'{name}' of operands of mismatched types"));
+            }
             let r = self.b.inst1(InstKind::Binary(bop, a, b), t);
-            self.set(results[0], vec![r]);
+            self.set(res0()?, vec![r]);
             return Ok(());
         }
         let unop = match name {
@@ -930,10 +956,17 @@ impl FnLowerer<'_, '_> {
             _ => None,
         };
         if let Some(u) = unop {
-            let a = self.get1(operands[0])?;
+            let a = self.get1(opnd(0)?)?;
             let t = self.scalar_ty(res.ok_or("no result")?)?;
+            let float_op = !matches!(
+                u,
+                UnOp::Ctlz | UnOp::Cttz | UnOp::Ctpop | UnOp::IAbs | UnOp::BSwap
+            );
+            if self.b.ty(a) != t || float_op != t.is_float() || (u == UnOp::BSwap && t == Ty::I1) {
+                return Err(format!("'{name}' of an operand of mismatched type"));
+            }
             let r = self.b.inst1(InstKind::Unary(u, a), t);
-            self.set(results[0], vec![r]);
+            self.set(res0()?, vec![r]);
             return Ok(());
         }
         let cast = match name {
@@ -951,10 +984,23 @@ impl FnLowerer<'_, '_> {
             _ => None,
         };
         if let Some(c) = cast {
-            let a = self.get1(operands[0])?;
+            let a = self.get1(opnd(0)?)?;
             let t = self.scalar_ty(res.ok_or("no result")?)?;
+            let f = self.b.ty(a);
+            let ok = match c {
+                CastOp::SExt | CastOp::ZExt => f.is_int() && t.is_int() && t.bits() >= f.bits(),
+                CastOp::Trunc => f.is_int() && t.is_int() && t.bits() <= f.bits(),
+                CastOp::SIToFP | CastOp::UIToFP => f.is_int() && t.is_float(),
+                CastOp::FPToSI | CastOp::FPToUI => f.is_float() && t.is_int(),
+                CastOp::FPExt => f.is_float() && t.is_float() && t.bits() >= f.bits(),
+                CastOp::FPTrunc => f.is_float() && t.is_float() && t.bits() <= f.bits(),
+                CastOp::PtrToInt | CastOp::IntToPtr | CastOp::Bitcast => f.is_int() && t.is_int(),
+            };
+            if !ok {
+                return Err(format!("'{name}' from {f} to {t}"));
+            }
             let r = self.b.cast(c, a, t);
-            self.set(results[0], vec![r]);
+            self.set(res0()?, vec![r]);
             return Ok(());
         }
         match name {
@@ -1010,12 +1056,12 @@ impl FnLowerer<'_, '_> {
             }
             "llvm.bitcast" | "llvm.addrspacecast" => {
                 let r = res.ok_or("no result")?;
-                let (from, to) = (self.lt(operands[0]), self.lt(r));
-                let vs = self.get(operands[0])?;
+                let (from, to) = (self.lt(opnd(0)?), self.lt(r));
+                let vs = self.get(opnd(0)?)?;
                 let out = match (&from, &to) {
                     (LType::Ptr(_), LType::Ptr(_)) => vs,
                     _ => {
-                        let (ft, tt) = (self.scalar_ty(operands[0])?, self.scalar_ty(r)?);
+                        let (ft, tt) = (self.scalar_ty(opnd(0)?)?, self.scalar_ty(r)?);
                         if ft.size() != tt.size() {
                             return Err(format!(
                                 "'{name}' from {} to {}",
@@ -1033,7 +1079,11 @@ impl FnLowerer<'_, '_> {
                     .attr(op, "predicate")
                     .and_then(|a| int_attr(ctx, a))
                     .ok_or("a comparison without a predicate")?;
-                let (a, b) = (self.get1(operands[0])?, self.get1(operands[1])?);
+                let (a, b) = (self.get1(opnd(0)?)?, self.get1(opnd(1)?)?);
+                if self.b.ty(a) != self.b.ty(b) || (name == "llvm.icmp") == self.b.ty(a).is_float()
+                {
+                    return Err(format!("'{name}' of operands of mismatched types"));
+                }
                 let kind = if name == "llvm.icmp" {
                     let cc = [
                         IntCC::Eq,
@@ -1070,17 +1120,24 @@ impl FnLowerer<'_, '_> {
                     InstKind::Fcmp(*cc.get(p as usize).ok_or("bad predicate")?, a, b)
                 };
                 let r = self.b.inst1(kind, Ty::I1);
-                self.set(results[0], vec![r]);
+                self.set(res0()?, vec![r]);
             }
             "llvm.select" => {
-                let c = self.get1(operands[0])?;
-                let (a, b) = (self.get(operands[1])?, self.get(operands[2])?);
+                let c = self.get1(opnd(0)?)?;
+                let (a, b) = (self.get(opnd(1)?)?, self.get(opnd(2)?)?);
+                let same = a.len() == b.len()
+                    && a.iter()
+                        .zip(&b)
+                        .all(|(x, y)| self.b.ty(*x) == self.b.ty(*y));
+                if self.b.ty(c) != Ty::I1 || !same {
+                    return Err("'llvm.select' of operands of mismatched types".into());
+                }
                 let mut out = Vec::new();
                 for (x, y) in a.iter().zip(&b) {
                     let t = self.b.ty(*x);
                     out.push(self.b.inst1(InstKind::Select(c, *x, *y), t));
                 }
-                self.set(results[0], out);
+                self.set(res0()?, out);
             }
             "llvm.insertvalue" => {
                 let r = res.ok_or("no result")?;
@@ -1089,8 +1146,8 @@ impl FnLowerer<'_, '_> {
                     .and_then(|a| int_list(ctx, a))
                     .ok_or("'llvm.insertvalue' without a position")?;
                 let (start, w, _) = self.lt(r).flat_range(&pos)?;
-                let mut agg = self.get(operands[0])?;
-                let v = self.get(operands[1])?;
+                let mut agg = self.get(opnd(0)?)?;
+                let v = self.get(opnd(1)?)?;
                 if v.len() != w || start + w > agg.len() {
                     return Err("'llvm.insertvalue' of a value of the wrong type".into());
                 }
@@ -1102,17 +1159,17 @@ impl FnLowerer<'_, '_> {
                     .attr(op, "position")
                     .and_then(|a| int_list(ctx, a))
                     .ok_or("'llvm.extractvalue' without a position")?;
-                let (start, w, _) = self.lt(operands[0]).flat_range(&pos)?;
-                let agg = self.get(operands[0])?;
+                let (start, w, _) = self.lt(opnd(0)?).flat_range(&pos)?;
+                let agg = self.get(opnd(0)?)?;
                 let v = agg
                     .get(start..start + w)
                     .ok_or("position out of range")?
                     .to_vec();
-                self.set(results[0], v);
+                self.set(res0()?, v);
             }
             "llvm.load" => {
                 let r = res.ok_or("no result")?;
-                let addr = self.get1(operands[0])?;
+                let addr = self.get1(opnd(0)?)?;
                 let mut layout = Vec::new();
                 self.lt(r).scalar_layout(0, &mut layout)?;
                 let vs = layout
@@ -1122,10 +1179,10 @@ impl FnLowerer<'_, '_> {
                 self.set(r, vs);
             }
             "llvm.store" => {
-                let vs = self.get(operands[0])?;
-                let addr = self.get1(operands[1])?;
+                let vs = self.get(opnd(0)?)?;
+                let addr = self.get1(opnd(1)?)?;
                 let mut layout = Vec::new();
-                self.lt(operands[0]).scalar_layout(0, &mut layout)?;
+                self.lt(opnd(0)?).scalar_layout(0, &mut layout)?;
                 for (v, (_, off)) in vs.iter().zip(&layout) {
                     self.b.store(*v, addr, *off as i32);
                 }
@@ -1141,7 +1198,7 @@ impl FnLowerer<'_, '_> {
                 };
                 let n = *self
                     .consts
-                    .get(&operands[0])
+                    .get(&opnd(0)?)
                     .ok_or("'llvm.alloca' with a count that is not a constant")?;
                 let (size, align) = elem.size_align();
                 let align = self
@@ -1162,7 +1219,10 @@ impl FnLowerer<'_, '_> {
                 );
                 self.set(r, vec![v]);
             }
-            "llvm.getelementptr" => self.gep(op, &operands, results[0])?,
+            "llvm.getelementptr" => {
+                opnd(0)?;
+                self.gep(op, &operands, res0()?)?
+            }
             "llvm.call" => self.call(op, &operands, &results)?,
             "llvm.return" => {
                 let mut vs = Vec::new();
@@ -1172,8 +1232,7 @@ impl FnLowerer<'_, '_> {
                 self.b.ret(vs);
             }
             "llvm.br" => {
-                let succ = ctx.successors(op)[0];
-                let t = self.target(succ, &operands)?;
+                let t = self.target(succ_n(0)?, &operands)?;
                 self.b.terminate(Terminator::Br(t));
             }
             "llvm.cond_br" => {
@@ -1182,10 +1241,13 @@ impl FnLowerer<'_, '_> {
                     .and_then(|a| int_list(ctx, a))
                     .unwrap_or_else(|| vec![1, 0, 0]);
                 let (nt, _) = (seg.get(1).copied().unwrap_or(0) as usize, 0);
-                let c = self.get1(operands[0])?;
-                let succ = ctx.successors(op).to_vec();
-                let t = self.target(succ[0], &operands[1..1 + nt])?;
-                let e = self.target(succ[1], &operands[1 + nt..])?;
+                let c = self.get1(opnd(0)?)?;
+                let args = operands
+                    .get(1..)
+                    .ok_or("'llvm.cond_br' without a condition")?;
+                let (ta, ea) = (args.get(..nt), args.get(nt..));
+                let t = self.target(succ_n(0)?, ta.ok_or("bad 'llvm.cond_br' operands")?)?;
+                let e = self.target(succ_n(1)?, ea.ok_or("bad 'llvm.cond_br' operands")?)?;
                 self.b.terminate(Terminator::CondBr(c, t, e));
             }
             "llvm.switch" => {
@@ -1194,15 +1256,17 @@ impl FnLowerer<'_, '_> {
                     .and_then(|a| int_list(ctx, a))
                     .unwrap_or_else(|| vec![1, 0, 0]);
                 let nd = seg.get(1).copied().unwrap_or(0) as usize;
-                let v = self.get1(operands[0])?;
+                let v = self.get1(opnd(0)?)?;
                 let succ = ctx.successors(op).to_vec();
-                let default = self.target(succ[0], &operands[1..1 + nd])?;
-                let case_ops = &operands[1 + nd..];
+                let args = operands.get(1..).ok_or("'llvm.switch' without a value")?;
+                let default_args = args.get(..nd).ok_or("bad 'llvm.switch' operands")?;
+                let default = self.target(succ_n(0)?, default_args)?;
+                let case_ops = &args[nd..];
                 let values = self
                     .attr(op, "case_values")
                     .and_then(|a| int_list(ctx, a))
                     .unwrap_or_default();
-                let ncases = succ.len() - 1;
+                let ncases = succ.len().saturating_sub(1);
                 // Per case: operand counts (14, 15) or start offsets (13).
                 let ranges: Vec<(usize, usize)> = if let Some(sizes) = self
                     .attr(op, "case_operand_segments")
@@ -1246,30 +1310,30 @@ impl FnLowerer<'_, '_> {
             "llvm.unreachable" => self.b.terminate(Terminator::Unreachable),
             "llvm.intr.coro.id" => {
                 let v = self.b.inst1(InstKind::CoroId, Ty::I64);
-                self.set(results[0], vec![v]);
+                self.set(res0()?, vec![v]);
             }
             "llvm.intr.coro.size" | "llvm.intr.coro.align" => {
-                let t = self.scalar_ty(results[0])?;
+                let t = self.scalar_ty(res0()?)?;
                 let k = if name == "llvm.intr.coro.size" {
                     InstKind::CoroSize
                 } else {
                     InstKind::CoroAlign
                 };
                 let v = self.with_loc(op, |b| b.inst1(k, t));
-                self.set(results[0], vec![v]);
+                self.set(res0()?, vec![v]);
             }
             "llvm.intr.coro.begin" => {
-                let mem = self.get1(operands[1])?;
+                let mem = self.get1(opnd(1)?)?;
                 let v = self.with_loc(op, |b| b.inst1(InstKind::CoroBegin(mem), Ty::Ptr));
-                self.set(results[0], vec![v]);
+                self.set(res0()?, vec![v]);
             }
             "llvm.intr.coro.save" => {
-                let h = self.get1(operands[0])?;
+                let h = self.get1(opnd(0)?)?;
                 let v = self.with_loc(op, |b| b.inst1(InstKind::CoroSave(h), Ty::I64));
-                self.set(results[0], vec![v]);
+                self.set(res0()?, vec![v]);
             }
             "llvm.intr.coro.suspend" => {
-                let save = self.get1(operands[0])?;
+                let save = self.get1(opnd(0)?)?;
                 let is_final = match operands.get(1) {
                     Some(f) => {
                         *self.consts.get(f).ok_or(
@@ -1282,15 +1346,15 @@ impl FnLowerer<'_, '_> {
                 self.b.loc = l;
                 let r = self.b.coro_suspend(save, is_final);
                 self.b.loc = lir::Loc(0);
-                self.set(results[0], vec![r]);
+                self.set(res0()?, vec![r]);
             }
             "llvm.intr.coro.free" => {
-                let h = self.get1(operands[1])?;
+                let h = self.get1(opnd(1)?)?;
                 let v = self.b.inst1(InstKind::CoroFree(h), Ty::Ptr);
-                self.set(results[0], vec![v]);
+                self.set(res0()?, vec![v]);
             }
             "llvm.intr.coro.end" => {
-                let h = self.get1(operands[0])?;
+                let h = self.get1(opnd(0)?)?;
                 let tys: Vec<Ty> = match res {
                     Some(r) => vec![self.scalar_ty(r)?],
                     None => vec![],
@@ -1301,7 +1365,7 @@ impl FnLowerer<'_, '_> {
                 }
             }
             "llvm.intr.coro.resume" | "llvm.intr.coro.destroy" => {
-                let h = self.get1(operands[0])?;
+                let h = self.get1(opnd(0)?)?;
                 let k = if name == "llvm.intr.coro.resume" {
                     InstKind::CoroResume(h)
                 } else {
@@ -1310,9 +1374,9 @@ impl FnLowerer<'_, '_> {
                 self.b.inst(k, &[]);
             }
             "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memset" => {
-                let d = self.get1(operands[0])?;
-                let s = self.get1(operands[1])?;
-                let n = self.get1(operands[2])?;
+                let d = self.get1(opnd(0)?)?;
+                let s = self.get1(opnd(1)?)?;
+                let n = self.get1(opnd(2)?)?;
                 let n = self.widen(n, Ty::I64);
                 if name == "llvm.intr.memset" {
                     let s = self.widen(s, Ty::I32);
@@ -1336,11 +1400,11 @@ impl FnLowerer<'_, '_> {
             }
             "llvm.intr.fma" | "llvm.intr.fmuladd" => {
                 let (a, b, c) = (
-                    self.get1(operands[0])?,
-                    self.get1(operands[1])?,
-                    self.get1(operands[2])?,
+                    self.get1(opnd(0)?)?,
+                    self.get1(opnd(1)?)?,
+                    self.get1(opnd(2)?)?,
                 );
-                let t = self.scalar_ty(results[0])?;
+                let t = self.scalar_ty(res0()?)?;
                 let f = if t == Ty::F32 { "fmaf" } else { "fma" };
                 let r = if name == "llvm.intr.fmuladd" {
                     let m = self.b.bin(BinOp::FMul, a, b);
@@ -1349,11 +1413,11 @@ impl FnLowerer<'_, '_> {
                     self.b
                         .call(f, Sig::new(vec![t, t, t], vec![t]), vec![a, b, c])[0]
                 };
-                self.set(results[0], vec![r]);
+                self.set(res0()?, vec![r]);
             }
             "llvm.intr.stacksave" => {
                 let v = self.b.iconst(Ty::Ptr, 0);
-                self.set(results[0], vec![v]);
+                self.set(res0()?, vec![v]);
             }
             "llvm.intr.stackrestore"
             | "llvm.intr.assume"

@@ -158,10 +158,15 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let module = match frontend::lower(&ctx, parsed.module) {
-        Ok(m) => m,
-        Err(diags) => {
+    let lowered = engine::catch_panic(|| Ok(frontend::lower(&ctx, parsed.module)));
+    let module = match lowered {
+        Ok(Ok(m)) => m,
+        Ok(Err(diags)) => {
             report(&diags, &text);
+            return 1;
+        }
+        Err(e) => {
+            stdio::eprint(format!("Error: {e}\n"));
             return 1;
         }
     };
@@ -184,10 +189,13 @@ pub fn main_with_args(args: &[String]) -> i32 {
     };
     match engine::run(&module, &opts) {
         Ok(out) => {
+            // As `mlir-cpu-runner`: the result goes through its own stream
+            // (LLVM's `outs()`), written before C stdio's buffer is flushed
+            // at exit, so in a pipe it precedes the program's unflushed
+            // output.
             if let Some(v) = out {
-                mlir_async_executor::runner_utils::write_stdout(&format!("{v}\n"));
+                let _ = stdio::write_stdout(format!("{v}\n").as_bytes());
             }
-            mlir_async_executor::runner_utils::flush_stdout();
             0
         }
         Err(e) => {

@@ -5,18 +5,21 @@
 
 pub mod arith;
 pub mod asyncd;
+pub mod build;
 pub mod builtin;
 pub mod canonicalize;
 pub mod cf;
 pub mod fold;
 pub mod interfaces;
+pub mod llvm;
 pub mod memref;
 pub mod scf;
+pub mod type_conversion;
 pub mod util;
 pub mod verify;
 
 use mlir_async_ir::fxhash::FxHashMap;
-use mlir_async_ir::{Context, Op, OpTraits, OperationState};
+use mlir_async_ir::{Context, Op, OpTraits, OperationState, Type};
 use mlir_async_syntax::{DialectHooks, PResult, Parser, Printer};
 
 pub type ParseFn = fn(&mut Parser, &mut OperationState, usize) -> PResult<()>;
@@ -146,7 +149,7 @@ pub struct Registry {
 }
 
 const DIALECTS: &[&str] = &[
-    "builtin", "func", "std", "arith", "cf", "scf", "memref", "linalg", "vector", "async",
+    "builtin", "func", "std", "arith", "cf", "scf", "memref", "linalg", "vector", "async", "llvm",
 ];
 
 impl Registry {
@@ -157,6 +160,7 @@ impl Registry {
         // The 13/14 generic spelling of `func.func`'s signature key, so the
         // printer (which cannot intern) finds it.
         ctx.sym("type");
+        llvm::register(ctx);
         for list in [
             builtin::ops(),
             arith::ops(),
@@ -241,5 +245,11 @@ impl DialectHooks for Registry {
     }
     fn result_namer(&self, name: &str) -> Option<NamesFn> {
         self.ops.get(name).and_then(|d| d.names)
+    }
+    fn parse_type(&self, dialect: &str, p: &mut Parser, start: usize) -> PResult<Option<Type>> {
+        match dialect {
+            llvm::DIALECT => llvm::types::parse_type(p, start),
+            _ => Ok(None),
+        }
     }
 }

@@ -18,7 +18,7 @@ pub mod parallel;
 pub mod types;
 
 pub use attrs::{wide, AttrKind, Attribute, DenseElem};
-pub use types::{Dim, Signedness, Type, TypeKind};
+pub use types::{DialectType, Dim, Signedness, Type, TypeKind, TypeParam};
 
 use entity::Arena;
 use fxhash::FxHashMap;
@@ -400,7 +400,23 @@ pub struct Context {
     /// A lock rather than a `RefCell` so that a `&Context` can be shared
     /// by the threads that verify and print functions in parallel.
     symbol_cache: RwLock<SymbolCache>,
+    /// How each dialect that owns types prints them, by the dialect
+    /// name's symbol (see [`DialectTypePrinter`]).
+    type_printers: Vec<Option<DialectTypePrinter>>,
+    /// The bodies of dialect types whose identity is a name (set once).
+    type_bodies: FxHashMap<Type, Box<[TypeParam]>>,
 }
+
+/// Prints a [`TypeKind::Dialect`] type in full (`!llvm.ptr<i8>`). Kept
+/// with the context rather than with the syntax layer's hooks because
+/// types are printed wherever a diagnostic names one (verifiers hold only
+/// a `&Context`); the dialect registers it along with its ops.
+pub type DialectTypePrinter = fn(&Context, Type, &mut String);
+
+/// [`Context::set_type_body`] on a type whose body is already set to a
+/// different one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypeBodyAlreadySet;
 
 impl Context {
     pub fn new() -> Self {
@@ -462,6 +478,72 @@ impl Context {
     pub fn kind(&self, t: Type) -> &TypeKind {
         &self.types[t.index()]
     }
+    /// The dialect type `!dialect.mnemonic<params>`, interned.
+    pub fn dialect_type(
+        &mut self,
+        dialect: &str,
+        mnemonic: &str,
+        params: impl IntoIterator<Item = TypeParam>,
+    ) -> Type {
+        let dialect = self.sym(dialect);
+        let mnemonic = self.sym(mnemonic);
+        self.ty(TypeKind::Dialect(DialectType {
+            dialect,
+            mnemonic,
+            params: params.into_iter().collect(),
+        }))
+    }
+    /// `t` as a type owned by a dialect.
+    pub fn as_dialect_type(&self, t: Type) -> Option<&DialectType> {
+        match self.kind(t) {
+            TypeKind::Dialect(d) => Some(d),
+            _ => None,
+        }
+    }
+    /// `t` as a type of `dialect` with `mnemonic`: its parameters.
+    pub fn dialect_type_params(
+        &self,
+        t: Type,
+        dialect: &str,
+        mnemonic: &str,
+    ) -> Option<&[TypeParam]> {
+        let d = self.as_dialect_type(t)?;
+        (self.str(d.mnemonic) == mnemonic && self.str(d.dialect) == dialect)
+            .then_some(&d.params[..])
+    }
+    /// Sets the body of a type whose identity is its name; setting the
+    /// same body again is fine, a different one is an error (MLIR's
+    /// mutable type storage: an identified LLVM struct).
+    pub fn set_type_body(
+        &mut self,
+        t: Type,
+        body: Box<[TypeParam]>,
+    ) -> Result<(), TypeBodyAlreadySet> {
+        match self.type_bodies.get(&t) {
+            Some(b) if *b == body => Ok(()),
+            Some(_) => Err(TypeBodyAlreadySet),
+            None => {
+                self.type_bodies.insert(t, body);
+                Ok(())
+            }
+        }
+    }
+    /// The body set by [`Context::set_type_body`], if any.
+    pub fn type_body(&self, t: Type) -> Option<&[TypeParam]> {
+        self.type_bodies.get(&t).map(|b| &b[..])
+    }
+    /// Registers how the types of `dialect` print.
+    pub fn register_type_printer(&mut self, dialect: &str, f: DialectTypePrinter) {
+        let s = self.sym(dialect);
+        if self.type_printers.len() <= s.index() {
+            self.type_printers.resize(s.index() + 1, None);
+        }
+        self.type_printers[s.index()] = Some(f);
+    }
+    /// The printer of the types of the dialect named by `dialect`.
+    pub fn type_printer(&self, dialect: Symbol) -> Option<DialectTypePrinter> {
+        self.type_printers.get(dialect.index()).copied().flatten()
+    }
     pub fn attr(&mut self, k: AttrKind) -> Attribute {
         Attribute::from_index(self.attrs.intern::<AttrKind, _>(k, |k| k).0)
     }
@@ -473,11 +555,11 @@ impl Context {
             .items()
             .iter()
             .any(|a| matches!(a, AttrKind::Affine(_) | AttrKind::Opaque(_)))
-            || self
-                .types
-                .items()
-                .iter()
-                .any(|t| matches!(t, TypeKind::Opaque { .. }))
+            || self.types.items().iter().any(|t| match t {
+                TypeKind::Opaque { .. } => true,
+                TypeKind::Dialect(d) => d.params.iter().any(|p| matches!(p, TypeParam::Attr(_))),
+                _ => false,
+            })
     }
     pub fn attr_kind(&self, a: Attribute) -> &AttrKind {
         &self.attrs[a.index()]

@@ -1,6 +1,7 @@
 //! Types, interned in the [`crate::Context`]: equality is a handle compare.
 
 use crate::{Attribute, Symbol};
+use smallvec::SmallVec;
 
 crate::entity!(
     /// An interned type.
@@ -20,9 +21,11 @@ pub enum Signedness {
 /// A dimension of a shaped type: `None` is the dynamic `?`.
 pub type Dim = Option<i64>;
 
-/// The structure of a type. Dialect types the IR core knows by structure
-/// (the async ones) live here so that passes can match on them; any other
-/// dialect type is kept opaque, spelled as it was read.
+/// The structure of a type. Builtin types, and the async ones (which the
+/// IR core still knows by structure), are variants; a type owned by any
+/// other dialect is [`TypeKind::Dialect`], whose text that dialect reads
+/// and prints; the type of a dialect that has no type syntax is kept
+/// opaque, spelled as it was read.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TypeKind {
     Integer(u32, Signedness),
@@ -64,6 +67,10 @@ pub enum TypeKind {
     CoroId,
     CoroHandle,
     CoroState,
+    /// A type a dialect owns: its mnemonic and structured parameters, so
+    /// that it is interned (and compared) by structure, and passes read it
+    /// through the dialect's typed accessors.
+    Dialect(DialectType),
     /// `!dialect.body` or `!dialect<"body">`: kept verbatim.
     Opaque {
         dialect: Symbol,
@@ -110,6 +117,68 @@ impl TypeKind {
             | TypeKind::Vector { elem, .. }
             | TypeKind::Tensor { elem, .. }
             | TypeKind::UnrankedTensor(elem) => Some(*elem),
+            _ => None,
+        }
+    }
+}
+
+/// A type owned by a dialect, e.g. `!llvm.ptr<i8>` is dialect `llvm`,
+/// mnemonic `ptr`, parameters `[Type(i8), Int(0)]`. What the parameters
+/// mean is the dialect's business; the IR core only interns them.
+///
+/// A type whose identity is a name but whose body is set later (LLVM's
+/// identified structs, which may refer to themselves) keeps only the name
+/// here and its body in the context ([`crate::Context::set_type_body`]),
+/// as MLIR's mutable type storage does.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct DialectType {
+    pub dialect: Symbol,
+    pub mnemonic: Symbol,
+    /// Inline up to two: the common types (a pointer: pointee and address
+    /// space) are interned without allocating their key.
+    pub params: SmallVec<[TypeParam; 2]>,
+}
+
+/// A parameter of a [`DialectType`].
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypeParam {
+    Type(Type),
+    Int(i64),
+    /// A string or a name (an identified struct's).
+    Str(Symbol),
+    Flag(bool),
+    Types(Box<[Type]>),
+    Attr(Attribute),
+}
+
+impl TypeParam {
+    pub fn as_type(&self) -> Option<Type> {
+        match self {
+            TypeParam::Type(t) => Some(*t),
+            _ => None,
+        }
+    }
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            TypeParam::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<Symbol> {
+        match self {
+            TypeParam::Str(s) => Some(*s),
+            _ => None,
+        }
+    }
+    pub fn as_flag(&self) -> Option<bool> {
+        match self {
+            TypeParam::Flag(f) => Some(*f),
+            _ => None,
+        }
+    }
+    pub fn as_types(&self) -> Option<&[Type]> {
+        match self {
+            TypeParam::Types(ts) => Some(ts),
             _ => None,
         }
     }

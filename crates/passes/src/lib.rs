@@ -5,6 +5,9 @@
 pub mod async_to_async_runtime;
 pub mod canonicalize;
 pub mod cse;
+pub mod expand;
+pub mod llvm_common;
+pub mod reconcile_casts;
 pub mod ref_counting;
 pub mod scf_to_cf;
 pub mod symbol_dce;
@@ -148,6 +151,9 @@ pub fn registry() -> Vec<PassInfo> {
         canonicalize::info(),
         cse::info(),
         symbol_dce::info(),
+        expand::info_arith(),
+        expand::info_std(),
+        reconcile_casts::info(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

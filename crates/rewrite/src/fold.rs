@@ -66,6 +66,13 @@ pub trait OpInterfaces: Sync {
     /// [`OpInterfaces::successor_operands`] gave a range.
     fn set_successor_operands(&self, ctx: &mut Context, op: Op, i: usize, vals: &[Value]);
 
+    /// Is `op` commutative? By default its registered trait; a dialect
+    /// overrides it where the trait changed between generations (LLVM 15
+    /// made `arith.maxsi` and its kin commutative).
+    fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
+        ctx.traits_of(op).commutative
+    }
+
     /// The value of a constant-like op (`m_Constant`): by default its
     /// `value` attribute.
     fn constant_value(&self, ctx: &Context, op: Op) -> Option<Attribute> {
@@ -310,7 +317,7 @@ impl OperationFolder {
         let n = ctx.operands(op).len();
         // A commutative op gets its constant operands last (stable), and
         // keeps that order even when it does not fold.
-        if n >= 2 && ctx.traits_of(op).commutative {
+        if n >= 2 && hooks.is_commutative(ctx, op) {
             let ops = ctx.operands(op).to_vec();
             let (mut vars, consts): (Vec<Value>, Vec<Value>) = ops
                 .iter()

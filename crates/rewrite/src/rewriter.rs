@@ -342,3 +342,35 @@ impl<'a> Rewriter<'a> {
         self.ctx.inline_region_before(src, before);
     }
 }
+
+/// What creates ops at an insertion point: the plain [`Rewriter`] and the
+/// conversion driver's rewriter alike, so op builders (the dialects'
+/// `build` helpers) serve both kinds of pass.
+pub trait Builder {
+    fn context(&mut self) -> &mut Context;
+    /// Creates an op from its parts at the insertion point.
+    fn build_op(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Result<Op, RewriteError>;
+}
+
+impl Builder for Rewriter<'_> {
+    fn context(&mut self) -> &mut Context {
+        self.ctx
+    }
+    fn build_op(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Result<Op, RewriteError> {
+        self.create_op(name, loc, operands, result_types, attrs)
+    }
+}

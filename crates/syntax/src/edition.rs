@@ -91,8 +91,9 @@ const ARITH_13: &[&str] = &[
 /// default dialect of 15 is `func`.
 pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
     // Builtin ops print without their dialect prefix in every generation.
+    // (The unrealized cast kept its prefix from LLVM 14 on.)
     if let Some(rest) = name.strip_prefix("builtin.") {
-        if rest != "func" {
+        if rest != "func" && (rest != "unrealized_conversion_cast" || ed == Edition::V13) {
             return rest;
         }
     }
@@ -154,8 +155,11 @@ pub fn canonical_name(spelled: &str) -> (String, Option<Edition>) {
 /// (nearly all of them): the parser asks once per op.
 pub fn canonical_name_cow(spelled: &str) -> (std::borrow::Cow<'_, str>, Option<Edition>) {
     use std::borrow::Cow;
-    if spelled == "module" || spelled == "unrealized_conversion_cast" {
+    if spelled == "module" {
         return (Cow::Owned(format!("builtin.{spelled}")), None);
+    }
+    if spelled == "unrealized_conversion_cast" {
+        return (Cow::Owned(format!("builtin.{spelled}")), Some(Edition::V13));
     }
     for r in RENAMES {
         if spelled == r.1 || spelled == r.2 {

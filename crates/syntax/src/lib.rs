@@ -15,7 +15,7 @@ pub use edition::Edition;
 pub use parser::{PResult, ParseError, Parser, RegionArg, UnresolvedOperand};
 pub use printer::{print_type, PrintOptions, Printer};
 
-use mlir_async_ir::{Context, Op, OperationState};
+use mlir_async_ir::{Context, Op, OperationState, Type};
 
 /// What dialects provide to the syntax layer.
 pub trait DialectHooks: Sync {
@@ -40,6 +40,15 @@ pub trait DialectHooks: Sync {
     /// The result name hints (`%c0`, `%cst`, `%token`) of op `name`,
     /// asked once per op name as `custom_printer`.
     fn result_namer(&self, name: &str) -> Option<ResultNamesFn>;
+    /// Parses a type of `dialect` that owns its types: the parser stands
+    /// right after `!dialect` (at the `.` or `<`), `start` is the `!`.
+    /// `Ok(None)` (the default) when the dialect has no type syntax of its
+    /// own: the type is then kept opaque, spelled as read. The dialect
+    /// registers the matching printer with the context
+    /// ([`mlir_async_ir::Context::register_type_printer`]).
+    fn parse_type(&self, _dialect: &str, _p: &mut Parser, _start: usize) -> PResult<Option<Type>> {
+        Ok(None)
+    }
 }
 
 /// Prints the rest of a custom op after its name.

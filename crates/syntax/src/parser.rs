@@ -2406,6 +2406,20 @@ impl<'a, 'c> Parser<'a, 'c> {
         r
     }
 
+    /// Runs `f` one level of nesting deeper: a dialect's parser that
+    /// recurses (a type inside a type) goes through here, so that deep
+    /// input is a diagnostic (`nesting too deep`), never a stack overflow.
+    pub fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        self.depth += 1;
+        let r = if self.depth > MAX_DEPTH {
+            self.err_here("nesting too deep")
+        } else {
+            f(self)
+        };
+        self.depth -= 1;
+        r
+    }
+
     fn parse_type_inner(&mut self) -> PResult<Type> {
         self.skip_ws();
         let start = self.pos;
@@ -2724,6 +2738,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             let t = self.parse_type()?;
             self.expect(">")?;
             return Ok(self.async_value_type(t));
+        }
+        let hooks = self.hooks;
+        if let Some(t) = hooks.parse_type(dialect, self, start)? {
+            return Ok(t);
         }
         // Opaque dialect type: `!d.ident<...>` or `!d<...>`.
         let s = self.pos;

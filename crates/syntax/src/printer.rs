@@ -1445,7 +1445,44 @@ pub fn print_type_into(ctx: &Context, t: Type, out: &mut String) {
             out.push_str(ctx.str(*dialect));
             out.push_str(body);
         }
+        TypeKind::Dialect(d) => match ctx.type_printer(d.dialect) {
+            Some(print) => print(ctx, t, out),
+            None => print_dialect_type_params(ctx, d, out),
+        },
     }
+}
+
+/// A dialect type whose dialect registered no printer (a context built
+/// without its dialect): `!dialect.mnemonic<param, ...>`, for diagnostics.
+fn print_dialect_type_params(ctx: &Context, d: &DialectType, out: &mut String) {
+    out.push('!');
+    out.push_str(ctx.str(d.dialect));
+    out.push('.');
+    out.push_str(ctx.str(d.mnemonic));
+    if d.params.is_empty() {
+        return;
+    }
+    out.push('<');
+    for (i, p) in d.params.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match p {
+            TypeParam::Type(t) => print_type_into(ctx, *t, out),
+            TypeParam::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
+            TypeParam::Str(s) => print_string(ctx.str(*s), out),
+            TypeParam::Flag(f) => out.push_str(if *f { "true" } else { "false" }),
+            TypeParam::Types(ts) => {
+                out.push('(');
+                type_list(ctx, ts, out);
+                out.push(')');
+            }
+            TypeParam::Attr(a) => print_attr_into(ctx, *a, out, false),
+        }
+    }
+    out.push('>');
 }
 
 fn type_list(ctx: &Context, ts: &[Type], out: &mut String) {

@@ -1,0 +1,15 @@
+//! The LLVM dialect: its types ([`types`], re-exported here, e.g.
+//! `llvm::pointer_to(ctx, i8)`) and its ops ([`ops`]), parsed, verified and
+//! printed as mlir-opt 13, 14 and 15 print them.
+
+pub mod types;
+
+pub use types::*;
+
+use mlir_async_ir::Context;
+
+/// Registers what the context itself must know of the dialect: how its
+/// types print.
+pub fn register(ctx: &mut Context) {
+    ctx.register_type_printer(DIALECT, types::print_type);
+}

@@ -9,7 +9,8 @@
 //! Every op the executor cannot run is reported with its name and
 //! location, all of them, before anything is compiled.
 //!
-//! Ops are read through their generic structure (name, operands,
+//! Types are read through the LLVM dialect's accessors
+//! ([`llvm::classify`]). Ops are read through their generic structure (name, operands,
 //! attributes as upstream names them, successors), which is the same
 //! whether the op was parsed from the custom or the generic form, and in
 //! all three generations (13's `linkage = 10 : i64` and switch
@@ -19,6 +20,7 @@ use crate::lir::{
     self, BinOp, Block, Callee, CastOp, FloatCC, FunctionBuilder, InstKind, IntCC, Sig, Target,
     Terminator, Ty, UnOp, Value,
 };
+use mlir_async_dialects::llvm::{self, LlvmType};
 use mlir_async_ir::{AttrKind, Attribute, Context, DenseElem, Location, Op, Type, TypeKind};
 use mlir_async_syntax::{Diagnostic, Severity};
 use std::collections::HashMap;
@@ -222,160 +224,6 @@ impl LType {
     }
 }
 
-/// Reads an LLVM dialect type body as `mlir-opt` 13-15 print it
-/// (`ptr<struct<(ptr<f32>, i64, array<1 x i64>)>>`).
-///
-/// Until our IR knows the LLVM dialect's types, they are kept as the
-/// opaque text they were read as; this reads that text (and is the only
-/// place that does).
-struct TypeText<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl TypeText<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-    }
-    fn eat(&mut self, t: &str) -> bool {
-        self.ws();
-        if self.s[self.i..].starts_with(t.as_bytes()) {
-            self.i += t.len();
-            true
-        } else {
-            false
-        }
-    }
-    fn expect(&mut self, t: &str) -> Option<()> {
-        self.eat(t).then_some(())
-    }
-    fn ident(&mut self) -> &str {
-        self.ws();
-        let st = self.i;
-        while self.i < self.s.len()
-            && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'_' | b'.'))
-        {
-            self.i += 1;
-        }
-        std::str::from_utf8(&self.s[st..self.i]).unwrap_or("")
-    }
-    fn int(&mut self) -> Option<u64> {
-        self.ws();
-        let st = self.i;
-        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
-            self.i += 1;
-        }
-        std::str::from_utf8(&self.s[st..self.i]).ok()?.parse().ok()
-    }
-    fn ty(&mut self) -> Option<LType> {
-        self.eat("!llvm.");
-        let id = self.ident().to_string();
-        Some(match id.as_str() {
-            "f16" => LType::F16,
-            "bf16" => LType::BF16,
-            "f32" => LType::F32,
-            "f64" => LType::F64,
-            "index" => LType::Int(64),
-            "void" => LType::Void,
-            "token" => LType::Token,
-            "ptr" => {
-                if self.eat("<") {
-                    self.ws();
-                    if self.s.get(self.i).is_some_and(|c| c.is_ascii_digit()) {
-                        self.int()?;
-                        self.expect(">")?;
-                        LType::Ptr(None)
-                    } else {
-                        let t = self.ty()?;
-                        if self.eat(",") {
-                            self.int()?;
-                        }
-                        self.expect(">")?;
-                        LType::Ptr(Some(Box::new(t)))
-                    }
-                } else {
-                    LType::Ptr(None)
-                }
-            }
-            "array" | "vec" => {
-                self.expect("<")?;
-                let scalable = self.eat("?");
-                if scalable {
-                    self.expect("x")?;
-                }
-                let n = self.int()?;
-                self.expect("x")?;
-                let t = self.ty()?;
-                self.expect(">")?;
-                if id == "array" {
-                    LType::Array(Box::new(t), n)
-                } else {
-                    LType::Vector(Box::new(t), n)
-                }
-            }
-            "struct" => {
-                self.expect("<")?;
-                if self.eat("\"") {
-                    // Identified struct: unsupported beyond its name.
-                    return None;
-                }
-                let packed = self.eat("packed");
-                self.expect("(")?;
-                let mut fs = Vec::new();
-                if !self.eat(")") {
-                    loop {
-                        fs.push(self.ty()?);
-                        if self.eat(")") {
-                            break;
-                        }
-                        self.expect(",")?;
-                    }
-                }
-                self.expect(">")?;
-                LType::Struct(fs, packed)
-            }
-            "func" => {
-                self.expect("<")?;
-                let r = self.ty()?;
-                self.expect("(")?;
-                let mut ps = Vec::new();
-                let mut vararg = false;
-                if !self.eat(")") {
-                    loop {
-                        if self.eat("...") {
-                            vararg = true;
-                        } else {
-                            ps.push(self.ty()?);
-                        }
-                        if self.eat(")") {
-                            break;
-                        }
-                        self.expect(",")?;
-                    }
-                }
-                self.expect(">")?;
-                LType::Func(Box::new(r), ps, vararg)
-            }
-            s if s.starts_with('i') && s[1..].parse::<u32>().is_ok() => {
-                LType::Int(s[1..].parse().ok()?)
-            }
-            _ => return None,
-        })
-    }
-}
-
-fn parse_type_text(body: &str) -> Option<LType> {
-    let mut p = TypeText {
-        s: body.as_bytes(),
-        i: 0,
-    };
-    let t = p.ty()?;
-    p.ws();
-    (p.i == p.s.len()).then_some(t)
-}
-
 /// The [`LType`] of an IR type.
 pub fn ltype(ctx: &Context, t: Type) -> LType {
     match ctx.kind(t) {
@@ -388,15 +236,40 @@ pub fn ltype(ctx: &Context, t: Type) -> LType {
         TypeKind::Vector { shape, elem, .. } if shape.len() == 1 => {
             LType::Vector(Box::new(ltype(ctx, *elem)), shape[0] as u64)
         }
-        TypeKind::Opaque { dialect, body } if ctx.str(*dialect) == "llvm" => {
-            let b = body.strip_prefix('.').unwrap_or(body);
-            parse_type_text(b).unwrap_or_else(|| LType::Other(format!("!llvm.{b}")))
-        }
-        TypeKind::Opaque { dialect, body } => {
-            LType::Other(format!("!{}.{}", ctx.str(*dialect), body))
-        }
-        k => LType::Other(format!("{k:?}")),
+        TypeKind::Dialect(_) => match llvm::classify(ctx, t) {
+            Some(LlvmType::Void) => LType::Void,
+            Some(LlvmType::Token) => LType::Token,
+            Some(LlvmType::Pointer { pointee, .. }) => {
+                LType::Ptr(pointee.map(|p| Box::new(ltype(ctx, p))))
+            }
+            Some(LlvmType::Array { element, count }) => {
+                LType::Array(Box::new(ltype(ctx, element)), count)
+            }
+            Some(LlvmType::Vector {
+                element,
+                count,
+                scalable: false,
+            }) => LType::Vector(Box::new(ltype(ctx, element)), u64::from(count)),
+            Some(LlvmType::Function(f)) => LType::Func(
+                Box::new(ltype(ctx, f.result)),
+                f.params.iter().map(|p| ltype(ctx, *p)).collect(),
+                f.vararg,
+            ),
+            Some(LlvmType::Struct(st)) if st.body.is_some() => LType::Struct(
+                st.elements().iter().map(|e| ltype(ctx, *e)).collect(),
+                st.packed,
+            ),
+            _ => LType::Other(type_text(ctx, t)),
+        },
+        _ => LType::Other(type_text(ctx, t)),
     }
+}
+
+/// The type as the printer spells it (for messages).
+fn type_text(ctx: &Context, t: Type) -> String {
+    let mut s = String::new();
+    mlir_async_syntax::printer::print_type_into(ctx, t, &mut s);
+    s
 }
 
 /// A function's LLVM type from its `type` (13, 14) or `function_type` (15)

@@ -879,6 +879,42 @@ impl Emitter<'_, '_> {
                     self.def(*r, x);
                 }
             }
+            InstKind::AtomicRmw { op, addr, value } => {
+                use cranelift_codegen::ir::AtomicRmwOp as A;
+                let o = match op {
+                    lir::AtomicOp::Xchg => A::Xchg,
+                    lir::AtomicOp::Add => A::Add,
+                    lir::AtomicOp::Sub => A::Sub,
+                    lir::AtomicOp::And => A::And,
+                    lir::AtomicOp::Nand => A::Nand,
+                    lir::AtomicOp::Or => A::Or,
+                    lir::AtomicOp::Xor => A::Xor,
+                    lir::AtomicOp::SMax => A::Smax,
+                    lir::AtomicOp::SMin => A::Smin,
+                    lir::AtomicOp::UMax => A::Umax,
+                    lir::AtomicOp::UMin => A::Umin,
+                };
+                let (a, v) = (self.use_var(*addr), self.use_var(*value));
+                let t = clif_ty(ty_of(value));
+                let r = self.b.ins().atomic_rmw(t, MemFlagsData::trusted(), o, a, v);
+                self.def(inst.results[0], r);
+            }
+            InstKind::AtomicCas {
+                addr,
+                expected,
+                new,
+            } => {
+                let (a, e, n) = (
+                    self.use_var(*addr),
+                    self.use_var(*expected),
+                    self.use_var(*new),
+                );
+                let r = self.b.ins().atomic_cas(MemFlagsData::trusted(), a, e, n);
+                self.def(inst.results[0], r);
+            }
+            InstKind::Fence => {
+                self.b.ins().fence();
+            }
             InstKind::CoroId => {
                 let z = self.b.ins().iconst(types::I64, 0);
                 self.def(inst.results[0], z);

@@ -1181,6 +1181,65 @@ impl FnLowerer<'_, '_> {
                 });
             }
             "llvm.unreachable" => self.b.terminate(Terminator::Unreachable),
+            "llvm.atomicrmw" => {
+                let (addr, v) = (self.get1(opnd(0)?)?, self.get1(opnd(1)?)?);
+                let code = self
+                    .attr(op, "bin_op")
+                    .and_then(|a| int_attr(ctx, a))
+                    .ok_or("'llvm.atomicrmw' without an operation")?;
+                use lir::AtomicOp as A;
+                let aop = match code {
+                    0 => A::Xchg,
+                    1 => A::Add,
+                    2 => A::Sub,
+                    3 => A::And,
+                    4 => A::Nand,
+                    5 => A::Or,
+                    6 => A::Xor,
+                    7 => A::SMax,
+                    8 => A::SMin,
+                    9 => A::UMax,
+                    10 => A::UMin,
+                    _ => return Err("'llvm.atomicrmw' on floats is not supported".into()),
+                };
+                let t = self.b.ty(v);
+                if !t.is_int() || t == Ty::I1 {
+                    return Err(format!("'llvm.atomicrmw' on {t}"));
+                }
+                let r = self.b.inst1(
+                    InstKind::AtomicRmw {
+                        op: aop,
+                        addr,
+                        value: v,
+                    },
+                    t,
+                );
+                self.set(res0()?, vec![r]);
+            }
+            "llvm.cmpxchg" => {
+                let (addr, e, n) = (
+                    self.get1(opnd(0)?)?,
+                    self.get1(opnd(1)?)?,
+                    self.get1(opnd(2)?)?,
+                );
+                let t = self.b.ty(e);
+                if !t.is_int() || t == Ty::I1 || self.b.ty(n) != t {
+                    return Err(format!("'llvm.cmpxchg' on {t}"));
+                }
+                let old = self.b.inst1(
+                    InstKind::AtomicCas {
+                        addr,
+                        expected: e,
+                        new: n,
+                    },
+                    t,
+                );
+                let ok = self.b.icmp(IntCC::Eq, old, e);
+                self.set(res0()?, vec![old, ok]);
+            }
+            "llvm.fence" => {
+                self.b.inst(InstKind::Fence, &[]);
+            }
             "llvm.intr.coro.id" => {
                 let v = self.b.inst1(InstKind::CoroId, Ty::I64);
                 self.set(res0()?, vec![v]);

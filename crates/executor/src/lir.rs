@@ -173,6 +173,22 @@ pub enum UnOp {
     BSwap,
 }
 
+/// `llvm.atomicrmw`'s operations on integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Nand,
+    Or,
+    Xor,
+    SMax,
+    SMin,
+    UMax,
+    UMin,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CastOp {
     SExt,
@@ -286,6 +302,20 @@ pub enum InstKind {
         args: Vec<Value>,
         sig: Sig,
     },
+    /// `llvm.atomicrmw` (sequentially consistent): returns the old value.
+    AtomicRmw {
+        op: AtomicOp,
+        addr: Value,
+        value: Value,
+    },
+    /// `llvm.cmpxchg` (sequentially consistent): returns the old value.
+    AtomicCas {
+        addr: Value,
+        expected: Value,
+        new: Value,
+    },
+    /// `llvm.fence`.
+    Fence,
     /// `llvm.intr.coro.id`: a token (0).
     CoroId,
     /// `llvm.intr.coro.size`: the frame size, known after the split.
@@ -328,7 +358,21 @@ impl InstKind {
             | InstKind::GlobalAddr(_)
             | InstKind::CoroId
             | InstKind::CoroSize
-            | InstKind::CoroAlign => {}
+            | InstKind::CoroAlign
+            | InstKind::Fence => {}
+            InstKind::AtomicRmw { addr, value, .. } => {
+                f(*addr);
+                f(*value)
+            }
+            InstKind::AtomicCas {
+                addr,
+                expected,
+                new,
+            } => {
+                f(*addr);
+                f(*expected);
+                f(*new)
+            }
             InstKind::Binary(_, a, b) | InstKind::Icmp(_, a, b) | InstKind::Fcmp(_, a, b) => {
                 f(*a);
                 f(*b)

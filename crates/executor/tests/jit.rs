@@ -245,3 +245,45 @@ fn entry_checks_say_what_was_found() {
         Some("function inputs not supported")
     );
 }
+
+/// `llvm.atomicrmw` / `cmpxchg` / `fence` on a shared counter.
+#[test]
+fn atomics() {
+    use mlir_async_executor::lir::AtomicOp;
+    let mut m = Module::new();
+    let mut b = FunctionBuilder::new("bump", Sig::new(vec![Ty::Ptr], vec![Ty::I64]));
+    let p = b.params(mlir_async_executor::lir::Block(0))[0];
+    let five = b.iconst(Ty::I64, 5);
+    let old = b.inst1(
+        InstKind::AtomicRmw {
+            op: AtomicOp::Add,
+            addr: p,
+            value: five,
+        },
+        Ty::I64,
+    );
+    b.inst(InstKind::Fence, &[]);
+    let seven = b.iconst(Ty::I64, 7);
+    let new = b.bin(BinOp::Add, old, seven);
+    let expected = b.bin(BinOp::Add, old, five);
+    // *p == old + 5: swapped to old + 7.
+    let prev = b.inst1(
+        InstKind::AtomicCas {
+            addr: p,
+            expected,
+            new,
+        },
+        Ty::I64,
+    );
+    b.ret(vec![prev]);
+    m.functions.push(b.finish());
+    for opt in LEVELS {
+        let c = compile(&m, opt);
+        // SAFETY: `bump` is `fn(ptr) -> i64`.
+        let f: extern "C" fn(*mut i64) -> i64 =
+            unsafe { std::mem::transmute(c.function_address("bump").unwrap()) };
+        let mut x = 10i64;
+        assert_eq!(f(&mut x), 15);
+        assert_eq!(x, 17);
+    }
+}

@@ -158,6 +158,10 @@ fn clif_ty(t: Ty) -> ir::Type {
         Ty::I64 | Ty::Ptr => types::I64,
         Ty::F32 => types::F32,
         Ty::F64 => types::F64,
+        Ty::F32X4 => types::F32X4,
+        Ty::F64X2 => types::F64X2,
+        Ty::I32X4 => types::I32X4,
+        Ty::I64X2 => types::I64X2,
     }
 }
 
@@ -878,6 +882,12 @@ impl Emitter<'_, '_> {
                     };
                     self.def(*r, x);
                 }
+            }
+            InstKind::Splat(a) => {
+                let x = self.use_var(*a);
+                let t = rty.unwrap_or(Ty::F32X4);
+                let r = self.b.ins().splat(clif_ty(t), x);
+                self.def(inst.results[0], r);
             }
             InstKind::AtomicRmw { op, addr, value } => {
                 use cranelift_codegen::ir::AtomicRmwOp as A;

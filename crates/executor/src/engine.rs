@@ -87,7 +87,16 @@ pub fn check_entry(m: &Module, entry: &str, result: EntryResult) -> Result<(), E
 pub fn jit(m: &Module, opt: OptLevel, symbols: &Symbols) -> Result<Compiled, ExecError> {
     let imports = codegen::imports(m);
     let resolved = symbols.resolve_all(imports.keys())?;
-    catch_panic(|| codegen::compile(m, opt, &resolved))
+    catch_panic(|| {
+        if opt == OptLevel::O0 {
+            return codegen::compile(m, opt, &resolved);
+        }
+        let mut m = m.clone();
+        for f in &mut m.functions {
+            crate::vectorize::vectorize(f);
+        }
+        codegen::compile(&m, opt, &resolved)
+    })
 }
 
 /// Runs `f`, turning a panic into [`ExecError::Codegen`] (the panic

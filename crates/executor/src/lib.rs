@@ -45,3 +45,4 @@ pub mod symbols;
 
 pub use engine::{run, EntryResult, RunOptions};
 pub mod frontend;
+pub mod vectorize;

@@ -27,6 +27,11 @@ pub enum Ty {
     F32,
     F64,
     Ptr,
+    /// SIMD vectors, made only by the loop vectorizer (`vectorize.rs`).
+    F32X4,
+    F64X2,
+    I32X4,
+    I64X2,
 }
 
 impl Ty {
@@ -38,6 +43,29 @@ impl Ty {
             Ty::I16 => 2,
             Ty::I32 | Ty::F32 => 4,
             Ty::I64 | Ty::F64 | Ty::Ptr => 8,
+            Ty::F32X4 | Ty::F64X2 | Ty::I32X4 | Ty::I64X2 => 16,
+        }
+    }
+
+    /// A vector's lane type and count.
+    pub fn lanes(self) -> Option<(Ty, u32)> {
+        match self {
+            Ty::F32X4 => Some((Ty::F32, 4)),
+            Ty::F64X2 => Some((Ty::F64, 2)),
+            Ty::I32X4 => Some((Ty::I32, 4)),
+            Ty::I64X2 => Some((Ty::I64, 2)),
+            _ => None,
+        }
+    }
+
+    /// The 128-bit vector of this scalar type.
+    pub fn vector(self) -> Option<Ty> {
+        match self {
+            Ty::F32 => Some(Ty::F32X4),
+            Ty::F64 => Some(Ty::F64X2),
+            Ty::I32 => Some(Ty::I32X4),
+            Ty::I64 | Ty::Ptr => Some(Ty::I64X2),
+            _ => None,
         }
     }
 
@@ -54,11 +82,12 @@ impl Ty {
             Ty::I16 => 16,
             Ty::I32 | Ty::F32 => 32,
             Ty::I64 | Ty::F64 | Ty::Ptr => 64,
+            Ty::F32X4 | Ty::F64X2 | Ty::I32X4 | Ty::I64X2 => 128,
         }
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F32 | Ty::F64)
+        matches!(self, Ty::F32 | Ty::F64 | Ty::F32X4 | Ty::F64X2)
     }
 
     pub fn is_int(self) -> bool {
@@ -77,6 +106,10 @@ impl fmt::Display for Ty {
             Ty::F32 => "f32",
             Ty::F64 => "f64",
             Ty::Ptr => "ptr",
+            Ty::F32X4 => "f32x4",
+            Ty::F64X2 => "f64x2",
+            Ty::I32X4 => "i32x4",
+            Ty::I64X2 => "i64x2",
         };
         f.write_str(s)
     }
@@ -302,6 +335,8 @@ pub enum InstKind {
         args: Vec<Value>,
         sig: Sig,
     },
+    /// A vector with every lane the scalar operand (the result's type).
+    Splat(Value),
     /// `llvm.atomicrmw` (sequentially consistent): returns the old value.
     AtomicRmw {
         op: AtomicOp,
@@ -377,7 +412,7 @@ impl InstKind {
                 f(*a);
                 f(*b)
             }
-            InstKind::Unary(_, a) | InstKind::Cast(_, a) => f(*a),
+            InstKind::Unary(_, a) | InstKind::Cast(_, a) | InstKind::Splat(a) => f(*a),
             InstKind::Select(c, a, b) => {
                 f(*c);
                 f(*a);

@@ -9,6 +9,16 @@
 // Output checked against mlir-cpu-runner-14.
 // RUN: mlir-async-run %s -e main -entry-point-result=void -O0 | FileCheck %s
 // RUN: mlir-async-run %s -e main -entry-point-result=void -O3 -shared-libs=/nowhere/libmlir_runner_utils.so,/nowhere/libmlir_async_runtime.so | FileCheck %s
+// The same run traced: each task created on the main thread, resumed on a
+// worker, completed.
+// RUN: mlir-async-run %s -e main -entry-point-result=void -O3 --trace=%t.json > /dev/null
+// RUN: FileCheck %s --check-prefix=TRACE < %t.json
+// TRACE: {"displayTimeUnit":"ns","traceEvents":[
+// TRACE-DAG: {"ph":"M","name":"thread_name","pid":1,"tid":{{[0-9]+}},"args":{"name":"mlir-async-worker
+// TRACE-DAG: {"ph":"i","name":"async_execute_fn","cat":"task","ts":{{[0-9.]+}},"pid":1,"tid":{{[0-9]+}},"s":"t","args":{"task":"0x{{[0-9a-f]+}}","event":"created"}}
+// TRACE-DAG: {"ph":"B","name":"async_execute_fn_0","cat":"task",{{.*}}"event":"resumed"}}
+// TRACE-DAG: {"ph":"E","name":"async_execute_fn_0","cat":"task",{{.*}}"event":"completed"}}
+// TRACE: ]}
 // CHECK: Unranked Memref base@ = {{.*}} rank = 1 offset = 0 sizes = [4] strides = [1] data =
 // CHECK-NEXT: [20,  10,  20,  30]
 "builtin.module"() ({

@@ -209,6 +209,27 @@ pub fn compile(
     opt: OptLevel,
     symbols: &HashMap<String, usize>,
 ) -> Result<Compiled, ExecError> {
+    compile_with(m, opt, false, symbols)
+}
+
+/// The tracing hook's name (see [`crate::trace`]).
+const TRACE_HOOK: &str = "__mlir_async_run_trace";
+
+/// [`compile`], with calls of the tracing hook in coroutines when `trace`
+/// (function ids are indices into `m.functions`).
+pub fn compile_with(
+    m: &lir::Module,
+    opt: OptLevel,
+    trace: bool,
+    symbols: &HashMap<String, usize>,
+) -> Result<Compiled, ExecError> {
+    let mut symbols = symbols.clone();
+    if trace {
+        symbols.insert(
+            TRACE_HOOK.to_string(),
+            crate::trace::__mlir_async_run_trace as *const () as usize,
+        );
+    }
     let mut flags = settings::builder();
     let set = |flags: &mut settings::Builder, k: &str, v: &str| {
         flags
@@ -296,6 +317,13 @@ pub fn compile(
         }
         data.insert(g.name.clone(), id);
     }
+    if trace {
+        let sig = Sig::new(vec![Ty::I32, Ty::Ptr, Ty::I64], vec![]);
+        let id = module
+            .declare_function(TRACE_HOOK, Linkage::Import, &clif_sig(&sig, cc))
+            .map_err(|e| codegen_err(TRACE_HOOK, e))?;
+        funcs.insert(TRACE_HOOK.to_string(), id);
+    }
     // Symbols used only by address or by calls without a declaration.
     for (name, sig) in imports(m) {
         if !funcs.contains_key(&name) && !data.contains_key(&name) {
@@ -309,7 +337,7 @@ pub fn compile(
 
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    for f in &m.functions {
+    for (fid, f) in m.functions.iter().enumerate() {
         if f.is_declaration() {
             continue;
         }
@@ -344,6 +372,7 @@ pub fn compile(
                     func_refs: HashMap::new(),
                     slots: HashMap::new(),
                     cc,
+                    trace: (trace && layout.is_some()).then_some(fid as i64),
                 };
                 e.emit()?;
             }
@@ -415,6 +444,8 @@ struct Emitter<'a, 'b> {
     func_refs: HashMap<String, ir::FuncRef>,
     slots: HashMap<Value, ir::StackSlot>,
     cc: cranelift_codegen::isa::CallConv,
+    /// The function id to report to the tracing hook, when tracing.
+    trace: Option<i64>,
 }
 
 fn args(vals: &[ir::Value]) -> Vec<BlockArg> {
@@ -467,6 +498,9 @@ impl Emitter<'_, '_> {
         let hv = self.b.declare_var(types::I64);
         self.b.def_var(hv, h);
         self.handle_var = Some(hv);
+        if self.part == Part::Resume {
+            self.trace_event(crate::trace::RESUMED, h)?;
+        }
         let idx = self
             .b
             .ins()
@@ -499,6 +533,18 @@ impl Emitter<'_, '_> {
             }
             self.b.ins().jump(self.blocks[node], &[]);
         }
+        Ok(())
+    }
+
+    /// Calls the tracing hook (when tracing) with `kind` for frame `h`.
+    fn trace_event(&mut self, kind: i32, h: ir::Value) -> Result<(), ExecError> {
+        let Some(fid) = self.trace else {
+            return Ok(());
+        };
+        let r = self.func_ref(TRACE_HOOK)?;
+        let k = self.b.ins().iconst(types::I32, i64::from(kind));
+        let f = self.b.ins().iconst(types::I64, fid);
+        self.b.ins().call(r, &[k, h, f]);
         Ok(())
     }
 
@@ -953,6 +999,7 @@ impl Emitter<'_, '_> {
                     let fl = MemFlagsData::trusted();
                     self.b.ins().store(fl, ra, m, coro::RESUME_FN_OFFSET);
                     self.b.ins().store(fl, da, m, coro::DESTROY_FN_OFFSET);
+                    self.trace_event(crate::trace::CREATED, m)?;
                 }
                 self.def(inst.results[0], m);
             }
@@ -963,6 +1010,9 @@ impl Emitter<'_, '_> {
                 let r = inst.results[0];
                 if let Some(&si) = l.save_index.get(&r) {
                     let hv = self.use_var(*h);
+                    if self.part == Part::Resume {
+                        self.trace_event(crate::trace::SUSPENDED, hv)?;
+                    }
                     let fl = MemFlagsData::trusted();
                     let idx = self.b.ins().iconst(types::I32, si as i64);
                     self.b.ins().store(fl, idx, hv, coro::INDEX_OFFSET);
@@ -977,6 +1027,9 @@ impl Emitter<'_, '_> {
             }
             InstKind::CoroFree(h) => {
                 let x = self.use_var(*h);
+                if self.part == Part::Resume {
+                    self.trace_event(crate::trace::COMPLETED, x)?;
+                }
                 self.def(inst.results[0], x);
             }
             InstKind::CoroEnd(_) => {

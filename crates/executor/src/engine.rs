@@ -34,6 +34,8 @@ pub struct RunOptions {
     pub result: EntryResult,
     pub opt: OptLevel,
     pub shared_libs: Vec<String>,
+    /// `--trace=FILE.json`: where to write the trace of the tasks.
+    pub trace: Option<String>,
 }
 
 impl Default for RunOptions {
@@ -43,6 +45,7 @@ impl Default for RunOptions {
             result: EntryResult::F32,
             opt: OptLevel::O2,
             shared_libs: Vec::new(),
+            trace: None,
         }
     }
 }
@@ -85,17 +88,27 @@ pub fn check_entry(m: &Module, entry: &str, result: EntryResult) -> Result<(), E
 /// input the front end let through) becomes an error naming it, not a
 /// crash.
 pub fn jit(m: &Module, opt: OptLevel, symbols: &Symbols) -> Result<Compiled, ExecError> {
+    jit_traced(m, opt, false, symbols)
+}
+
+/// [`jit`], with the tracing hook called by coroutines when `trace`.
+pub fn jit_traced(
+    m: &Module,
+    opt: OptLevel,
+    trace: bool,
+    symbols: &Symbols,
+) -> Result<Compiled, ExecError> {
     let imports = codegen::imports(m);
     let resolved = symbols.resolve_all(imports.keys())?;
     catch_panic(|| {
         if opt == OptLevel::O0 {
-            return codegen::compile(m, opt, &resolved);
+            return codegen::compile_with(m, opt, trace, &resolved);
         }
         let mut m = m.clone();
         for f in &mut m.functions {
             crate::vectorize::vectorize(f);
         }
-        codegen::compile(&m, opt, &resolved)
+        codegen::compile_with(&m, opt, trace, &resolved)
     })
 }
 
@@ -131,7 +144,10 @@ pub fn run(m: &Module, opts: &RunOptions) -> Result<Option<String>, ExecError> {
     for lib in &opts.shared_libs {
         symbols.load_library(lib)?;
     }
-    let compiled = jit(m, opts.opt, &symbols)?;
+    let compiled = jit_traced(m, opts.opt, opts.trace.is_some(), &symbols)?;
+    if opts.trace.is_some() {
+        crate::trace::start(m.functions.iter().map(|f| f.name.clone()).collect());
+    }
     let Some(addr) = compiled.function_address(&opts.entry) else {
         return Err(ExecError::Entry("entry point not found".into()));
     };
@@ -158,6 +174,12 @@ pub fn run(m: &Module, opts: &RunOptions) -> Result<Option<String>, ExecError> {
         }
     };
     mlir_async_runtime::shutdown();
+    if let Some(path) = &opts.trace {
+        std::fs::write(path, crate::trace::finish()).map_err(|e| ExecError::Trace {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+    }
     // Queued work may still reference the code at exit (the runtime's
     // `atexit` hook drains again): keep it mapped.
     compiled.leak();

@@ -16,6 +16,8 @@ pub enum ExecError {
     Library { path: String, reason: String },
     /// The entry function is absent, a declaration, or of the wrong type.
     Entry(String),
+    /// The trace file could not be written.
+    Trace { path: String, reason: String },
     /// Cranelift rejected the generated code (a bug of the executor).
     Codegen { function: String, message: String },
 }
@@ -48,6 +50,9 @@ impl fmt::Display for ExecError {
                 write!(f, "cannot load library '{path}': {reason}")
             }
             ExecError::Entry(m) => f.write_str(m),
+            ExecError::Trace { path, reason } => {
+                write!(f, "cannot write the trace to '{path}': {reason}")
+            }
             ExecError::Codegen { function, message } => {
                 write!(f, "code generation failed for '{function}': {message}")
             }

@@ -45,4 +45,5 @@ pub mod symbols;
 
 pub use engine::{run, EntryResult, RunOptions};
 pub mod frontend;
+pub mod trace;
 pub mod vectorize;

@@ -14,6 +14,7 @@ pub struct Options {
     pub input: Option<String>,
     pub run: RunOptionsCli,
     pub verbose: bool,
+    pub trace: Option<String>,
 }
 
 /// The run options as given (defaults as `mlir-cpu-runner`'s).
@@ -46,6 +47,7 @@ OPTIONS:
   -O0, -O1, -O2, -O3                Optimization level (-O0: no optimization; -O1..-O3: Cranelift's speed level)
   -shared-libs=<lib>[,<lib>...]     Libraries to link dynamically; the runner utilities and the async runtime
                                     (libmlir_c_runner_utils, libmlir_runner_utils, libmlir_async_runtime) are built in
+  --trace=<file.json>               Write a Chrome / Perfetto trace of the coroutines' runs (created, resumed, suspended, completed) on each thread
   -v                                Say what is done on stderr
   --help                            Display available options
   --version                         Display the version of this program
@@ -103,6 +105,7 @@ pub fn parse_args(args: &[String]) -> Result<Result<Options, String>, String> {
             "O2" => o.run.opt = Some(OptLevel::O2),
             "O3" => o.run.opt = Some(OptLevel::O3),
             "v" => o.verbose = true,
+            "trace" => o.trace = Some(value("trace")?),
             // Accepted for compatibility; nothing to dump without LLVM.
             "dump-object-file" => {}
             "object-filename" => {
@@ -186,6 +189,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
         result,
         opt: o.run.opt.unwrap_or(OptLevel::O2),
         shared_libs: o.run.shared_libs.clone(),
+        trace: o.trace.clone(),
     };
     match engine::run(&module, &opts) {
         Ok(out) => {

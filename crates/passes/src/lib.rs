@@ -3,6 +3,7 @@
 //! and the async passes, one file each.
 
 pub mod async_to_async_runtime;
+pub mod async_to_llvm;
 pub mod canonicalize;
 pub mod cse;
 pub mod expand;
@@ -154,6 +155,7 @@ pub fn registry() -> Vec<PassInfo> {
         expand::info_arith(),
         expand::info_std(),
         reconcile_casts::info(),
+        async_to_llvm::info(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

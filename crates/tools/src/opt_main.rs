@@ -524,7 +524,7 @@ fn pipeline_errors(o: &Options) -> Option<String> {
 }
 
 pub fn main_with_args(args: &[String]) -> i32 {
-    let o = match parse_args(args) {
+    let mut o = match parse_args(args) {
         Ok(o) => o,
         Err(m) if m.is_empty() => return print_or_fail(&help()),
         Err(m) if m == "\u{0}version" => {
@@ -591,6 +591,12 @@ pub fn main_with_args(args: &[String]) -> i32 {
         );
         d.severity = Severity::Warning;
         eprint!("{}", d.render(Some(text)));
+    }
+    // One mlir-opt reads the whole file: a spelling only LLVM 13 knows in
+    // any chunk makes all chunks 13 (a chunk of async ops alone would
+    // read as 14). Other chunks conclude alone, as they always did.
+    if o.edition.is_none() && chunks.len() > 1 {
+        o.edition = file_edition(&file, &chunks, o.allow_unregistered);
     }
     let split = o.split_input_file;
     fn chunk_at<'t>(split: bool, c: &Chunk<'t>) -> Option<(&'t str, u32)> {
@@ -761,6 +767,28 @@ pub fn main_with_args(args: &[String]) -> i32 {
 
 /// `--help` and `--version`: status 1 when the text cannot be written
 /// (74 for a broken pipe).
+/// `Some(13)` when a chunk of a split file is spelled as only LLVM 13
+/// spells it.
+fn file_edition(file: &str, chunks: &[Chunk], allow_unregistered: bool) -> Option<Edition> {
+    let mut evidence = mlir_async_syntax::EditionEvidence::default();
+    for c in chunks {
+        let mut ctx = Context::new();
+        let reg = Registry::new(&mut ctx);
+        if let Ok(p) = parse_source_bytes(
+            &mut ctx,
+            &reg,
+            file,
+            c.text,
+            c.raw,
+            c.line_offset,
+            allow_unregistered,
+        ) {
+            evidence = evidence.merge(p.evidence);
+        }
+    }
+    (evidence.seen == Some(Edition::V13)).then_some(Edition::V13)
+}
+
 fn print_or_fail(text: &str) -> i32 {
     match stdio::write_stdout(text.as_bytes()) {
         Ok(()) => 0,

@@ -2,6 +2,7 @@
 //! (`-name`, `-name="k=v k2=v2"`, `--pass-pipeline=builtin.module(func.func(p))`)
 //! and the async passes, one file each.
 
+pub mod arith_to_llvm;
 pub mod async_to_async_runtime;
 pub mod canonicalize;
 pub mod cse;
@@ -154,6 +155,7 @@ pub fn registry() -> Vec<PassInfo> {
         expand::info_arith(),
         expand::info_std(),
         reconcile_casts::info(),
+        arith_to_llvm::info(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

@@ -6,8 +6,11 @@ RUN pipeline of the runner tests (mlir-cpu-runner/async*.mlir), the async
 integration tests (Integration/Dialect/Async/CPU) and the AsyncToLLVM
 conversion tests is run with `mlir-opt-N` up to its first pipe; the output,
 in the LLVM dialect, and the AsyncToLLVM test files themselves are the
-corpus. Each corpus file is then printed by `mlir-opt-N` and by ours (in
-custom and, with --generic, generic form): the texts must be identical.
+corpus. Each corpus file is then printed by `mlir-opt-N` and by ours with
+`--mlir-edition=N` (text in the LLVM dialect alone rarely betrays which
+generation printed it), in custom and in generic form, and upstream's
+generic form of it is read back and printed in custom form: the texts must
+be identical.
 
 Usage: scripts/llvm-dialect-corpus.py [--ours PATH] [--corpus DIR] [--out DIR] [-v]
 Prints one line per difference and a summary line
@@ -22,6 +25,9 @@ ap.add_argument("--corpus", default=os.environ.get("CORPUS", os.path.join(root, 
 ap.add_argument("--out", default="/tmp/llvm-dialect-corpus")
 ap.add_argument("--gens", default="13,14,15")
 ap.add_argument("-v", action="store_true", help="print the first differing lines")
+ap.add_argument("--infer-edition", action="store_true",
+                help="let ours infer the generation from the text (LLVM-dialect text rarely "
+                     "says which generation printed it) instead of passing --mlir-edition")
 args = ap.parse_args()
 
 SOURCES = ["mlir/test/mlir-cpu-runner", "mlir/test/Integration/Dialect/Async/CPU",
@@ -95,19 +101,28 @@ for gen in args.gens.split(","):
             path = os.path.join(odir, name + ".mlir")
             with open(path, "wb") as fh:
                 fh.write(text)
-        for generic in (False, True):
+        # Upstream's generic form of the file, read back in custom form:
+        # each generation's generic spellings must be read into ours.
+        g = subprocess.run([up, path, "-split-input-file", "--mlir-print-op-generic"],
+                           capture_output=True)
+        gpath = os.path.join(odir, name + ".generic.mlir")
+        with open(gpath, "wb") as fh:
+            fh.write(g.stdout if g.returncode == 0 else b"")
+        for mode, src in (("", path), (" (generic)", path), (" (from generic)", gpath)):
+            generic = mode == " (generic)"
             flags = ["-split-input-file"] + (["--mlir-print-op-generic"] if generic else [])
-            r = subprocess.run([up, path] + flags, capture_output=True)
+            r = subprocess.run([up, src] + flags, capture_output=True)
             if r.returncode != 0:
                 rejected += 1
                 continue
-            o = subprocess.run([args.ours, path] + flags, capture_output=True)
-            tag = f"llvm{gen} {name}{' (generic)' if generic else ''}"
+            ed = [] if args.infer_edition else [f"--mlir-edition={gen}"]
+            o = subprocess.run([args.ours, src] + flags + ed, capture_output=True)
+            tag = f"llvm{gen} {name}{mode}"
             if o.returncode == 0 and o.stdout == r.stdout:
                 same += 1
                 continue
             diff += 1
-            print(f"DIFF {tag}: {path}")
+            print(f"DIFF {tag}: {src}")
             if args.v:
                 if o.returncode != 0:
                     print("   ours failed: " + o.stderr.decode(errors="replace").strip()[:400])

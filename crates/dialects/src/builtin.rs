@@ -51,7 +51,16 @@ fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
         let s = p.ctx.sym("sym_name");
         st.attrs.push((s, a));
     }
-    attr_dict_kw(p, st)?;
+    // 13 printed two spaces before the body: the only mark of its
+    // generation a module of LLVM-dialect ops may carry.
+    let mut two = p.skip_two_spaces();
+    if p.peek_ident() == Some("attributes") {
+        attr_dict_kw(p, st)?;
+        two = p.skip_two_spaces();
+    }
+    if two && p.peek() == b'{' {
+        p.note_edition(Edition::V13);
+    }
     let r = p.parse_region(&[], true)?;
     if p.ctx.region_blocks(r).is_empty() {
         let b = p.ctx.create_block(&[]);

@@ -20,7 +20,9 @@ pub mod util;
 pub mod verify;
 
 use mlir_async_ir::fxhash::FxHashMap;
-use mlir_async_ir::{Context, Op, OpTraits, OperationState, Type};
+use mlir_async_ir::{
+    AttrKind, Context, DenseElem, Op, OpTraits, OperationState, Signedness, Type, TypeKind,
+};
 use mlir_async_syntax::{DialectHooks, PResult, Parser, Printer};
 
 pub type ParseFn = fn(&mut Parser, &mut OperationState, usize) -> PResult<()>;
@@ -31,6 +33,30 @@ pub type VerifyFn = fn(&Context, Op) -> Result<(), String>;
 
 /// Marks a verifier message that mlir-opt prints without the op prefix.
 pub const PLAIN_ERROR: &str = "\u{1}";
+
+/// Separates a verifier message from a note attached at another op (see
+/// [`with_note_at`]).
+const NOTE_AT: char = '\u{2}';
+
+/// A verifier message with a note at `at`'s location ("when returning
+/// from function").
+pub fn with_note_at(message: &str, at: Op, note: &str) -> String {
+    format!("{message}{NOTE_AT}{}{NOTE_AT}{note}", at.index())
+}
+
+/// Splits what [`with_note_at`] joined: the message, and the note's op
+/// and text if any.
+pub(crate) fn split_note(message: &str) -> (&str, Option<(Op, &str)>) {
+    let mut parts = message.splitn(3, NOTE_AT);
+    let head = parts.next().unwrap_or("");
+    match (
+        parts.next().and_then(|i| i.parse::<usize>().ok()),
+        parts.next(),
+    ) {
+        (Some(i), Some(note)) => (head, Some((Op::from_index(i), note))),
+        _ => (message, None),
+    }
+}
 pub type NamesFn = fn(&Context, Op, mlir_async_syntax::Edition, &mut dyn FnMut(usize, &str));
 
 /// Everything mlir-async knows about one op.
@@ -42,6 +68,190 @@ pub struct OpDef {
     pub print: Option<PrintFn>,
     pub verify: Option<VerifyFn>,
     pub names: Option<NamesFn>,
+    /// What ODS checks before the verifier runs, declared with the op.
+    pub invariants: Option<Invariants>,
+    /// The attribute dictionary of the generic form, where generations
+    /// spell the attributes differently from how they are stored.
+    pub generic_attrs: Option<PrintFn>,
+    /// Brings attributes read in the generic form (of any generation) to
+    /// the form they are stored in.
+    pub canonicalize_generic: Option<CanonicalizeFn>,
+}
+
+/// See [`OpDef::canonicalize_generic`].
+pub type CanonicalizeFn =
+    fn(&mut Parser, &mut Vec<(mlir_async_ir::Symbol, mlir_async_ir::Attribute)>, usize);
+
+/// How many regions, results, successors or operands an op has, as ODS
+/// declares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    Exactly(usize),
+    AtLeast(usize),
+    Any,
+}
+
+impl Arity {
+    fn ok(self, n: usize) -> bool {
+        match self {
+            Arity::Exactly(k) => n == k,
+            Arity::AtLeast(k) => n >= k,
+            Arity::Any => true,
+        }
+    }
+}
+
+/// ODS's structural checks of an op, run (in this order, in ODS's words)
+/// before its verifier: regions, results, successors, operands, the
+/// operand segment sizes, the attributes it requires. The custom printer
+/// of an op relies on them, for ops read in the generic form.
+#[derive(Clone, Copy, Debug)]
+pub struct Invariants {
+    pub regions: Arity,
+    pub results: Arity,
+    pub successors: Arity,
+    pub operands: Arity,
+    /// `AttrSizedOperandSegments`: the number of operand groups.
+    pub operand_segments: Option<usize>,
+    pub required_attrs: &'static [&'static str],
+}
+
+impl Invariants {
+    /// No regions, no successors; `operands` in, `results` out.
+    pub const fn new(operands: Arity, results: Arity) -> Self {
+        Invariants {
+            regions: Arity::Exactly(0),
+            results,
+            successors: Arity::Exactly(0),
+            operands,
+            operand_segments: None,
+            required_attrs: &[],
+        }
+    }
+    pub const fn regions(mut self, n: Arity) -> Self {
+        self.regions = n;
+        self
+    }
+    pub const fn successors(mut self, n: Arity) -> Self {
+        self.successors = n;
+        self
+    }
+    pub const fn segments(mut self, groups: usize) -> Self {
+        self.operand_segments = Some(groups);
+        self
+    }
+    pub const fn attrs(mut self, names: &'static [&'static str]) -> Self {
+        self.required_attrs = names;
+        self
+    }
+
+    /// The first invariant `op` breaks, in ODS's words.
+    pub fn check(&self, ctx: &Context, op: Op) -> Result<(), String> {
+        let n = ctx.regions_of(op).len();
+        if !self.regions.ok(n) {
+            return Err(match self.regions {
+                Arity::Exactly(0) => "requires zero regions".into(),
+                Arity::Exactly(1) => "requires one region".into(),
+                Arity::Exactly(k) => format!("expected {k} regions"),
+                Arity::AtLeast(k) => format!("expected {k} or more regions"),
+                Arity::Any => unreachable!("any count is fine"),
+            });
+        }
+        let n = ctx.results(op).len();
+        if !self.results.ok(n) {
+            return Err(match self.results {
+                Arity::Exactly(0) => "requires zero results".into(),
+                Arity::Exactly(1) => "requires one result".into(),
+                Arity::Exactly(k) => format!("expected {k} results"),
+                Arity::AtLeast(k) => format!("expected {k} or more results"),
+                Arity::Any => unreachable!("any count is fine"),
+            });
+        }
+        let n = ctx.successors(op).len();
+        if !self.successors.ok(n) {
+            return Err(match self.successors {
+                Arity::Exactly(1) => format!("requires 1 successor but found {n}"),
+                Arity::Exactly(k) => format!("requires {k} successors but found {n}"),
+                Arity::AtLeast(k) => format!("requires at least {k} successors but found {n}"),
+                Arity::Any => unreachable!("any count is fine"),
+            });
+        }
+        let n = ctx.operands(op).len();
+        if !self.operands.ok(n) {
+            return Err(match self.operands {
+                Arity::Exactly(0) => "requires zero operands".into(),
+                Arity::Exactly(1) => "requires a single operand".into(),
+                Arity::Exactly(k) => format!("expected {k} operands, but found {n}"),
+                Arity::AtLeast(k) => format!("expected {k} or more operands, but found {n}"),
+                Arity::Any => unreachable!("any count is fine"),
+            });
+        }
+        if let Some(groups) = self.operand_segments {
+            const KEY: &str = "operand_segment_sizes";
+            let sizes = ctx.get_attr(op, KEY).and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Dense(elems, t, splat) => match ctx.kind(*t) {
+                    TypeKind::Vector { elem, .. } | TypeKind::Tensor { elem, .. }
+                        if ctx.kind(*elem) == &TypeKind::Integer(32, Signedness::Signless)
+                            && shape_len(ctx, *t) == Some(1) =>
+                    {
+                        let len = dense_len(ctx, *t)?;
+                        Some(
+                            (0..len)
+                                .map(|i| match elems.get(if *splat { 0 } else { i }) {
+                                    Some(DenseElem::Int(v)) => *v,
+                                    _ => 0,
+                                })
+                                .collect::<Vec<i128>>(),
+                        )
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+            let Some(sizes) = sizes else {
+                return Err(format!("requires 1D i32 elements attribute '{KEY}'"));
+            };
+            if sizes.iter().any(|&s| s < 0) {
+                return Err(format!("'{KEY}' attribute cannot have negative elements"));
+            }
+            let total: i128 = sizes.iter().sum();
+            if total != n as i128 {
+                return Err(format!(
+                    "operand count ({n}) does not match with the total size ({total}) specified in attribute '{KEY}'"
+                ));
+            }
+            if sizes.len() != groups {
+                return Err(format!(
+                    "'{KEY}' attribute for specifying operand segments must have {groups} elements, but got {}",
+                    sizes.len()
+                ));
+            }
+        }
+        for name in self.required_attrs {
+            if ctx.get_attr(op, name).is_none() {
+                return Err(format!("requires attribute '{name}'"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The rank of a shaped type.
+fn shape_len(ctx: &Context, t: mlir_async_ir::Type) -> Option<usize> {
+    match ctx.kind(t) {
+        TypeKind::Vector { shape, .. } => Some(shape.len()),
+        TypeKind::Tensor { shape, .. } => Some(shape.len()),
+        _ => None,
+    }
+}
+
+/// The element count of a static 1-D shaped type.
+fn dense_len(ctx: &Context, t: mlir_async_ir::Type) -> Option<usize> {
+    match ctx.kind(t) {
+        TypeKind::Vector { shape, .. } => shape.first().map(|&n| n as usize),
+        TypeKind::Tensor { shape, .. } => shape.first().copied().flatten().map(|n| n as usize),
+        _ => None,
+    }
 }
 
 impl OpDef {
@@ -67,7 +277,19 @@ impl OpDef {
             print: None,
             verify: None,
             names: None,
+            invariants: None,
+            generic_attrs: None,
+            canonicalize_generic: None,
         }
+    }
+    pub const fn invariants(mut self, i: Invariants) -> Self {
+        self.invariants = Some(i);
+        self
+    }
+    pub const fn generic_attrs(mut self, print: PrintFn, canonicalize: CanonicalizeFn) -> Self {
+        self.generic_attrs = Some(print);
+        self.canonicalize_generic = Some(canonicalize);
+        self
     }
     pub const fn syntax(mut self, parse: ParseFn, print: PrintFn) -> Self {
         self.parse = Some(parse);
@@ -169,6 +391,7 @@ impl Registry {
             scf::ops(),
             memref::ops(),
             asyncd::ops(),
+            llvm::ops::ops(),
         ] {
             for d in list {
                 let s = ctx.register_op(d.name, d.traits);
@@ -246,6 +469,20 @@ impl DialectHooks for Registry {
     }
     fn result_namer(&self, name: &str) -> Option<NamesFn> {
         self.ops.get(name).and_then(|d| d.names)
+    }
+    fn generic_attrs_printer(&self, name: &str) -> Option<PrintFn> {
+        self.ops.get(name).and_then(|d| d.generic_attrs)
+    }
+    fn canonicalize_generic_attrs(
+        &self,
+        name: &str,
+        p: &mut Parser,
+        attrs: &mut Vec<(mlir_async_ir::Symbol, mlir_async_ir::Attribute)>,
+        num_operands: usize,
+    ) {
+        if let Some(f) = self.ops.get(name).and_then(|d| d.canonicalize_generic) {
+            f(p, attrs, num_operands)
+        }
     }
     fn parse_type(&self, dialect: &str, p: &mut Parser, start: usize) -> PResult<Option<Type>> {
         match dialect {

@@ -24,6 +24,7 @@ struct Verifier<'a> {
 #[derive(Clone, Copy)]
 struct OpInfo {
     shape: Option<Shape>,
+    invariants: Option<crate::Invariants>,
     verify: Option<VerifyFn>,
 }
 
@@ -58,9 +59,11 @@ impl<'a> Verifier<'a> {
         }
         *info[s].get_or_insert_with(|| {
             let name = self.ctx.name(op);
+            let def = self.reg.get(name);
             OpInfo {
                 shape: shape_of(name),
-                verify: self.reg.get(name).and_then(|d| d.verify),
+                invariants: def.and_then(|d| d.invariants),
+                verify: def.and_then(|d| d.verify),
             }
         })
     }
@@ -71,10 +74,20 @@ impl<'a> Verifier<'a> {
         if let Some(shape) = &info.shape {
             check_shape(ctx, op, shape, self.edition).map_err(|m| self.op_error(op, m))?;
         }
+        if let Some(inv) = &info.invariants {
+            inv.check(ctx, op).map_err(|m| self.op_error(op, m))?;
+        }
         if let Some(f) = info.verify {
-            f(ctx, op).map_err(|m| match m.strip_prefix(crate::PLAIN_ERROR) {
-                Some(plain) => IrError::new(ctx.op_loc(op), plain),
-                None => self.op_error(op, m),
+            f(ctx, op).map_err(|m| {
+                let (m, note) = crate::split_note(&m);
+                let e = match m.strip_prefix(crate::PLAIN_ERROR) {
+                    Some(plain) => IrError::new(ctx.op_loc(op), plain),
+                    None => self.op_error(op, m),
+                };
+                match note {
+                    Some((at, note)) => e.with_note(ctx.op_loc(at), note),
+                    None => e,
+                }
             })?;
         }
         let traits = ctx.traits_of(op);

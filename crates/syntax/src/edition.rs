@@ -128,6 +128,10 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
             "func.func" => return "func".to_string(),
             _ => {}
         }
+        // 13's builtin dialect had no prefix.
+        if let Some(rest) = name.strip_prefix("builtin.") {
+            return rest.to_string();
+        }
     }
     if ed != Edition::V15 {
         if let Some(r) = RENAMES.iter().find(|r| r.0 == name) {

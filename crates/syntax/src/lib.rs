@@ -15,7 +15,7 @@ pub use edition::Edition;
 pub use parser::{PResult, ParseError, Parser, RegionArg, UnresolvedOperand};
 pub use printer::{print_type, PrintOptions, Printer};
 
-use mlir_async_ir::{Context, Op, OperationState, Type};
+use mlir_async_ir::{Attribute, Context, Op, OperationState, Symbol, Type};
 
 /// What dialects provide to the syntax layer.
 pub trait DialectHooks: Sync {
@@ -48,6 +48,25 @@ pub trait DialectHooks: Sync {
     /// ([`mlir_async_ir::Context::register_type_printer`]).
     fn parse_type(&self, _dialect: &str, _p: &mut Parser, _start: usize) -> PResult<Option<Type>> {
         Ok(None)
+    }
+    /// The printer of the attribute dictionary of op `name` in the
+    /// generic form (with its leading space), for ops whose attributes
+    /// the generations spell differently from how they are stored;
+    /// `None` prints them as stored. Asked once per op name.
+    fn generic_attrs_printer(&self, _name: &str) -> Option<CustomPrintFn> {
+        None
+    }
+    /// Brings the attributes of op `name` read in the generic form (in
+    /// any generation's spelling) to the form they are stored in, which
+    /// is the form the custom parser builds, noting on `p` the
+    /// generation a spelling betrays. `num_operands`: the op's.
+    fn canonicalize_generic_attrs(
+        &self,
+        _name: &str,
+        _p: &mut Parser,
+        _attrs: &mut Vec<(Symbol, Attribute)>,
+        _num_operands: usize,
+    ) {
     }
 }
 

@@ -647,6 +647,19 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
     }
 
+    /// Skips whitespace: was it exactly two spaces? (13 printed two
+    /// before a module's body, a spelling of its own.)
+    pub fn skip_two_spaces(&mut self) -> bool {
+        let s = self.pos;
+        self.skip_ws();
+        self.pos == s + 2 && &self.b[s..self.pos] == b"  "
+    }
+
+    /// Records a spelling that 13 and 14 use, and 15 does not.
+    pub fn note_before_15(&mut self) {
+        self.saw_legacy_func = true;
+    }
+
     /// Records a spelling that only one generation uses.
     pub fn note_edition(&mut self, e: Edition) {
         self.seen = Some(match self.seen {
@@ -1627,6 +1640,19 @@ impl<'a, 'c> Parser<'a, 'c> {
                 ),
             );
         }
+        // 13's `std.constant` is `arith.constant` unless it names a
+        // function.
+        let mut name = name;
+        if spelled == "std.constant" {
+            let value = self.ctx.lookup_sym("value");
+            let is_fn = attrs.iter().any(|&(k, a)| {
+                Some(k) == value && matches!(self.ctx.attr_kind(a), AttrKind::SymbolRef(..))
+            });
+            if !is_fn {
+                self.note_edition(Edition::V13);
+                name = self.ctx.sym("arith.constant");
+            }
+        }
         let mut st = OperationState::new(name, loc);
         for (u, t) in operands.iter().zip(ins) {
             st.operands.push(self.resolve_operand(u, t)?);
@@ -1649,6 +1675,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                 self.ctx.sort_attrs(&mut attrs);
             }
         }
+        // The op sorts its attributes when created.
+        let hooks = self.hooks;
+        hooks.canonicalize_generic_attrs(&canon, self, &mut attrs, operands.len());
         st.attrs = attrs;
         st.regions = regions;
         st.successors = succs;

@@ -438,6 +438,8 @@ pub struct Printer<'a> {
     indent: usize,
     /// Per op name symbol: its custom printer, once asked.
     custom: Vec<Option<Option<CustomPrintFn>>>,
+    /// Per op name symbol: the printer of its generic attribute dictionary.
+    generic_attrs: Vec<Option<Option<CustomPrintFn>>>,
     /// The printed text of each type printed so far, by handle: a few
     /// types repeat at nearly every op, and printing one walks its
     /// structure (integers go through `fmt`).
@@ -502,6 +504,7 @@ impl<'a> Printer<'a> {
             names,
             indent: 0,
             custom: vec![],
+            generic_attrs: vec![],
             type_spans: vec![],
             type_text: String::new(),
             attr_spans: [vec![], vec![]],
@@ -698,6 +701,16 @@ impl<'a> Printer<'a> {
         *self.custom[s].get_or_insert_with(|| hooks.custom_printer(ctx.name(op)))
     }
 
+    /// `hooks.generic_attrs_printer`, asked once per op name.
+    fn generic_attrs_printer(&mut self, op: Op) -> Option<CustomPrintFn> {
+        let s = self.ctx.op(op).name.index();
+        if self.generic_attrs.len() <= s {
+            self.generic_attrs.resize(s + 1, None);
+        }
+        let (ctx, hooks) = (self.ctx, self.hooks);
+        *self.generic_attrs[s].get_or_insert_with(|| hooks.generic_attrs_printer(ctx.name(op)))
+    }
+
     /// `custom_name` of the op, looked up once per op name: it searches
     /// the rename tables, which showed up at every printed op.
     fn spelled(&mut self, op: Op) -> &'a str {
@@ -721,6 +734,18 @@ impl<'a> Printer<'a> {
                 .is_some_and(|p| ctx.name(p) != "builtin.module")
         {
             return "builtin.func";
+        }
+        // Builtin ops lose their prefix only where `builtin` is the
+        // default dialect: in a module's body (and at the top).
+        // (13's builtin dialect had no prefix at all.)
+        if self.opts.edition != Edition::V13
+            && outside.len() != ctx.name(op).len()
+            && ctx.name(op).starts_with("builtin.")
+            && ctx
+                .parent_op(op)
+                .is_some_and(|p| ctx.name(p) != "builtin.module")
+        {
+            return ctx.name(op);
         }
         if std::ptr::eq(outside, inside) {
             return outside;
@@ -1151,7 +1176,9 @@ impl<'a> Printer<'a> {
             }
             self.w(")");
         }
-        if self.opts.edition != Edition::V15 && self.ctx.name(op) == "func.func" {
+        if let Some(print) = self.generic_attrs_printer(op) {
+            print(self, op);
+        } else if self.opts.edition != Edition::V15 && self.ctx.name(op) == "func.func" {
             // 13 and 14 named the signature attribute `type`.
             let mut attrs: Vec<(Symbol, &str, Attribute)> = self
                 .ctx
@@ -1512,6 +1539,15 @@ pub fn print_string_bytes(s: &[u8], out: &mut String) {
         }
     }
     out.push('"');
+}
+
+/// An attribute's name in a dictionary: bare if it can be, else quoted.
+pub fn print_attr_name(name: &str, out: &mut String) {
+    if is_bare_identifier(name) {
+        out.push_str(name);
+    } else {
+        print_string(name, out);
+    }
 }
 
 fn is_bare_identifier(s: &str) -> bool {

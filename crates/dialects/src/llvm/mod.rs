@@ -2,6 +2,7 @@
 //! `llvm::pointer_to(ctx, i8)`) and its ops ([`ops`]), parsed, verified and
 //! printed as mlir-opt 13, 14 and 15 print them.
 
+pub mod ops;
 pub mod types;
 
 pub use types::*;

@@ -89,7 +89,10 @@ pub fn null(b: &mut dyn Builder, loc: Location, ty: Type) -> R {
 /// `i64` integers.
 pub fn position_attr(ctx: &mut Context, pos: &[i64]) -> Attribute {
     let i64t = ctx.int_type(64);
-    let elems = pos.iter().map(|&p| ctx.int_attr(i128::from(p), i64t)).collect();
+    let elems = pos
+        .iter()
+        .map(|&p| ctx.int_attr(i128::from(p), i64t))
+        .collect();
     ctx.attr(AttrKind::Array(elems))
 }
 
@@ -160,7 +163,10 @@ pub fn gep_indices_attr(ctx: &mut Context, indices: &[i32]) -> Attribute {
             .into_iter()
             .collect()
     } else {
-        indices.iter().map(|&v| DenseElem::Int(i128::from(v))).collect()
+        indices
+            .iter()
+            .map(|&v| DenseElem::Int(i128::from(v)))
+            .collect()
     };
     ctx.attr(AttrKind::Dense(elems, t, splat))
 }
@@ -251,7 +257,12 @@ pub fn load(b: &mut dyn Builder, loc: Location, ptr: Value) -> R {
     op1(b, "llvm.load", loc, &[ptr], ty, &[])
 }
 
-pub fn store(b: &mut dyn Builder, loc: Location, value: Value, ptr: Value) -> Result<Op, RewriteError> {
+pub fn store(
+    b: &mut dyn Builder,
+    loc: Location,
+    value: Value,
+    ptr: Value,
+) -> Result<Op, RewriteError> {
     make(b, "llvm.store", loc, &[value, ptr], &[], &[])
 }
 
@@ -311,7 +322,12 @@ pub fn ret(b: &mut dyn Builder, loc: Location, vals: &[Value]) -> Result<Op, Rew
 }
 
 /// `llvm.br` to `dest` with `args`.
-pub fn br(b: &mut dyn Builder, loc: Location, dest: Block, args: &[Value]) -> Result<Op, RewriteError> {
+pub fn br(
+    b: &mut dyn Builder,
+    loc: Location,
+    dest: Block,
+    args: &[Value],
+) -> Result<Op, RewriteError> {
     let ctx = b.context();
     let mut st = OperationState::new(ctx.sym("llvm.br"), loc);
     st.operands = args.to_vec();

@@ -118,9 +118,12 @@ pub const ONE_TO_ONE: &[(&str, &str)] = &[
 /// `populateArithmeticToLLVMConversionPatterns`); `arith.select` only
 /// from 15 on, where it belongs to `arith`.
 pub fn populate(l: &Rc<Lowering>, set: &mut ConversionPatternSet) {
-    l.add(set, "arith.constant", "ConstantOpLowering", |l, op, ops, rw| {
-        one_to_one(l, op, "llvm.mlir.constant", ops, rw)
-    });
+    l.add(
+        set,
+        "arith.constant",
+        "ConstantOpLowering",
+        |l, op, ops, rw| one_to_one(l, op, "llvm.mlir.constant", ops, rw),
+    );
     for &(from, _) in ONE_TO_ONE {
         if from == "arith.select" && l.edition != Edition::V15 {
             continue;

@@ -7,6 +7,7 @@ pub mod async_to_async_runtime;
 pub mod canonicalize;
 pub mod cse;
 pub mod expand;
+pub mod func_to_llvm;
 pub mod llvm_common;
 pub mod reconcile_casts;
 pub mod ref_counting;
@@ -156,6 +157,9 @@ pub fn registry() -> Vec<PassInfo> {
         expand::info_std(),
         reconcile_casts::info(),
         arith_to_llvm::info(),
+        func_to_llvm::info_std(),
+        func_to_llvm::info_func(),
+        func_to_llvm::info_cf(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

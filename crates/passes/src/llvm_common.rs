@@ -10,8 +10,8 @@ use mlir_async_dialects::llvm::types as llvm;
 use mlir_async_dialects::llvm_build as lb;
 use mlir_async_ir::{AttrKind, Attribute, Context, Location, Op, Type, TypeKind, Value};
 use mlir_async_rewrite::{
-    conversion::Conv, Builder, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
-    RewriteError, Rewriter, SignatureConversion, TypeConversion, TypeConverter,
+    conversion::Conv, Builder, ConversionPattern, ConversionPatternSet, ConversionRewriter,
+    ConversionTarget, RewriteError, Rewriter, SignatureConversion, TypeConversion, TypeConverter,
 };
 use mlir_async_syntax::Edition;
 use std::rc::Rc;
@@ -323,7 +323,8 @@ pub struct Lowering {
 }
 
 /// A pattern of a lowering to LLVM, as a function given the lowering.
-pub type LlvmFn = fn(&Lowering, Op, &[Value], &mut ConversionRewriter) -> Result<bool, RewriteError>;
+pub type LlvmFn =
+    fn(&Lowering, Op, &[Value], &mut ConversionRewriter) -> Result<bool, RewriteError>;
 
 /// MLIR's `ConvertOpToLLVMPattern`: converts its operands with the
 /// lowering's converter and hands the lowering to its function.
@@ -454,7 +455,13 @@ pub fn one_to_one(
     let attrs = ctx.attrs(op).to_vec();
     let name = ctx.sym(target);
     rw.set_insertion_point(op);
-    let new = rw.create_op(name, loc, operands, &packed.into_iter().collect::<Vec<_>>(), &attrs)?;
+    let new = rw.create_op(
+        name,
+        loc,
+        operands,
+        &packed.into_iter().collect::<Vec<_>>(),
+        &attrs,
+    )?;
     match result_types.len() {
         0 => rw.erase_op(op)?,
         1 => {
@@ -569,7 +576,10 @@ pub fn lookup_or_create_fn(
         .first()
         .and_then(|&r| ctx.entry_block(r));
     let Some(body) = body else {
-        return Err(RewriteError::at(ctx.op_loc(module), "module without a body"));
+        return Err(RewriteError::at(
+            ctx.op_loc(module),
+            "module without a body",
+        ));
     };
     let exists = ctx
         .block_ops_iter(body)
@@ -720,7 +730,12 @@ pub mod desc {
     }
 
     /// The fields of a descriptor, in a function's argument order.
-    pub fn unpack(b: &mut dyn Builder, loc: Location, d: Value, rank: usize) -> Result<Vec<Value>, RewriteError> {
+    pub fn unpack(
+        b: &mut dyn Builder,
+        loc: Location,
+        d: Value,
+        rank: usize,
+    ) -> Result<Vec<Value>, RewriteError> {
         let mut out = vec![
             allocated_ptr(b, loc, d)?,
             aligned_ptr(b, loc, d)?,
@@ -758,7 +773,10 @@ pub mod unranked {
     pub fn pack(b: &mut dyn Builder, loc: Location, values: &[Value]) -> R {
         let ctx = b.context();
         let [r, p] = values[..] else {
-            return Err(RewriteError::at(loc, "an unranked descriptor has two fields"));
+            return Err(RewriteError::at(
+                loc,
+                "an unranked descriptor has two fields",
+            ));
         };
         let fields = types_of(ctx, &[r, p]);
         let ty = llvm::literal_struct(ctx, &fields, false);
@@ -766,7 +784,11 @@ pub mod unranked {
         let d = set_rank(b, loc, d, r)?;
         set_memref_desc_ptr(b, loc, d, p)
     }
-    pub fn unpack(b: &mut dyn Builder, loc: Location, d: Value) -> Result<Vec<Value>, RewriteError> {
+    pub fn unpack(
+        b: &mut dyn Builder,
+        loc: Location,
+        d: Value,
+    ) -> Result<Vec<Value>, RewriteError> {
         Ok(vec![rank(b, loc, d)?, memref_desc_ptr(b, loc, d)?])
     }
 
@@ -800,7 +822,12 @@ pub mod unranked {
     }
 
     /// The allocated pointer of the ranked descriptor at `desc_ptr`.
-    pub fn allocated_ptr(b: &mut dyn Builder, loc: Location, desc_ptr: Value, elem_ptr_ptr: Type) -> R {
+    pub fn allocated_ptr(
+        b: &mut dyn Builder,
+        loc: Location,
+        desc_ptr: Value,
+        elem_ptr_ptr: Type,
+    ) -> R {
         let p = lb::cast(b, "llvm.bitcast", loc, elem_ptr_ptr, desc_ptr)?;
         lb::load(b, loc, p)
     }
@@ -887,9 +914,8 @@ pub mod unranked {
         elem_ptr_ptr: Type,
     ) -> R {
         let ctx = b.context();
-        let elem_ptr = llvm::pointee(ctx, elem_ptr_ptr).ok_or_else(|| {
-            RewriteError::at(loc, "an element pointer pointer has a pointee")
-        })?;
+        let elem_ptr = llvm::pointee(ctx, elem_ptr_ptr)
+            .ok_or_else(|| RewriteError::at(loc, "an element pointer pointer has a pointee"))?;
         let index = l.index_type(ctx);
         let st = llvm::literal_struct(ctx, &[elem_ptr, elem_ptr, index, index], false);
         let stp = llvm::pointer_to(ctx, st);

@@ -1167,6 +1167,94 @@ fn fold_select(ctx: Cx, ops: &[Value], boolean: bool) -> Option<Folded> {
     }
 }
 
+/// What an LLVM dialect op folds to.
+pub enum LlvmFold {
+    /// An existing value.
+    Value(Value),
+    /// Changed in place (15's `extractvalue` skips the insertions it
+    /// cannot see through).
+    InPlace,
+}
+
+/// The folders of the LLVM dialect ops a lowering leaves where a later
+/// conversion folds them (`-reconcile-unrealized-casts` sees every op):
+/// `extractvalue` of a chain of `insertvalue`s, casts undone, a GEP by
+/// zero.
+pub fn fold_llvm(ctx: &mut Context, op: Op, ed: Edition) -> Option<LlvmFold> {
+    match ctx.name(op) {
+        "llvm.extractvalue" => fold_extractvalue(ctx, op, ed),
+        "llvm.bitcast" | "llvm.addrspacecast" => {
+            let arg = ctx.operand(op, 0);
+            let ty = ctx.value_type(ctx.result(op, 0));
+            if ctx.value_type(arg) == ty {
+                return Some(LlvmFold::Value(arg));
+            }
+            let prev = ctx.defining_op(arg)?;
+            if ctx.name(prev) != ctx.name(op) {
+                return None;
+            }
+            let src = ctx.operand(prev, 0);
+            (ctx.value_type(src) == ty).then_some(LlvmFold::Value(src))
+        }
+        "llvm.getelementptr" => {
+            let &[base, index] = ctx.operands(op) else {
+                return None;
+            };
+            let zero = ctx.defining_op(index).is_some_and(|d| {
+                ctx.traits_of(d).constant_like
+                    && ctx
+                        .get_attr(d, "value")
+                        .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Integer(0, _)))
+            });
+            (zero && ctx.value_type(base) == ctx.value_type(ctx.result(op, 0)))
+                .then_some(LlvmFold::Value(base))
+        }
+        _ => None,
+    }
+}
+
+fn llvm_position(ctx: &Context, op: Op) -> Option<Vec<i128>> {
+    match ctx.attr_kind(ctx.get_attr(op, "position")?) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .map(|&x| match ctx.attr_kind(x) {
+                AttrKind::Integer(v, _) => Some(*v),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `extractvalue` of an `insertvalue` at the same position is the value
+/// inserted; insertions at unrelated positions are looked through (15
+/// makes the container the value they inserted into), one whose position
+/// is a prefix of the other's, or the other way round, stops the search.
+fn fold_extractvalue(ctx: &mut Context, op: Op, ed: Edition) -> Option<LlvmFold> {
+    let pos = llvm_position(ctx, op)?;
+    let mut changed = false;
+    let mut container = ctx.operand(op, 0);
+    while let Some(ins) = ctx
+        .defining_op(container)
+        .filter(|&d| ctx.name(d) == "llvm.insertvalue")
+    {
+        let ipos = llvm_position(ctx, ins)?;
+        if ipos == pos {
+            return Some(LlvmFold::Value(ctx.operand(ins, 1)));
+        }
+        let min = pos.len().min(ipos.len());
+        if pos[..min] == ipos[..min] {
+            break;
+        }
+        container = ctx.operand(ins, 0);
+        if ed == Edition::V15 {
+            ctx.set_operand(op, 0, container);
+            changed = true;
+        }
+    }
+    changed.then_some(LlvmFold::InPlace)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{compare, mask, signed};

@@ -58,6 +58,12 @@ impl OpInterfaces for Interfaces {
                 false => Folded::No,
             };
         }
+        if let Some(f) = fold::fold_llvm(ctx, op, self.edition) {
+            return match f {
+                fold::LlvmFold::Value(v) => Folded::Results(vec![FoldResult::Value(v)]),
+                fold::LlvmFold::InPlace => Folded::InPlace,
+            };
+        }
         if let Some(f) = fold::fold_memref(ctx, op) {
             return match f {
                 fold::MemrefFold::InPlace => Folded::InPlace,

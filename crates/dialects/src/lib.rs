@@ -12,6 +12,7 @@ pub mod cf;
 pub mod fold;
 pub mod interfaces;
 pub mod llvm;
+pub mod llvm_build;
 pub mod memref;
 pub mod scf;
 pub mod type_conversion;

@@ -2,12 +2,14 @@
 //! (`-name`, `-name="k=v k2=v2"`, `--pass-pipeline=builtin.module(func.func(p))`)
 //! and the async passes, one file each.
 
+pub mod arith_to_llvm;
 pub mod async_parallel_for;
 pub mod async_to_async_runtime;
 pub mod async_to_llvm;
 pub mod canonicalize;
 pub mod cse;
 pub mod expand;
+pub mod func_to_llvm;
 pub mod llvm_common;
 pub mod reconcile_casts;
 pub mod ref_counting;
@@ -191,6 +193,10 @@ pub fn registry() -> Vec<PassInfo> {
         expand::info_std(),
         reconcile_casts::info(),
         async_to_llvm::info(),
+        arith_to_llvm::info(),
+        func_to_llvm::info_std(),
+        func_to_llvm::info_func(),
+        func_to_llvm::info_cf(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

@@ -533,6 +533,9 @@ struct Unresolved {
     op: Op,
     kind: MaterializationKind,
     converter: Option<Conv>,
+    /// For an argument materialization, the type of the argument it
+    /// stands for (MLIR hands that, not the cast's type, to the hook).
+    orig_ty: Option<Type>,
 }
 
 /// A block whose arguments were converted: the original (detached) block
@@ -909,6 +912,7 @@ impl<'a> ConversionRewriter<'a> {
                         op,
                         kind: MaterializationKind::Argument,
                         converter: self.converter.clone(),
+                        orig_ty: Some(orig_ty),
                     });
                     self.state.materializations.insert(op);
                     v
@@ -959,6 +963,7 @@ impl<'a> ConversionRewriter<'a> {
                         op: cop,
                         kind: MaterializationKind::Target,
                         converter: self.converter.clone(),
+                        orig_ty: None,
                     });
                     self.state.materializations.insert(cop);
                     let leaf = self.state.lookup_or_default(new, None, ctx);
@@ -1536,12 +1541,12 @@ fn has_live_user_of_replaced(
 /// value of its type already stands for its input, or replaced by the type
 /// converter's materialization at the same place.
 fn resolve_materializations(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
-    let list: Vec<(Op, MaterializationKind, Option<Conv>)> = state
+    let list: Vec<(Op, MaterializationKind, Option<Conv>, Option<Type>)> = state
         .unresolved
         .iter()
-        .map(|u| (u.op, u.kind, u.converter.clone()))
+        .map(|u| (u.op, u.kind, u.converter.clone(), u.orig_ty))
         .collect();
-    for (op, kind, converter) in list.into_iter().rev() {
+    for (op, kind, converter, orig_ty) in list.into_iter().rev() {
         let out = ctx.result(op, 0);
         let live = ctx
             .users(out)
@@ -1564,14 +1569,18 @@ fn resolve_materializations(ctx: &mut Context, state: &mut State) -> Result<(), 
             let mut l = NoListener;
             let mut rw = Rewriter::new(ctx, &mut l);
             rw.set_insertion_point(op);
-            // An argument materialization that does not apply falls back
-            // to a source materialization, as in MLIR.
+            // An argument materialization is asked for the argument's
+            // original type; one that does not apply falls back to a
+            // target materialization of the cast's type, as in MLIR.
             match kind {
-                MaterializationKind::Argument => {
-                    TypeConverter::materialize(&c.argument, &mut rw, ty, &inputs, loc).or_else(
-                        || TypeConverter::materialize(&c.source, &mut rw, ty, &inputs, loc),
-                    )
-                }
+                MaterializationKind::Argument => TypeConverter::materialize(
+                    &c.argument,
+                    &mut rw,
+                    orig_ty.unwrap_or(ty),
+                    &inputs,
+                    loc,
+                )
+                .or_else(|| TypeConverter::materialize(&c.target, &mut rw, ty, &inputs, loc)),
                 MaterializationKind::Target => {
                     TypeConverter::materialize(&c.target, &mut rw, ty, &inputs, loc)
                 }
@@ -1713,5 +1722,8 @@ impl crate::rewriter::Builder for ConversionRewriter<'_> {
         attrs: &[(Symbol, Attribute)],
     ) -> Result<Op, RewriteError> {
         self.rw.create_op(name, loc, operands, result_types, attrs)
+    }
+    fn build(&mut self, state: OperationState) -> Result<Op, RewriteError> {
+        self.rw.create(state)
     }
 }

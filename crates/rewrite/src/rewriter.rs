@@ -366,6 +366,8 @@ pub trait Builder {
         result_types: &[Type],
         attrs: &[(Symbol, Attribute)],
     ) -> Result<Op, RewriteError>;
+    /// Creates an op with regions or successors at the insertion point.
+    fn build(&mut self, state: OperationState) -> Result<Op, RewriteError>;
 }
 
 impl Builder for Rewriter<'_> {
@@ -381,5 +383,8 @@ impl Builder for Rewriter<'_> {
         attrs: &[(Symbol, Attribute)],
     ) -> Result<Op, RewriteError> {
         self.create_op(name, loc, operands, result_types, attrs)
+    }
+    fn build(&mut self, state: OperationState) -> Result<Op, RewriteError> {
+        self.create(state)
     }
 }

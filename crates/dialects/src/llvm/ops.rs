@@ -406,6 +406,40 @@ fn tn(ctx: &Context, t: Type) -> String {
     tyname(ctx, t)
 }
 
+/// An error of a custom parser, as MLIR's `OpAsmParser::emitError`
+/// words it.
+fn custom_err<T>(
+    p: &Parser,
+    st: &OperationState,
+    pos: usize,
+    msg: impl std::fmt::Display,
+) -> PResult<T> {
+    p.err(pos, format!("custom op '{}' {msg}", p.ctx.str(st.name)))
+}
+
+/// Resolves operands against types one for one; a count mismatch is
+/// reported at `pos`.
+fn resolve_at<'a>(
+    p: &mut Parser<'a, '_>,
+    st: &OperationState,
+    ops: &[mlir_async_syntax::UnresolvedOperand<'a>],
+    tys: &[Type],
+    pos: usize,
+) -> PResult<Vec<Value>> {
+    if ops.len() != tys.len() {
+        return custom_err(
+            p,
+            st,
+            pos,
+            format!("{} operands present, but expected {}", ops.len(), tys.len()),
+        );
+    }
+    ops.iter()
+        .zip(tys)
+        .map(|(o, &t)| p.resolve_operand(o, t))
+        .collect()
+}
+
 fn attr_key(p: &mut Parser, st: &mut OperationState, key: &'static str, a: Attribute) {
     let s = p.static_sym(key);
     st.attrs.push((s, a));
@@ -596,7 +630,9 @@ fn parse_cmp(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
         FCMP_PREDICATES
     };
     let Some(v) = table.iter().position(|&n| n == pred) else {
-        return p.err(
+        return custom_err(
+            p,
+            st,
             at,
             format!("'{pred}' is an incorrect value of the 'predicate' attribute"),
         );
@@ -615,7 +651,7 @@ fn parse_cmp(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let pa = p.ctx.int_attr(v as i128, i64t);
     attr_key(p, st, "predicate", pa);
     if !ty::is_compatible(p.ctx, t) {
-        return p.err(tat, "expected LLVM dialect-compatible type");
+        return custom_err(p, st, tat, "expected LLVM dialect-compatible type");
     }
     let i1 = p.i1_type();
     let rt = match (p.ctx.kind(t).clone(), ty::classify(p.ctx, t)) {
@@ -724,14 +760,8 @@ fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     let ct = colon_type(p)?;
     p.expect(",")?;
     let t = p.parse_type()?;
-    if ops.len() != 3 {
-        let pos = ops.first().map_or(p.pos, |o| o.pos);
-        return p.err(
-            pos,
-            format!("{} operands present, but expected 3", ops.len()),
-        );
-    }
-    st.operands = resolve(p, &ops, &[ct, t, t])?;
+    let pos = ops.first().map_or(p.pos, |o| o.pos);
+    st.operands = resolve_at(p, st, &ops, &[ct, t, t], pos)?;
     st.result_types.push(t);
     Ok(())
 }
@@ -839,21 +869,22 @@ fn parse_alloca(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
                 st.attrs.remove(i);
             }
             AttrKind::Integer(..) => {}
-            _ => return p.err(tat, "expected integer alignment"),
+            _ => return custom_err(p, st, p.op_name_pos, "expected integer alignment"),
         }
     }
-    let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
-        return p.err(
-            tat,
-            "expected trailing function type with one argument and one result",
-        );
+    let (ins, outs) = match p.ctx.kind(t) {
+        TypeKind::Function(ins, outs) if ins.len() == 1 && outs.len() == 1 => {
+            (ins.clone(), outs.clone())
+        }
+        _ => {
+            return custom_err(
+                p,
+                st,
+                tat,
+                "expected trailing function type with one argument and one result",
+            )
+        }
     };
-    if ins.len() != 1 || outs.len() != 1 {
-        return p.err(
-            tat,
-            "expected trailing function type with one argument and one result",
-        );
-    }
     st.operands.push(p.resolve_operand(&n, ins[0])?);
     if ty::as_pointer(p.ctx, outs[0]).is_some_and(|(e, _)| e.is_none()) {
         let a = p.ctx.type_attr(elem);
@@ -927,7 +958,7 @@ fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     let t = p.parse_type()?;
     st.operands.push(p.resolve_operand(&a, t)?);
     let Some((pointee, _)) = ty::as_pointer(p.ctx, t) else {
-        return p.err(tat, "expected LLVM pointer type");
+        return custom_err(p, st, tat, "expected LLVM pointer type");
     };
     let rt = match pointee {
         Some(e) => e,
@@ -996,7 +1027,7 @@ fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
         match ty::as_pointer(p.ctx, t) {
             Some((Some(e), _)) => (e, t),
             Some((None, _)) => return p.err_here("expected ','"),
-            None => return p.err(tat, "expected LLVM pointer type"),
+            None => return custom_err(p, st, tat, "expected LLVM pointer type"),
         }
     };
     st.operands.push(p.resolve_operand(&v, vt)?);
@@ -1056,6 +1087,7 @@ pub fn gep_indices_attr(ctx: &mut Context, indices: &[i32]) -> Attribute {
 }
 
 fn parse_gep(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let name_pos = p.op_name_pos;
     let base = p.parse_operand_ref()?;
     p.expect("[")?;
     let mut indices = vec![];
@@ -1086,7 +1118,7 @@ fn parse_gep(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let tat = p.pos;
     let t = p.parse_type()?;
     let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
-        return p.err(tat, "invalid kind of type specified");
+        return custom_err(p, st, tat, "invalid kind of type specified");
     };
     if p.eat(",") {
         let e = p.parse_type()?;
@@ -1095,13 +1127,7 @@ fn parse_gep(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     }
     let mut all = vec![base];
     all.extend(dynamic);
-    if all.len() != ins.len() {
-        return p.err(
-            tat,
-            format!("{} operands present, but expected {}", all.len(), ins.len()),
-        );
-    }
-    st.operands = resolve(p, &all, &ins)?;
+    st.operands = resolve_at(p, st, &all, &ins, name_pos)?;
     let a = gep_indices_attr(p.ctx, &indices);
     attr_key(p, st, "structIndices", a);
     st.result_types = outs;
@@ -1248,6 +1274,7 @@ pub fn callee(ctx: &Context, op: Op) -> Option<Symbol> {
 }
 
 fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let name_pos = p.op_name_pos;
     p.skip_ws();
     let indirect = if p.peek_operand() {
         Some(p.parse_operand_ref()?)
@@ -1272,14 +1299,14 @@ fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     let tat = p.pos;
     let t = p.parse_type()?;
     let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
-        return p.err(tat, "expected function type");
+        return custom_err(p, st, tat, "expected function type");
     };
     if outs.len() > 1 {
-        return p.err(tat, "expected function with 0 or 1 result");
+        return custom_err(p, st, tat, "expected function with 0 or 1 result");
     }
     match indirect {
         None => {
-            st.operands = resolve(p, &args, &ins)?;
+            st.operands = resolve_at(p, st, &args, &ins, name_pos)?;
             if outs.len() == 1 && !ty::is_void(p.ctx, outs[0]) {
                 st.result_types = outs;
             }
@@ -1289,18 +1316,18 @@ fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
                 None => ty::void(p.ctx),
                 Some(&r) => {
                     if !ty::is_compatible(p.ctx, r) {
-                        return p.err(tat, "expected result to have LLVM type");
+                        return custom_err(p, st, tat, "expected result to have LLVM type");
                     }
                     r
                 }
             };
             if ins.iter().any(|&a| !ty::is_compatible(p.ctx, a)) {
-                return p.err(tat, "expected LLVM types as inputs");
+                return custom_err(p, st, tat, "expected LLVM types as inputs");
             }
             let ft = ty::function(p.ctx, result, &ins, false);
             let pt = ty::pointer_to(p.ctx, ft);
             st.operands.push(p.resolve_operand(&callee, pt)?);
-            let rest = resolve(p, &args, &ins)?;
+            let rest = resolve_at(p, st, &args, &ins, name_pos)?;
             st.operands.extend(rest);
             if !ty::is_void(p.ctx, result) {
                 st.result_types.push(result);
@@ -1360,11 +1387,9 @@ fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
             let ct = ctx.value_type(c);
             match ty::as_pointer(ctx, ct) {
                 Some((Some(e), _)) => (e, true),
+                // Upstream prints the failed cast: a null type.
                 _ => {
-                    return Err(format!(
-                        "indirect call expects a pointer as callee: '{}'",
-                        tn(ctx, ct)
-                    ))
+                    return Err("indirect call expects a pointer as callee: '<<NULL TYPE>>'".into())
                 }
             }
         }
@@ -1482,20 +1507,23 @@ fn element_at(ctx: &Context, container: Type, position: Attribute) -> Result<Typ
 /// The element type for the custom parsers, with their errors.
 fn parse_element_at(
     p: &Parser,
+    st: &OperationState,
     container: Type,
     position: Attribute,
     pos_at: usize,
     type_at: usize,
 ) -> PResult<Type> {
     if !ty::is_compatible(p.ctx, container) {
-        return p.err(type_at, "expected LLVM IR Dialect type");
+        return custom_err(p, st, type_at, "expected LLVM IR Dialect type");
     }
     match element_at(p.ctx, container, position) {
         Ok(t) => Ok(t),
-        Err(PositionError::NotInt(_)) => p.err(pos_at, "expected an array of integer literals"),
-        Err(PositionError::OutOfBounds(_)) => p.err(pos_at, "position out of bounds"),
+        Err(PositionError::NotInt(_)) => {
+            custom_err(p, st, pos_at, "expected an array of integer literals")
+        }
+        Err(PositionError::OutOfBounds(_)) => custom_err(p, st, pos_at, "position out of bounds"),
         Err(PositionError::NotAggregate(_)) => {
-            p.err(type_at, "expected LLVM IR structure/array type")
+            custom_err(p, st, type_at, "expected LLVM IR structure/array type")
         }
     }
 }
@@ -1548,7 +1576,7 @@ fn parse_extractvalue(p: &mut Parser, st: &mut OperationState, _: usize) -> PRes
     let type_at = p.pos;
     let t = p.parse_type()?;
     st.operands.push(p.resolve_operand(&c, t)?);
-    let e = parse_element_at(p, t, position, pos_at, type_at)?;
+    let e = parse_element_at(p, st, t, position, pos_at, type_at)?;
     st.result_types.push(e);
     Ok(())
 }
@@ -1595,7 +1623,7 @@ fn parse_insertvalue(p: &mut Parser, st: &mut OperationState, _: usize) -> PResu
     p.skip_ws();
     let type_at = p.pos;
     let t = p.parse_type()?;
-    let e = parse_element_at(p, t, position, pos_at, type_at)?;
+    let e = parse_element_at(p, st, t, position, pos_at, type_at)?;
     st.operands.push(p.resolve_operand(&c, t)?);
     st.operands.push(p.resolve_operand(&v, e)?);
     st.result_types.push(t);
@@ -1663,6 +1691,27 @@ pub fn successor_operand_range(ctx: &Context, op: Op, i: usize) -> std::ops::Ran
         }
         _ => 0..0,
     }
+}
+
+/// Records that `llvm.switch`'s successor `i` now takes `n` operands
+/// (its segment attributes; the operands are the caller's to set).
+pub fn set_switch_segments(ctx: &mut Context, op: Op, i: usize, n: usize) {
+    let Some(mut seg) = get_segments(ctx, op, 3) else {
+        return;
+    };
+    let mut cases = switch_case_sizes(ctx, op).unwrap_or_default();
+    if i == 0 {
+        seg[1] = n;
+    } else if let Some(c) = cases.get_mut(i - 1) {
+        *c = n;
+        seg[2] = cases.iter().sum();
+    }
+    let a = segment_sizes(ctx, &seg);
+    ctx.set_attr(op, "operand_segment_sizes", a);
+    let i32t = ctx.int_type(32);
+    let sizes: Vec<i128> = cases.iter().map(|&c| c as i128).collect();
+    let a = dense_of(ctx, &sizes, i32t, true);
+    ctx.set_attr(op, "case_operand_segments", a);
 }
 
 fn parse_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -2242,6 +2291,7 @@ fn parse_keyword_of(p: &mut Parser, keywords: &[&str]) -> Option<usize> {
 }
 
 fn parse_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let name_pos = p.op_name_pos;
     let l = parse_keyword_of(p, LINKAGES).unwrap_or(10);
     let la = linkage_attr(p.ctx, LINKAGES[l]);
     attr_key(p, st, "linkage", la);
@@ -2273,7 +2323,7 @@ fn parse_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     let t = if p.eat(":") {
         let ts = p.parse_type_list_no_parens()?;
         if ts.len() != 1 {
-            return p.err_here("expected zero or one type");
+            return custom_err(p, st, name_pos, "expected zero or one type");
         }
         p.skip_ws();
         if p.peek() == b'{' {
@@ -2289,7 +2339,14 @@ fn parse_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
                 let i8t = p.ctx.int_type(8);
                 ty::array_of(p.ctx, i8t, n)
             }
-            _ => return p.err_here("type can only be omitted for string globals"),
+            _ => {
+                return custom_err(
+                    p,
+                    st,
+                    name_pos,
+                    "type can only be omitted for string globals",
+                )
+            }
         }
     };
     if st.regions.is_empty() {
@@ -2590,13 +2647,17 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
         }
     }
     if results.len() > 1 {
-        return p.err(
+        return custom_err(
+            p,
+            st,
             sig_at,
             "failed to construct function type: expected zero or one function result",
         );
     }
     if inputs.iter().any(|&t| !ty::is_compatible(p.ctx, t)) {
-        return p.err(
+        return custom_err(
+            p,
+            st,
             sig_at,
             "failed to construct function type: expected LLVM type for function arguments",
         );
@@ -2607,7 +2668,9 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
     };
     if !ty::is_compatible(p.ctx, result) {
         let text = tn(p.ctx, result);
-        return p.err(
+        return custom_err(
+            p,
+            st,
             sig_at,
             format!(
                 "failed to construct function type: expected LLVM type for function results{text}"
@@ -2768,9 +2831,8 @@ fn verify_func(ctx: &Context, op: Op) -> Result<(), String> {
         }
         return Ok(());
     };
-    if ft.vararg {
-        return Err("only external functions can be variadic".into());
-    }
+    // 14 refused a variadic function with a body ("only external functions
+    // can be variadic"); 15 takes it, and so do we.
     let args = ctx.block_args(entry);
     for (i, &pt) in ft.params.iter().enumerate() {
         let Some(&a) = args.get(i) else {
@@ -2859,7 +2921,8 @@ fn parse_intr(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
         "llvm.intr.coro.resume" => (vec![ptr], false),
         _ => (vec![], false),
     };
-    st.operands = resolve(p, &ops, &ins)?;
+    let pos = ops.first().map_or(p.op_name_pos, |o| o.pos);
+    st.operands = resolve_at(p, st, &ops, &ins, pos)?;
     if has_result {
         let t = colon_type(p)?;
         st.result_types.push(t);

@@ -257,3 +257,27 @@ llvm.func @f() {
   %0 = "llvm.mlir.constant"() : () -> i32
   llvm.return
 }
+
+// -----
+
+llvm.func @f(%p: !llvm.ptr<i32>, %i: i32) {
+  // expected-error @+1 {{'llvm.atomicrmw' op expected LLVM IR floating point type}}
+  %0 = llvm.atomicrmw fadd %p, %i monotonic : i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%p: !llvm.ptr<i32>, %i: i32) {
+  // expected-error @+1 {{'llvm.cmpxchg' op failure ordering cannot be 'release' or 'acq_rel'}}
+  %0 = llvm.cmpxchg %p, %i, %i acq_rel acq_rel : i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%p: !llvm.ptr<i32>, %i: i32) {
+  // expected-error @+1 {{custom op 'llvm.atomicrmw' 'plus' is an incorrect value of the 'bin_op' attribute}}
+  %0 = llvm.atomicrmw plus %p, %i monotonic : i32
+  llvm.return
+}

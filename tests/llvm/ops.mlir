@@ -165,3 +165,21 @@ llvm.func @coroutine(%mem: !llvm.ptr<i8>) {
   "llvm.intr.memcpy"(%mem, %mem, %size, %false) : (!llvm.ptr<i8>, !llvm.ptr<i8>, i64, i1) -> ()
   llvm.return
 }
+
+// CHECK-LABEL: llvm.func @atomics
+llvm.func @atomics(%p: !llvm.ptr<f32>, %v: f32, %q: !llvm.ptr<i32>, %i: i32) {
+  // The ordering keeps a space after it, where the attributes would go.
+  // CHECK: %0 = llvm.atomicrmw fadd %arg0, %arg1 acq_rel  : f32
+  // CHECK: %1 = llvm.atomicrmw _xor %arg2, %arg3 seq_cst  : i32
+  // CHECK: %2 = llvm.cmpxchg %arg2, %arg3, %arg3 acq_rel monotonic : i32
+  // CHECK: %3 = llvm.extractvalue %2[1] : !llvm.struct<(i32, i1)>
+  // CHECK: %4 = llvm.intr.stacksave : !llvm.ptr<i8>
+  // CHECK: llvm.intr.stackrestore %4
+  %0 = llvm.atomicrmw fadd %p, %v acq_rel : f32
+  %1 = llvm.atomicrmw _xor %q, %i seq_cst : i32
+  %2 = llvm.cmpxchg %q, %i, %i acq_rel monotonic : i32
+  %3 = llvm.extractvalue %2[1] : !llvm.struct<(i32, i1)>
+  %4 = llvm.intr.stacksave : !llvm.ptr<i8>
+  llvm.intr.stackrestore %4
+  llvm.return
+}

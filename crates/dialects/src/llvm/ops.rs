@@ -219,6 +219,16 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_store, print_store)
             .invariants(inv(Arity::Exactly(2), NONE))
             .verify(verify_store),
+        OpDef::new("llvm.atomicrmw")
+            .syntax(parse_atomicrmw, print_atomicrmw)
+            .invariants(inv(Arity::Exactly(2), ONE).attrs(&["bin_op", "ordering"]))
+            .verify(verify_atomicrmw),
+        OpDef::new("llvm.cmpxchg")
+            .syntax(parse_cmpxchg, print_cmpxchg)
+            .invariants(
+                inv(Arity::Exactly(3), ONE).attrs(&["failure_ordering", "success_ordering"]),
+            )
+            .verify(verify_cmpxchg),
         OpDef::new("llvm.getelementptr")
             .syntax(parse_gep, print_gep)
             .pure()
@@ -353,8 +363,12 @@ fn intrinsics() -> Vec<OpDef> {
         OpDef::new("llvm.intr.coro.resume")
             .syntax(parse_intr, print_intr)
             .invariants(inv(ONE, NONE)),
-        OpDef::new("llvm.intr.stacksave").invariants(inv(NONE, ONE)),
-        OpDef::new("llvm.intr.stackrestore").invariants(inv(ONE, NONE)),
+        OpDef::new("llvm.intr.stacksave")
+            .syntax(parse_intr, print_intr)
+            .invariants(inv(NONE, ONE)),
+        OpDef::new("llvm.intr.stackrestore")
+            .syntax(parse_intr, print_intr)
+            .invariants(inv(ONE, NONE)),
     ];
     for n in ["llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset"] {
         v.push(OpDef::new(n).invariants(inv(Arity::Exactly(4), NONE)));
@@ -1068,6 +1082,210 @@ fn verify_store(ctx: &Context, op: Op) -> Result<(), String> {
             tn(ctx, pt)
         )),
     }
+}
+
+// ----- atomics -----
+
+/// `llvm.atomicrmw`'s operations, by their stored value.
+pub const ATOMIC_BIN_OPS: &[&str] = &[
+    "xchg", "add", "sub", "_and", "nand", "_or", "_xor", "max", "min", "umax", "umin", "fadd",
+    "fsub",
+];
+/// Atomic orderings, by their stored value (3 is not one).
+pub const ATOMIC_ORDERINGS: &[&str] = &[
+    "not_atomic",
+    "unordered",
+    "monotonic",
+    "",
+    "acquire",
+    "release",
+    "acq_rel",
+    "seq_cst",
+];
+
+/// A keyword of `table` stored as its index in an `i64` attribute `key`.
+fn parse_enum_keyword(
+    p: &mut Parser,
+    st: &mut OperationState,
+    table: &[&str],
+    key: &'static str,
+) -> PResult<()> {
+    p.skip_ws();
+    let at = p.pos;
+    let Some(kw) = p.ident() else {
+        return p.err_here("expected valid keyword");
+    };
+    let Some(v) = table.iter().position(|&n| !n.is_empty() && n == kw) else {
+        return custom_err(
+            p,
+            st,
+            at,
+            format!("'{kw}' is an incorrect value of the '{key}' attribute"),
+        );
+    };
+    let i64t = p.ctx.int_type(64);
+    let a = p.ctx.int_attr(v as i128, i64t);
+    attr_key(p, st, key, a);
+    Ok(())
+}
+
+fn enum_value<'t>(ctx: &Context, op: Op, key: &str, table: &[&'t str]) -> &'t str {
+    match ctx.get_attr(op, key).map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Integer(v, _)) => table.get(*v as usize).copied().unwrap_or(""),
+        _ => "",
+    }
+}
+
+fn parse_atomicrmw(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    parse_enum_keyword(p, st, ATOMIC_BIN_OPS, "bin_op")?;
+    let ptr = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let val = p.parse_operand_ref()?;
+    parse_enum_keyword(p, st, ATOMIC_ORDERINGS, "ordering")?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let pt = ty::pointer_to(p.ctx, t);
+    st.operands.push(p.resolve_operand(&ptr, pt)?);
+    st.operands.push(p.resolve_operand(&val, t)?);
+    st.result_types.push(t);
+    Ok(())
+}
+
+fn print_atomicrmw(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    p.w(" ");
+    p.w(enum_value(ctx, op, "bin_op", ATOMIC_BIN_OPS));
+    p.w(" ");
+    let ops = ctx.operands(op);
+    p.operands(ops);
+    p.w(" ");
+    p.w(enum_value(ctx, op, "ordering", ATOMIC_ORDERINGS));
+    p.w(" ");
+    p.attr_dict(op, &["bin_op", "ordering"]);
+    p.w(" : ");
+    let t = ctx.value_type(ctx.result(op, 0));
+    p.ty(t);
+}
+
+/// `i8`, `i16`, `i32` or `i64`.
+fn is_atomic_int(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.kind(t), TypeKind::Integer(8 | 16 | 32 | 64, _))
+}
+
+fn ordering_at_least_monotonic(ctx: &Context, op: Op, key: &str) -> bool {
+    matches!(ctx.get_attr(op, key).map(|a| ctx.attr_kind(a)), Some(AttrKind::Integer(v, _)) if *v >= 2)
+}
+
+fn verify_atomicrmw(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    let (pt, vt) = (ctx.value_type(ops[0]), ctx.value_type(ops[1]));
+    if ty::pointee(ctx, pt) != Some(vt) {
+        return Err(
+            "expected LLVM IR element type for operand #0 to match type for operand #1".into(),
+        );
+    }
+    if ctx.value_type(ctx.result(op, 0)) != vt {
+        return Err("expected LLVM IR result type to match type for operand #1".into());
+    }
+    match enum_value(ctx, op, "bin_op", ATOMIC_BIN_OPS) {
+        "fadd" | "fsub" => {
+            if !ctx.kind(vt).is_float() {
+                return Err("expected LLVM IR floating point type".into());
+            }
+        }
+        "xchg" => {
+            let k = ctx.kind(vt);
+            if !is_atomic_int(ctx, vt)
+                && !matches!(
+                    k,
+                    TypeKind::BF16 | TypeKind::F16 | TypeKind::F32 | TypeKind::F64
+                )
+            {
+                return Err("unexpected LLVM IR type for 'xchg' bin_op".into());
+            }
+        }
+        _ => {
+            if !is_atomic_int(ctx, vt) {
+                return Err("expected LLVM IR integer type".into());
+            }
+        }
+    }
+    if !ordering_at_least_monotonic(ctx, op, "ordering") {
+        return Err("expected at least 'monotonic' ordering".into());
+    }
+    Ok(())
+}
+
+fn parse_cmpxchg(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let ptr = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let cmp = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let val = p.parse_operand_ref()?;
+    parse_enum_keyword(p, st, ATOMIC_ORDERINGS, "success_ordering")?;
+    parse_enum_keyword(p, st, ATOMIC_ORDERINGS, "failure_ordering")?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let pt = ty::pointer_to(p.ctx, t);
+    st.operands.push(p.resolve_operand(&ptr, pt)?);
+    st.operands.push(p.resolve_operand(&cmp, t)?);
+    st.operands.push(p.resolve_operand(&val, t)?);
+    let i1 = p.i1_type();
+    let rt = ty::literal_struct(p.ctx, &[t, i1], false);
+    st.result_types.push(rt);
+    Ok(())
+}
+
+fn print_cmpxchg(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    let ops = ctx.operands(op);
+    p.w(" ");
+    p.operands(ops);
+    p.w(" ");
+    p.w(enum_value(ctx, op, "success_ordering", ATOMIC_ORDERINGS));
+    p.w(" ");
+    p.w(enum_value(ctx, op, "failure_ordering", ATOMIC_ORDERINGS));
+    p.attr_dict(op, &["success_ordering", "failure_ordering"]);
+    p.w(" : ");
+    let t = ctx.value_type(ops[2]);
+    p.ty(t);
+}
+
+fn verify_cmpxchg(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    let pt = ctx.value_type(ops[0]);
+    let Some((pointee, _)) = ty::as_pointer(ctx, pt) else {
+        return Err("expected LLVM IR pointer type for operand #0".into());
+    };
+    let (ct, vt) = (ctx.value_type(ops[1]), ctx.value_type(ops[2]));
+    if pointee != Some(ct) || ct != vt {
+        return Err(
+            "expected LLVM IR element type for operand #0 to match type for all other operands"
+                .into(),
+        );
+    }
+    let k = ctx.kind(vt);
+    if !ty::is_pointer(ctx, vt)
+        && !is_atomic_int(ctx, vt)
+        && !matches!(
+            k,
+            TypeKind::BF16 | TypeKind::F16 | TypeKind::F32 | TypeKind::F64
+        )
+    {
+        return Err("unexpected LLVM IR type".into());
+    }
+    if !ordering_at_least_monotonic(ctx, op, "success_ordering")
+        || !ordering_at_least_monotonic(ctx, op, "failure_ordering")
+    {
+        return Err("ordering must be at least 'monotonic'".into());
+    }
+    if matches!(
+        enum_value(ctx, op, "failure_ordering", ATOMIC_ORDERINGS),
+        "release" | "acq_rel"
+    ) {
+        return Err("failure ordering cannot be 'release' or 'acq_rel'".into());
+    }
+    Ok(())
 }
 
 // ----- getelementptr -----
@@ -2918,7 +3136,8 @@ fn parse_intr(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
         "llvm.intr.coro.suspend" => (vec![token, i1], true),
         "llvm.intr.coro.end" => (vec![ptr, i1], true),
         "llvm.intr.coro.free" => (vec![token, ptr], true),
-        "llvm.intr.coro.resume" => (vec![ptr], false),
+        "llvm.intr.coro.resume" | "llvm.intr.stackrestore" => (vec![ptr], false),
+        "llvm.intr.stacksave" => (vec![], true),
         _ => (vec![], false),
     };
     let pos = ops.first().map_or(p.op_name_pos, |o| o.pos);

@@ -2546,7 +2546,6 @@ fn parse_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
         p.skip_ws();
         if p.peek() == b'{' {
             let body = p.parse_region(&[], true)?;
-            ensure_terminator(p.ctx, body, "llvm.return");
             st.regions.push(body);
         }
         ts[0]
@@ -2632,6 +2631,34 @@ fn print_global(p: &mut Printer, op: Op) {
 }
 
 fn verify_global(ctx: &Context, op: Op) -> Result<(), String> {
+    // The region traits come first.
+    if let Some(&b) = ctx.region_blocks(ctx.regions_of(op)[0]).first() {
+        if ctx.region_blocks(ctx.regions_of(op)[0]).len() > 1 {
+            return Err("expects region #0 to have 0 or 1 blocks".into());
+        }
+        // `SingleBlockImplicitTerminator<"ReturnOp">`, though the custom
+        // parser adds none.
+        match ctx.last_op(b) {
+            Some(last) if ctx.name(last) != "llvm.return" => {
+                return Err(crate::with_note_at(
+                    &format!(
+                        "expects regions to end with 'llvm.return', found '{}'",
+                        ctx.name(last)
+                    ),
+                    op,
+                    "in custom textual format, the absence of terminator implies 'llvm.return'",
+                ))
+            }
+            None => {
+                return Err(crate::with_note_at(
+                    "expects a non-empty block",
+                    op,
+                    "in custom textual format, the absence of terminator implies 'llvm.return'",
+                ))
+            }
+            _ => {}
+        }
+    }
     let Some(t) = attr_type(ctx, op, "global_type") else {
         return Err(
             "attribute 'global_type' failed to satisfy constraint: any type attribute".into(),

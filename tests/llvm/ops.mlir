@@ -183,3 +183,21 @@ llvm.func @atomics(%p: !llvm.ptr<f32>, %v: f32, %q: !llvm.ptr<i32>, %i: i32) {
   llvm.intr.stackrestore %4
   llvm.return
 }
+
+// CHECK-LABEL: llvm.func @vectors
+llvm.func @vectors(%v: vector<4xf32>, %i: i32, %f: f32, %pv: !llvm.vec<2 x ptr<i8>>) {
+  // CHECK: %0 = llvm.extractelement %arg0[%arg1 : i32] : vector<4xf32>
+  // CHECK: %1 = llvm.insertelement %arg2, %arg0[%arg1 : i32] : vector<4xf32>
+  // CHECK: %2 = llvm.shufflevector %arg0, %arg0 [0 : i32, 1 : i32, 0 : i32] : vector<4xf32>, vector<4xf32>
+  // CHECK: %3 = llvm.freeze %arg2 : f32
+  // Pointers shuffle into an LLVM vector.
+  // CHECK: %4 = llvm.shufflevector %arg3, %arg3 [1 : i32, 0 : i32] : !llvm.vec<2 x ptr<i8>>, !llvm.vec<2 x ptr<i8>>
+  // CHECK: %5 = llvm.extractelement %4[%arg1 : i32] : !llvm.vec<2 x ptr<i8>>
+  %0 = llvm.extractelement %v[%i : i32] : vector<4xf32>
+  %1 = llvm.insertelement %f, %v[%i : i32] : vector<4xf32>
+  %2 = llvm.shufflevector %v, %v [0 : i32, 1 : i32, 0 : i32] : vector<4xf32>, vector<4xf32>
+  %3 = llvm.freeze %f : f32
+  %4 = llvm.shufflevector %pv, %pv [1 : i32, 0 : i32] : !llvm.vec<2 x ptr<i8>>, !llvm.vec<2 x ptr<i8>>
+  %5 = llvm.extractelement %4[%i : i32] : !llvm.vec<2 x ptr<i8>>
+  llvm.return
+}

@@ -249,6 +249,23 @@ pub fn ops() -> Vec<OpDef> {
             .pure()
             .invariants(inv(Arity::Exactly(2), ONE).attrs(&["position"]))
             .verify(verify_insertvalue),
+        OpDef::new("llvm.extractelement")
+            .syntax(parse_extractelement, print_extractelement)
+            .pure()
+            .invariants(inv(Arity::Exactly(2), ONE))
+            .verify(verify_extractelement),
+        OpDef::new("llvm.insertelement")
+            .syntax(parse_insertelement, print_insertelement)
+            .pure()
+            .invariants(inv(Arity::Exactly(3), ONE))
+            .verify(verify_insertelement),
+        OpDef::new("llvm.shufflevector")
+            .syntax(parse_shufflevector, print_shufflevector)
+            .pure()
+            .invariants(inv(Arity::Exactly(2), ONE).attrs(&["mask"])),
+        OpDef::new("llvm.freeze")
+            .syntax(parse_unary, print_freeze)
+            .invariants(inv(ONE, ONE)),
         OpDef::new("llvm.br")
             .syntax(parse_br, print_br)
             .pure()
@@ -1877,6 +1894,204 @@ fn verify_insertvalue(ctx: &Context, op: Op) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+// ----- vectors -----
+
+/// The element type of a builtin 1-D vector or an `!llvm.vec`.
+fn vector_element(ctx: &Context, t: Type) -> Option<Type> {
+    match ctx.kind(t) {
+        TypeKind::Vector { shape, elem, .. } if shape.len() == 1 => Some(*elem),
+        _ => match ty::classify(ctx, t) {
+            Some(LlvmType::Vector { element, .. }) => Some(element),
+            _ => None,
+        },
+    }
+}
+
+fn parse_extractelement(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let at = p.pos;
+    let v = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let i = p.parse_operand_ref()?;
+    let it = colon_type(p)?;
+    p.expect("]")?;
+    attr_dict(p, st)?;
+    let vt = colon_type(p)?;
+    let Some(e) = vector_element(p.ctx, vt) else {
+        return custom_err(
+            p,
+            st,
+            at,
+            "expected LLVM dialect-compatible vector type for operand #1",
+        );
+    };
+    st.operands.push(p.resolve_operand(&v, vt)?);
+    st.operands.push(p.resolve_operand(&i, it)?);
+    st.result_types.push(e);
+    Ok(())
+}
+
+fn print_extractelement(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    let ops = ctx.operands(op);
+    p.w(" ");
+    p.operand(ops[0]);
+    p.w("[");
+    p.operand(ops[1]);
+    p.w(" : ");
+    let it = ctx.value_type(ops[1]);
+    p.ty(it);
+    p.w("]");
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let vt = ctx.value_type(ops[0]);
+    p.ty(vt);
+}
+
+fn verify_extractelement(ctx: &Context, op: Op) -> Result<(), String> {
+    let vt = ctx.value_type(ctx.operand(op, 0));
+    let r = ctx.value_type(ctx.result(op, 0));
+    if vector_element(ctx, vt) != Some(r) {
+        return Err(format!(
+            "Type mismatch: extracting from {} should produce {} but this op returns {}",
+            tn(ctx, vt),
+            vector_element(ctx, vt)
+                .map(|e| tn(ctx, e))
+                .unwrap_or_default(),
+            tn(ctx, r)
+        ));
+    }
+    Ok(())
+}
+
+fn parse_insertelement(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let at = p.pos;
+    let val = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let v = p.parse_operand_ref()?;
+    p.expect("[")?;
+    let i = p.parse_operand_ref()?;
+    let it = colon_type(p)?;
+    p.expect("]")?;
+    attr_dict(p, st)?;
+    let vt = colon_type(p)?;
+    let Some(e) = vector_element(p.ctx, vt) else {
+        return custom_err(
+            p,
+            st,
+            at,
+            "expected LLVM dialect-compatible vector type for operand #1",
+        );
+    };
+    st.operands.push(p.resolve_operand(&v, vt)?);
+    st.operands.push(p.resolve_operand(&val, e)?);
+    st.operands.push(p.resolve_operand(&i, it)?);
+    st.result_types.push(vt);
+    Ok(())
+}
+
+fn print_insertelement(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    let ops = ctx.operands(op);
+    p.w(" ");
+    p.operand(ops[1]);
+    p.w(", ");
+    p.operand(ops[0]);
+    p.w("[");
+    p.operand(ops[2]);
+    p.w(" : ");
+    let it = ctx.value_type(ops[2]);
+    p.ty(it);
+    p.w("]");
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let vt = ctx.value_type(ops[0]);
+    p.ty(vt);
+}
+
+fn verify_insertelement(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    let vt = ctx.value_type(ops[0]);
+    let val = ctx.value_type(ops[1]);
+    if vector_element(ctx, vt) != Some(val) {
+        return Err(format!(
+            "Type mismatch: cannot insert '{}' into '{}'",
+            tn(ctx, val),
+            tn(ctx, vt)
+        ));
+    }
+    Ok(())
+}
+
+fn parse_shufflevector(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    p.skip_ws();
+    let at = p.pos;
+    let a = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let b = p.parse_operand_ref()?;
+    let mask = p.parse_attribute(None)?;
+    attr_key(p, st, "mask", mask);
+    attr_dict(p, st)?;
+    let t1 = colon_type(p)?;
+    p.expect(",")?;
+    let t2 = p.parse_type()?;
+    st.operands.push(p.resolve_operand(&a, t1)?);
+    st.operands.push(p.resolve_operand(&b, t2)?);
+    let Some(e) = vector_element(p.ctx, t1) else {
+        return custom_err(
+            p,
+            st,
+            at,
+            "expected LLVM IR dialect vector type for operand #1",
+        );
+    };
+    let n = match p.ctx.attr_kind(mask) {
+        AttrKind::Array(xs) => xs.len(),
+        _ => 0,
+    };
+    // A builtin vector where it can hold the element, else `!llvm.vec`.
+    let rt = if ty::is_llvm_type(p.ctx, e) {
+        ty::vector_of(p.ctx, e, n as u32, false)
+    } else {
+        p.ctx.ty(TypeKind::Vector {
+            shape: vec![n as i64],
+            scalable: 0,
+            elem: e,
+        })
+    };
+    st.result_types.push(rt);
+    Ok(())
+}
+
+fn print_shufflevector(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    let ops = ctx.operands(op);
+    p.w(" ");
+    p.operands(ops);
+    p.w(" ");
+    if let Some(m) = ctx.get_attr(op, "mask") {
+        p.attr(m);
+    }
+    p.attr_dict(op, &["mask"]);
+    p.w(" : ");
+    let (a, b) = (ctx.value_type(ops[0]), ctx.value_type(ops[1]));
+    p.ty(a);
+    p.w(", ");
+    p.ty(b);
+}
+
+fn print_freeze(p: &mut Printer, op: Op) {
+    let ctx = p.ctx;
+    let a = ctx.operand(op, 0);
+    p.w(" ");
+    p.operand(a);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = ctx.value_type(a);
+    p.ty(t);
 }
 
 // ----- control flow -----

@@ -161,6 +161,13 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 1;
         }
     };
+    // As mlir-cpu-runner: the module must verify (ops of dialects we do
+    // not know are left to the front end, which names them).
+    if let Err(e) = mlir_async_dialects::verify::verify(&ctx, &reg, parsed.module, parsed.edition) {
+        stdio::eprint(Diagnostic::from_ir(&ctx, &e).render(Some(&text)));
+        stdio::eprint("could not parse the input IR\n");
+        return 1;
+    }
     let lowered = engine::catch_panic(|| Ok(frontend::lower(&ctx, parsed.module)));
     let module = match lowered {
         Ok(Ok(m)) => m,

@@ -453,9 +453,17 @@ fn transform(f: &mut Function, c: &Candidate) {
     let (vh, vh_params) = new_block(f, &[jt]);
     let jv = vh_params[0];
     let (vb, _) = new_block(f, &[]);
+    // The scalars that do not depend on j, computed once in the check
+    // block (it dominates the vector loop), for the vector body to reuse.
+    let invariant: HashMap<Value, Value>;
     {
         let mut e = Emit { f, block: pre };
         let map = clone_scalars(&mut e, &body, &c.kinds, c.j, j0);
+        invariant = map
+            .iter()
+            .filter(|(v, _)| matches!(c.kinds.get(v), Some(Kind::Affine(0) | Kind::Uniform)))
+            .map(|(v, n)| (*v, *n))
+            .collect();
         let k = e.iconst(jt, step);
         let lim = e.bin(BinOp::Add, j0, k);
         let mut ok = e.icmp(IntCC::Sle, lim, c.n);
@@ -531,7 +539,7 @@ fn transform(f: &mut Function, c: &Candidate) {
                 let k = e.iconst(jt, u * c.lanes);
                 e.bin(BinOp::Add, jv, k)
             };
-            let mut map = HashMap::new();
+            let mut map = invariant.clone();
             map.insert(c.j, ju);
             let mut splats: HashMap<Value, Value> = HashMap::new();
             for inst in &body {
@@ -539,6 +547,9 @@ fn transform(f: &mut Function, c: &Candidate) {
                 let is_vec = r.is_some_and(|r| c.kinds.get(&r) == Some(&Kind::Vector));
                 let is_store = matches!(inst.kind, InstKind::Store { .. });
                 if !is_vec && !is_store {
+                    if r.is_some_and(|r| invariant.contains_key(&r)) {
+                        continue;
+                    }
                     let mut kind = inst.kind.clone();
                     remap(&mut kind, &map);
                     if let Some(r) = r {

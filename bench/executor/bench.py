@@ -8,8 +8,9 @@ Rows: the task programs of <shared>/bench/programs (fan-out, chain, the fib
 tree with eliminate-blocking-await-ops), a trivial program (start-up), and
 the upstream compute microbenchmarks (their own printed kernel times).
 Wall time and peak RSS are the whole process (parse, compile, run, exit).
-Both runners read the same lowered module (mlir-opt-14's output). Prints a
-Markdown table and the load average.
+Both runners read the same lowered module (mlir-opt-14's output; with
+--generic ours reads its generic form). Prints a Markdown table and the load
+average.
 """
 import argparse, os, re, statistics, subprocess, tempfile, time
 
@@ -26,6 +27,7 @@ ap.add_argument("--run", default=os.path.join(os.environ.get("CARGO_TARGET_DIR",
 ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
 ap.add_argument("--runs", type=int, default=3)
 ap.add_argument("--only", default="")
+ap.add_argument("--generic", action="store_true", help="feed mlir-async-run mlir-opt's generic form")
 a = ap.parse_args()
 tmp = tempfile.mkdtemp()
 
@@ -34,7 +36,10 @@ def lower(src_text, name, a2ar, extra=()):
     base = os.path.join(tmp, name)
     open(base + ".mlir", "w").write(src_text)
     subprocess.run(["mlir-opt-14", base + ".mlir", *a2ar, *PIPE, *extra, "-o", base + ".ll.mlir"], check=True)
-    return base + ".ll.mlir", base + ".ll.mlir"
+    if not a.generic:
+        return base + ".ll.mlir", base + ".ll.mlir"
+    subprocess.run(["mlir-opt-14", base + ".ll.mlir", "--mlir-print-op-generic", "-o", base + ".gen.mlir"], check=True)
+    return base + ".ll.mlir", base + ".gen.mlir"
 
 
 def timed(cmd):

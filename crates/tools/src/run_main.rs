@@ -347,3 +347,53 @@ fn report(diags: &[Diagnostic], text: &str) {
         stdio::eprint(d.render(Some(text)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Options {
+        let v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        match parse_args(&v) {
+            Ok(Ok(o)) => o,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The spellings `mlir-cpu-runner` (LLVM's command-line library)
+    /// accepts: one or two dashes, `=` or a separate value, repeated and
+    /// comma-separated libraries.
+    #[test]
+    fn option_spellings() {
+        let o = parse(&["-e", "entry", "--entry-point-result=i64", "-O3", "in.mlir"]);
+        assert_eq!(o.run.entry, "entry");
+        assert_eq!(o.run.result, "i64");
+        assert_eq!(o.run.opt, Some(OptLevel::O3));
+        assert_eq!(o.input.as_deref(), Some("in.mlir"));
+        let o = parse(&[
+            "--e=f",
+            "-shared-libs=a.so,b.so",
+            "-shared-libs",
+            "c.so",
+            "--trace=t.json",
+        ]);
+        assert_eq!(o.run.entry, "f");
+        assert_eq!(o.run.shared_libs, ["a.so", "b.so", "c.so"]);
+        assert_eq!(o.trace.as_deref(), Some("t.json"));
+        // Defaults: main, f32, stdin.
+        let o = parse(&[]);
+        assert_eq!(
+            (o.run.entry.as_str(), o.run.result.as_str()),
+            ("main", "f32")
+        );
+        assert!(o.input.is_none());
+    }
+
+    #[test]
+    fn bad_command_lines_are_errors() {
+        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(parse_args(&v(&["-bogus"])).is_err());
+        assert!(parse_args(&v(&["-e"])).is_err());
+        assert!(parse_args(&v(&["a.mlir", "b.mlir"])).is_err());
+    }
+}

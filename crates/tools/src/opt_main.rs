@@ -16,7 +16,8 @@ use crate::stdio;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
-    make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry, PipelineError,
+    make_pass, make_pass_for, parse_pipeline, parse_pipeline_for, registry, run_entry, PassContext,
+    PipelineEntry, PipelineError,
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
@@ -77,8 +78,15 @@ fn help() -> String {
             } else {
                 format!(" (default: {})", o.default)
             };
+            let only = match (o.first, o.last) {
+                (Edition::V13, Edition::V15) => "",
+                (Edition::V13, Edition::V13) => " [LLVM 13 only]",
+                (Edition::V14, Edition::V15) => " [LLVM 14 and 15]",
+                (Edition::V15, _) => " [LLVM 15 only]",
+                _ => " [LLVM 13 and 14]",
+            };
             s.push_str(&format!(
-                "    --{:<30} - {}{default}\n",
+                "    --{:<30} - {}{default}{only}\n",
                 format!("{}{}", o.name, o.help_value()),
                 o.description,
             ));
@@ -411,7 +419,7 @@ fn process_chunk(
     let mut entries: Vec<PipelineEntry> = vec![];
     for (name, opts, is_pipeline) in &o.pipeline {
         if *is_pipeline {
-            match parse_pipeline(name) {
+            match parse_pipeline_for(name, Some(edition)) {
                 Ok(es) => entries.extend(es),
                 // Checked before the input was read (`pipeline_errors`).
                 Err(e) => {
@@ -419,7 +427,7 @@ fn process_chunk(
                 }
             }
         } else {
-            match make_pass(name, opts) {
+            match make_pass_for(name, opts, Some(edition)) {
                 Ok((pass, anchor)) => entries.push(PipelineEntry {
                     pass,
                     nesting: if anchor == "builtin.module" || anchor.is_empty() {

@@ -269,7 +269,7 @@ fn parse_switch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     st.successors.extend(dests);
     let i32t = p.ctx.int_type(32);
     let n = sizes.len();
-    let splat = n >= 1 && sizes.iter().all(|&s| s == sizes[0]);
+    let splat = sizes.iter().all(|&s| s == sizes[0]);
     let seg_elems: Vec<DenseElem> = if splat {
         sizes
             .first()

@@ -9,6 +9,7 @@ pub mod cse;
 pub mod expand;
 pub mod func_to_llvm;
 pub mod llvm_common;
+pub mod memref_to_llvm;
 pub mod reconcile_casts;
 pub mod ref_counting;
 pub mod scf_to_cf;
@@ -160,6 +161,7 @@ pub fn registry() -> Vec<PassInfo> {
         func_to_llvm::info_std(),
         func_to_llvm::info_func(),
         func_to_llvm::info_cf(),
+        memref_to_llvm::info(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

@@ -14,6 +14,7 @@ pub mod reconcile_casts;
 pub mod ref_counting;
 pub mod scf_to_cf;
 pub mod symbol_dce;
+pub mod vector_to_llvm;
 
 use mlir_async_dialects::Registry;
 use mlir_async_ir::{Context, IrError, Op};
@@ -162,6 +163,7 @@ pub fn registry() -> Vec<PassInfo> {
         func_to_llvm::info_func(),
         func_to_llvm::info_cf(),
         memref_to_llvm::info(),
+        vector_to_llvm::info(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

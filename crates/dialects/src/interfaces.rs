@@ -141,6 +141,9 @@ impl OpInterfaces for Interfaces {
     fn successor_operands(&self, ctx: &Context, op: Op, i: usize) -> Option<Range<usize>> {
         match ctx.name(op) {
             "cf.br" | "cf.cond_br" => Some(successor_operand_range(ctx, op, i)),
+            "llvm.br" | "llvm.cond_br" | "llvm.switch" => {
+                Some(crate::llvm::ops::successor_operand_range(ctx, op, i))
+            }
             _ => None,
         }
     }
@@ -151,7 +154,10 @@ impl OpInterfaces for Interfaces {
         };
         let mut ops = ctx.operands(op).to_vec();
         ops.splice(range, vals.iter().copied());
-        if ctx.name(op) == "cf.cond_br" {
+        if ctx.name(op) == "llvm.switch" {
+            crate::llvm::ops::set_switch_segments(ctx, op, i, vals.len());
+        }
+        if ctx.name(op) == "cf.cond_br" || ctx.name(op) == "llvm.cond_br" {
             let t = successor_operand_range(ctx, op, 0).len();
             let f = successor_operand_range(ctx, op, 1).len();
             let (t, f) = if i == 0 {

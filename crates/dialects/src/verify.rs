@@ -586,7 +586,24 @@ fn shape_of(name: &str) -> Option<Shape> {
 
 /// Checks an op against its [`Shape`]; the message follows ODS's wording.
 fn check_shape(ctx: &Context, op: Op, s: &Shape, edition: Edition) -> Result<(), String> {
+    // ODS's trait checks, in its order (regions, results, successors,
+    // operands) and words; an optional value (`AtMost`) is no trait but
+    // a segment check of its own.
     let (nops, nres) = (ctx.operands(op).len(), ctx.results(op).len());
+    let arity = |n: N| match n {
+        N::Exactly(k) => Some(crate::Arity::Exactly(k)),
+        N::AtLeast(k) => Some(crate::Arity::AtLeast(k)),
+        N::AtMost(_) => None,
+    };
+    let counts = crate::Invariants {
+        regions: crate::Arity::Exactly(s.regions),
+        results: arity(s.results).unwrap_or(crate::Arity::Any),
+        successors: crate::Arity::Exactly(s.successors),
+        operands: arity(s.operands).unwrap_or(crate::Arity::Any),
+        operand_segments: None,
+        required_attrs: &[],
+    };
+    counts.check(ctx, op)?;
     if !s.operands.ok(nops) {
         return Err(format!(
             "{}, but found {nops}",
@@ -600,20 +617,6 @@ fn check_shape(ctx: &Context, op: Op, s: &Shape, edition: Edition) -> Result<(),
         ));
     }
     let regions = ctx.regions_of(op);
-    if regions.len() != s.regions {
-        return Err(format!(
-            "requires {} region{}",
-            s.regions,
-            if s.regions == 1 { "" } else { "s" }
-        ));
-    }
-    if ctx.successors(op).len() != s.successors {
-        return Err(format!(
-            "requires {} successor{}",
-            s.successors,
-            if s.successors == 1 { "" } else { "s" }
-        ));
-    }
     for &(i, nargs) in s.entry {
         match ctx.entry_block(regions[i]) {
             None => {

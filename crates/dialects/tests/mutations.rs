@@ -370,6 +370,7 @@ const SAMPLES: &[&str] = &[
     "func.func @s(%a: i32, %x: i64) {\n  cf.switch %a : i32, [\n    default: ^bb1(%x : i64),\n    1: ^bb2,\n    -42: ^bb1(%x : i64)\n  ]\n^bb1(%y: i64):\n  return\n^bb2:\n  scf.while : () -> () {\n    %c = arith.constant true\n    scf.condition(%c)\n  } do {\n    scf.yield\n  }\n  return\n}\n",
     "memref.global \"private\" constant @c : memref<2xf32> = dense<[1.0, 2.0]>\nfunc.func @r(%m: memref<10xf32>, %v: f32, %i: index) -> f32 {\n  %g = memref.get_global @c : memref<2xf32>\n  %x = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32\n  %y = memref.generic_atomic_rmw %m[%i] : memref<10xf32> {\n  ^bb0(%cur: f32):\n    memref.atomic_yield %cur : f32\n  }\n  %s = memref.alloca_scope -> (f32) {\n    memref.alloca_scope.return %y : f32\n  }\n  memref.copy %m, %m : memref<10xf32> to memref<10xf32>\n  return %s : f32\n}\n",
     "// a comment\rfunc.func @w() -> (i1024, tensor<2xi32>) {\n  %c = arith.constant 123456789012345678901234567890123456789012345678901234567890 : i1024\n  %d = arith.constant dense<\"0x0100000002000000\"> : tensor<2xi32>\n  cf.assert %t, \"a\\00b\"\n  return %c, %d : i1024, tensor<2xi32>\n}\n",
+    "llvm.mlir.global internal constant @s(\"hi\\00\")\nllvm.mlir.global private @g() : !llvm.ptr<i64> {\n  %0 = llvm.mlir.null : !llvm.ptr<i64>\n  llvm.return %0 : !llvm.ptr<i64>\n}\nllvm.func @ext(!llvm.ptr<i8>, ...) -> i32\nllvm.func internal @f(%a: i32, %p: !llvm.ptr<struct<(i32, array<2 x f32>)>>, %fp: !llvm.ptr<func<i32 (i32)>>, %o: !llvm.ptr) -> i32 attributes {llvm.emit_c_interface} {\n  %0 = llvm.add %a, %a : i32\n  %1 = llvm.icmp \"slt\" %0, %a : i32\n  %2 = llvm.getelementptr %p[%a, 1, 0] : (!llvm.ptr<struct<(i32, array<2 x f32>)>>, i32) -> !llvm.ptr<f32>\n  %3 = llvm.load %2 : !llvm.ptr<f32>\n  %u = llvm.mlir.undef : !llvm.struct<(i32, array<2 x f32>)>\n  %4 = llvm.insertvalue %3, %u[1, 1] : !llvm.struct<(i32, array<2 x f32>)>\n  %5 = llvm.extractvalue %4[0] : !llvm.struct<(i32, array<2 x f32>)>\n  %6 = llvm.call %fp(%5) : (i32) -> i32\n  %7 = llvm.load %o : !llvm.ptr -> i64\n  %c = llvm.mlir.constant(0 : i32) : i32\n  %n = llvm.mlir.null : !llvm.ptr<i8>\n  %id = llvm.intr.coro.id %c, %n, %n, %n : !llvm.token\n  llvm.cond_br %1 weights(dense<[1, 2]> : vector<2xi32>), ^bb1(%6 : i32), ^bb2\n^bb1(%x: i32):\n  llvm.switch %x : i32, ^bb2 [\n    3: ^bb1(%x : i32)\n  ]\n^bb2:\n  %8 = \"llvm.sext\"(%a) : (i32) -> i64\n  llvm.return %a : i32\n}\n",
 ];
 
 fn corpus_files() -> Vec<PathBuf> {
@@ -419,7 +420,9 @@ fn mutated_inputs_fail_with_diagnostics_never_panics() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(if files.is_empty() { 400 } else { 120 });
-    for (name, text) in &inputs {
+    // MUTATIONS_ONLY=<part of a name> hunts on some inputs only.
+    let only = std::env::var("MUTATIONS_ONLY").unwrap_or_default();
+    for (name, text) in inputs.iter().filter(|(n, _)| n.contains(&only)) {
         // Seeded by the input's name, so each input gets its own sequence.
         let seed = name.bytes().fold(0x9E37_79B9_7F4A_7C15u64, |h, c| {
             (h ^ c as u64).wrapping_mul(0x100_0000_01B3)
@@ -568,7 +571,7 @@ fn very_long_line() {
 /// printer cannot print, and nothing may panic.
 #[test]
 fn generic_forms_with_wrong_shapes() {
-    use mlir_async_dialects::{arith, asyncd, builtin, cf, memref, scf};
+    use mlir_async_dialects::{arith, asyncd, builtin, cf, llvm, memref, scf};
     let names: Vec<&str> = [
         builtin::ops(),
         arith::ops(),
@@ -576,6 +579,7 @@ fn generic_forms_with_wrong_shapes() {
         scf::ops(),
         memref::ops(),
         asyncd::ops(),
+        llvm::ops::ops(),
     ]
     .into_iter()
     .flatten()
@@ -602,6 +606,13 @@ fn generic_forms_with_wrong_shapes() {
         "(%i) {operand_segment_sizes = dense<[1, 0, 0]> : vector<3xi32>} : (index) -> index",
         "(%a) {predicate = 99 : i64} : (i32) -> i1",
         "() {predicate = \"eq\", value = [1, 2]} : () -> ()",
+        "(%p) {position = [7, 1]} : (!llvm.ptr<i8>) -> i32",
+        "(%p, %a) {structIndices = dense<[1, 2]> : tensor<2xi32>} : (!llvm.ptr<i8>, i32) -> !llvm.ptr<i8>",
+        "(%a, %p) {callee = @f} : (i32, !llvm.ptr<i8>) -> !llvm.ptr<i8>",
+        "(%a, %a)[^bb1] {case_operand_segments = dense<[4]> : tensor<1xi32>, case_values = dense<1> : vector<3xi32>, operand_segment_sizes = dense<[1, 1, 0]> : vector<3xi32>} : (i32, i32) -> ()",
+        "() ({\n^bb0(%x: i32):\n  \"test.t\"() : () -> ()\n}) {function_type = !llvm.func<void (i32, ...)>, sym_name = \"q\", linkage = 3 : i64} : () -> ()",
+        "() ({\n}) {global_type = !llvm.void, linkage = #llvm.linkage<common>, sym_name = \"g\", value = 1 : i32} : () -> ()",
+        "(%p, %p) {global_name = @f, value = \"ab\", predicate = 3 : i64} : (!llvm.ptr<i8>, !llvm.ptr<i8>) -> !llvm.array<2 x i8>",
     ];
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -611,7 +622,7 @@ fn generic_forms_with_wrong_shapes() {
         for (k, shape) in shapes.iter().enumerate() {
             let body = format!("\"{name}\"{shape}");
             let text = format!(
-                "func.func @f(%a: i32, %i: index, %t: !async.token, %m: memref<?xf32>) {{\n  {body}\n  \"test.end\"() : () -> ()\n}}\n"
+                "func.func @f(%a: i32, %i: index, %t: !async.token, %m: memref<?xf32>, %p: !llvm.ptr<i8>) {{\n  {body}\n  \"test.end\"() : () -> ()\n}}\n"
             );
             for variant in [1, 3] {
                 if let Some(p) = check(&format!("{name} shape {k}"), &text, variant, &mut stats) {

@@ -551,15 +551,18 @@ impl Context {
     /// string? Only affine attributes and verbatim (opaque) attributes
     /// and types print it; the printer's aliases need the whole text then.
     pub fn may_print_affine(&self) -> bool {
-        self.attrs
-            .items()
-            .iter()
-            .any(|a| matches!(a, AttrKind::Affine(_) | AttrKind::Opaque(_)))
-            || self.types.items().iter().any(|t| match t {
-                TypeKind::Opaque { .. } => true,
-                TypeKind::Dialect(d) => d.params.iter().any(|p| matches!(p, TypeParam::Attr(_))),
-                _ => false,
-            })
+        self.attrs.items().iter().any(|a| match a {
+            AttrKind::Affine(_) => true,
+            // Verbatim text holds a map only if it says so: LLVM's
+            // `#llvm.linkage<...>` on every function must not keep a
+            // module from being written while it is printed.
+            AttrKind::Opaque(s) => s.contains("affine_"),
+            _ => false,
+        }) || self.types.items().iter().any(|t| match t {
+            TypeKind::Opaque { body, .. } => body.contains("affine_"),
+            TypeKind::Dialect(d) => d.params.iter().any(|p| matches!(p, TypeParam::Attr(_))),
+            _ => false,
+        })
     }
     pub fn attr_kind(&self, a: Attribute) -> &AttrKind {
         &self.attrs[a.index()]

@@ -404,6 +404,9 @@ pub struct Parser<'a, 'c> {
     /// The generation the spelling of the input betrays.
     pub seen: Option<Edition>,
     pub saw_legacy_func: bool,
+    /// Where the name of the op whose custom form is being parsed began
+    /// (MLIR's `getNameLoc`); read it first thing, nested ops move it.
+    pub op_name_pos: usize,
     depth: usize,
     /// The custom-form ops whose regions are being parsed, innermost last:
     /// in 15 the innermost one's dialect is the default for unprefixed
@@ -633,6 +636,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             allow_unregistered: false,
             seen: None,
             saw_legacy_func: false,
+            op_name_pos: 0,
             depth: 0,
             custom_parents: Vec::new(),
         }
@@ -1283,6 +1287,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             let hooks = self.hooks;
             self.custom_parents.push(sym);
+            self.op_name_pos = name_pos;
             let parsed = hooks.parse_custom(&canon, self, &mut st, total, name_pos);
             self.custom_parents.pop();
             if !parsed? {

@@ -1,7 +1,10 @@
 //! The LLVM dialect: its types ([`types`], re-exported here, e.g.
-//! `llvm::pointer_to(ctx, i8)`) and its ops ([`ops`]), parsed, verified and
-//! printed as mlir-opt 13, 14 and 15 print them.
+//! `llvm::pointer_to(ctx, i8)`), its ops ([`ops`]: definitions, accessors
+//! such as [`ops::callee`] or [`ops::gep_indices`]) and their builders
+//! ([`build`]), parsed, verified and printed as mlir-opt 13, 14 and 15
+//! print them.
 
+pub mod build;
 pub mod ops;
 pub mod types;
 

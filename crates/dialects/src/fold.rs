@@ -145,7 +145,9 @@ fn constant_attr(ctx: &Context, v: Value) -> Option<&AttrKind> {
     let ValueDef::Result(d, 0) = ctx.value_def(v) else {
         return None;
     };
-    if ctx.name(d) != "arith.constant" {
+    // Any constant-like op (MLIR's `m_Constant`): an operand a lowering
+    // already turned into `llvm.mlir.constant` still folds.
+    if ctx.name(d) != "arith.constant" && !ctx.traits_of(d).constant_like {
         return None;
     }
     Some(ctx.attr_kind(ctx.get_attr(d, "value")?))

@@ -37,6 +37,13 @@ fn arith_buildable(ctx: &Context, value: Attribute, ty: Type) -> bool {
 }
 
 impl OpInterfaces for Interfaces {
+    fn llvm_release(&self) -> u32 {
+        match self.edition {
+            Edition::V13 => 13,
+            Edition::V14 => 14,
+            Edition::V15 => 15,
+        }
+    }
     fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
         ctx.traits_of(op).commutative
             || (self.edition == Edition::V15

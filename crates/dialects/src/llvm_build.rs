@@ -317,6 +317,30 @@ pub fn call(
     make(b, "llvm.call", loc, args, results, &[("callee", a)])
 }
 
+/// A direct `llvm.call` as MLIR's ODS builder from a callee attribute
+/// makes it: with the default `fastmathFlags` (`createLLVMCall` and the
+/// `free` of `memref.dealloc`; the builder from an `LLVMFuncOp` adds none).
+pub fn call_fmf(
+    b: &mut dyn Builder,
+    loc: Location,
+    callee: &str,
+    results: &[Type],
+    args: &[Value],
+) -> Result<Op, RewriteError> {
+    let ctx = b.context();
+    let s = ctx.sym(callee);
+    let a = ctx.attr(AttrKind::SymbolRef(s, vec![]));
+    let f = ctx.attr(AttrKind::Opaque("#llvm.fastmath<>".into()));
+    make(
+        b,
+        "llvm.call",
+        loc,
+        args,
+        results,
+        &[("callee", a), ("fastmathFlags", f)],
+    )
+}
+
 pub fn ret(b: &mut dyn Builder, loc: Location, vals: &[Value]) -> Result<Op, RewriteError> {
     make(b, "llvm.return", loc, vals, &[], &[])
 }

@@ -90,6 +90,7 @@ impl<'a> Verifier<'a> {
                 }
             })?;
         }
+        check_successor_operands(ctx, op)?;
         let traits = ctx.traits_of(op);
         let registered = ctx.is_registered(ctx.op(op).name);
         for &r in ctx.regions_of(op) {
@@ -343,6 +344,41 @@ impl<'a> Verifier<'a> {
         }
         Ok(())
     }
+}
+
+/// What a branch forwards to each successor matches the successor's
+/// arguments, in number and type (MLIR's `BranchOpInterface` verifier);
+/// a lowering that changes the types of one but not the other is caught
+/// here, as upstream catches it.
+fn check_successor_operands(ctx: &Context, op: Op) -> Result<(), IrError> {
+    let range: fn(&Context, Op, usize) -> std::ops::Range<usize> = match ctx.name(op) {
+        "cf.br" | "cf.cond_br" | "cf.switch" => crate::cf::successor_operand_range,
+        "llvm.br" | "llvm.cond_br" | "llvm.switch" => crate::llvm::ops::successor_operand_range,
+        _ => return Ok(()),
+    };
+    for (i, &dest) in ctx.successors(op).iter().enumerate() {
+        let r = range(ctx, op, i);
+        let args = ctx.block_args(dest);
+        if r.len() != args.len() {
+            return Err(IrError::new(
+                ctx.op_loc(op),
+                format!(
+                    "branch has {} operands for successor #{i}, but target block has {}",
+                    r.len(),
+                    args.len()
+                ),
+            ));
+        }
+        for (k, idx) in r.enumerate() {
+            if ctx.value_type(ctx.operand(op, idx)) != ctx.value_type(args[k]) {
+                return Err(IrError::new(
+                    ctx.op_loc(op),
+                    format!("type mismatch for bb argument #{k} of successor #{i}"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn misplaced_successors(ctx: &Context, op: Op) -> IrError {

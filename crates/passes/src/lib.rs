@@ -10,12 +10,14 @@ pub mod canonicalize;
 pub mod cse;
 pub mod expand;
 pub mod func_to_llvm;
-pub mod llvm_common;
-pub mod reconcile_casts;
 pub mod inline;
+pub mod llvm_common;
+pub mod memref_to_llvm;
+pub mod reconcile_casts;
 pub mod ref_counting;
 pub mod scf_to_cf;
 pub mod symbol_dce;
+pub mod vector_to_llvm;
 
 use mlir_async_dialects::Registry;
 use mlir_async_ir::{Context, IrError, Op};
@@ -237,6 +239,8 @@ pub fn registry() -> Vec<PassInfo> {
         func_to_llvm::info_std(),
         func_to_llvm::info_func(),
         func_to_llvm::info_cf(),
+        memref_to_llvm::info(),
+        vector_to_llvm::info(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

@@ -1121,7 +1121,7 @@ pub fn apply_conversion_config(
             }
         }
     }
-    finalize(ctx, &mut state)?;
+    finalize(ctx, &mut state, interfaces.llvm_release())?;
     apply_rewrites(ctx, &mut state)
 }
 
@@ -1239,6 +1239,22 @@ impl Legalizer<'_> {
                 }
             }
         }
+        // The constants must be legal (or legalized) for the fold to
+        // stand; one that cannot be undoes the fold, as MLIR resets its
+        // state, and the op goes on to the patterns. (Legalizing them
+        // before the op's replacement is recorded changes nothing visible:
+        // they have no users yet.)
+        for (k, c) in created_since(ctx, state, mark).into_iter().enumerate() {
+            if !self.legalize(ctx, state, c)? {
+                if k == 0 {
+                    return self.undo_constants(ctx, created);
+                }
+                return Err(RewriteError::at(
+                    ctx.op_loc(op),
+                    format!("failed to legalize generated constant '{}'", ctx.name(c)),
+                ));
+            }
+        }
         let mut rw_listener = NoListener;
         let mut crw = ConversionRewriter {
             rw: Rewriter::new(ctx, &mut rw_listener),
@@ -1246,14 +1262,6 @@ impl Legalizer<'_> {
             converter: self.converter.clone(),
         };
         crw.replace_op(op, &values)?;
-        for c in created_since(ctx, state, mark) {
-            if !self.legalize(ctx, state, c)? {
-                return Err(RewriteError::at(
-                    ctx.op_loc(op),
-                    format!("failed to legalize generated constant '{}'", ctx.name(c)),
-                ));
-            }
-        }
         Ok(true)
     }
 
@@ -1395,8 +1403,8 @@ fn merge_by_benefit(specific: &[usize], any: &[usize], set: &ConversionPatternSe
 
 /// Resolves what the conversion left pending: casts still needed, block
 /// arguments and results whose users were not converted.
-fn finalize(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
-    resolve_materializations(ctx, state)?;
+fn finalize(ctx: &mut Context, state: &mut State, release: u32) -> Result<(), RewriteError> {
+    resolve_materializations(ctx, state, release)?;
     // Converted block arguments that unconverted ops still use.
     for bi in 0..state.converted_blocks.len() {
         let (orig, new) = (
@@ -1540,35 +1548,75 @@ fn has_live_user_of_replaced(
 /// went away are dropped; a live one is resolved through the mapping when a
 /// value of its type already stands for its input, or replaced by the type
 /// converter's materialization at the same place.
-fn resolve_materializations(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
+fn resolve_materializations(
+    ctx: &mut Context,
+    state: &mut State,
+    release: u32,
+) -> Result<(), RewriteError> {
     let list: Vec<(Op, MaterializationKind, Option<Conv>, Option<Type>)> = state
         .unresolved
         .iter()
         .map(|u| (u.op, u.kind, u.converter.clone(), u.orig_ty))
         .collect();
+    // An argument materialization stands for an original block argument:
+    // it is live while that argument has users left, even before they
+    // were pointed at it (MLIR's `computeNecessaryMaterializations`).
+    let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+    for (&from, &to) in &state.mapping {
+        inverse.entry(to).or_default().push(from);
+    }
     for (op, kind, converter, orig_ty) in list.into_iter().rev() {
         let out = ctx.result(op, 0);
-        let live = ctx
-            .users(out)
-            .any(|u| !state.is_ignored(ctx, u) && !state.materializations.contains(&u));
+        let live_value = |v: Value| {
+            ctx.users(v)
+                .any(|u| !state.is_ignored(ctx, u) && !state.materializations.contains(&u))
+        };
+        // A cast of a block argument, or standing for one, counts as an
+        // argument materialization (MLIR re-kinds it so): it stays while
+        // the argument has users, even if the cast itself has none.
+        let is_arg = |v: &Value| matches!(ctx.value_def(*v), ValueDef::BlockArg(..));
+        let kind = if ctx.operands(op).iter().any(is_arg)
+            || inverse.get(&out).is_some_and(|vs| vs.iter().any(is_arg))
+        {
+            MaterializationKind::Argument
+        } else {
+            kind
+        };
+        let live = live_value(out)
+            || ((kind == MaterializationKind::Argument || release >= 15)
+                && inverse
+                    .get(&out)
+                    .is_some_and(|vs| vs.iter().any(|&v| live_value(v))));
         if !live {
             continue;
         }
         let ty = ctx.value_type(out);
         let inputs = ctx.operands(op).to_vec();
-        // A value of the wanted type may already stand for the input.
+        // A value of the wanted type may already stand for the input, or
+        // for the input of a cast the input comes from.
         if let [input] = inputs[..] {
-            let remapped = state.lookup_or_default(input, Some(ty), ctx);
-            if ctx.value_type(remapped) == ty && remapped != out {
+            if let Some(remapped) = lookup_remapped(ctx, state, out, input, ty) {
                 ctx.replace_all_uses_with(out, remapped);
                 continue;
             }
         }
         let loc = ctx.op_loc(op);
+        // The new cast goes right after its one input (at the start of
+        // its block for an argument), as MLIR's `setInsertionPointAfterValue`.
+        let ip = match inputs[..] {
+            [input] => match ctx.value_def(input) {
+                ValueDef::Result(d, _) => ctx.after(d),
+                ValueDef::BlockArg(b, _) => match ctx.first_op(b) {
+                    Some(f) => InsertPoint::Before(f),
+                    None => InsertPoint::AtEnd(b),
+                },
+            },
+            _ => InsertPoint::Before(op),
+        };
         let made = converter.as_ref().and_then(|c| {
             let mut l = NoListener;
             let mut rw = Rewriter::new(ctx, &mut l);
-            rw.set_insertion_point(op);
+            rw.restore_insertion_point(Some(ip));
             // An argument materialization is asked for the argument's
             // original type; one that does not apply falls back to a
             // target materialization of the cast's type, as in MLIR.
@@ -1606,6 +1654,23 @@ fn resolve_materializations(ctx: &mut Context, state: &mut State) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// A value of type `ty` standing for `v`, other than `root`: `v`'s
+/// replacement, or, through the single-input casts `v` comes from, theirs
+/// (MLIR's `lookupRemappedValue` in `computeNecessaryMaterializations`).
+fn lookup_remapped(ctx: &Context, state: &State, root: Value, v: Value, ty: Type) -> Option<Value> {
+    let r = state.lookup_or_default(v, Some(ty), ctx);
+    if ctx.value_type(r) == ty && r != root {
+        return Some(r);
+    }
+    let d = ctx.defining_op(v)?;
+    match ctx.operands(d) {
+        [single] if ctx.name(d) == UNREALIZED_CAST => {
+            lookup_remapped(ctx, state, root, *single, ty)
+        }
+        _ => None,
+    }
 }
 
 /// Applies what was recorded: uses move to the replacing values, replaced

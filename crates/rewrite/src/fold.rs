@@ -66,10 +66,16 @@ pub trait OpInterfaces: Sync {
     /// [`OpInterfaces::successor_operands`] gave a range.
     fn set_successor_operands(&self, ctx: &mut Context, op: Op, i: usize, vals: &[Value]);
 
-    /// Whether `op` has MLIR's `Commutative` trait (the folder moves its
-    /// constant operands last): by default the registered trait; a
-    /// dialect whose ops gained the trait in a later release says so
-    /// here.
+    /// The LLVM release whose drivers the rewrite layer follows where they
+    /// differ visibly (15's dialect conversion keeps a cast alive while
+    /// the value it stands for has users); 14 by default.
+    fn llvm_release(&self) -> u32 {
+        14
+    }
+
+    /// Is `op` commutative? By default its registered trait; a dialect
+    /// overrides it where the trait changed between generations (LLVM 15
+    /// made `arith.maxsi` and its kin commutative).
     fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
         ctx.traits_of(op).commutative
     }

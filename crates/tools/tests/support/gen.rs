@@ -34,6 +34,9 @@ pub struct Shape {
     /// `floordivsi`, `ceildivui`, `maxsi`, `minui`, ...) among the binary
     /// ops. Off, the other shapes are unchanged.
     pub expandable: bool,
+    /// Drop the blocks no branch reaches (dialect conversions reject a
+    /// function with one). Off, the other shapes are unchanged.
+    pub reachable_only: bool,
 }
 
 /// How deep `scf` regions nest.
@@ -49,6 +52,7 @@ impl Shape {
             scf: false,
             memref: false,
             expandable: false,
+            reachable_only: false,
         }
     }
 }
@@ -609,7 +613,12 @@ pub fn function(
         },
     ];
     let mut entry_scope = args.clone();
+    // Where each block's text starts, and the blocks it branches to.
+    let mut starts = vec![];
+    let mut succs: Vec<Vec<usize>> = vec![];
     for k in 0..nblocks {
+        starts.push(f.out.len());
+        succs.push(vec![]);
         let mut scope = if k == 0 {
             args.clone()
         } else {
@@ -649,6 +658,7 @@ pub fn function(
             let t = target(&mut f);
             if let Some(ops) = f.forward(&scope, &block_args[t]) {
                 f.out.push_str(&format!("  {br} ^bb{t}{ops}\n"));
+                succs[k].push(t);
                 done = true;
             }
         } else if choice >= 3 {
@@ -659,6 +669,7 @@ pub fn function(
             if let (Some(c), Some(to), Some(eo)) = (c, to, eo) {
                 f.out
                     .push_str(&format!("  {cond_br} {c}, ^bb{t}{to}, ^bb{e}{eo}\n"));
+                succs[k].extend([t, e]);
                 done = true;
             }
         }
@@ -669,6 +680,20 @@ pub fn function(
                 .unwrap_or("%a".into());
             f.out.push_str(&format!("  return {r} : i32\n"));
         }
+    }
+    if shape.reachable_only {
+        let mut seen = vec![false; nblocks];
+        let mut work = vec![0];
+        while let Some(b) = work.pop() {
+            if !std::mem::replace(&mut seen[b], true) {
+                work.extend(&succs[b]);
+            }
+        }
+        starts.push(f.out.len());
+        f.out = (0..nblocks)
+            .filter(|&b| seen[b])
+            .map(|b| &f.out[starts[b]..starts[b + 1]])
+            .collect();
     }
     let vis = if private { "private " } else { "" };
     format!(

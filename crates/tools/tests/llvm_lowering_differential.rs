@@ -1,0 +1,258 @@
+//! The lowerings to the LLVM dialect against `mlir-opt-14`/`-15`: each
+//! pass and each chain of them on generated modules (`support::gen`:
+//! `arith` code, calls, branches, `memref` buffers, `scf` regions), in
+//! custom and generic form, and on the upstream corpus (from
+//! `../shared`, never copied); identical output. Skips, saying why, when
+//! the upstream tools are missing. `LLVM_LOWERING_MODULES=N` runs N
+//! modules of 25 functions per edition and pipeline (default 3).
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use support::gen::{module, Shape};
+use support::{have, Rng};
+
+fn run(tool: &str, file: &Path, args: &[&str]) -> Output {
+    Command::new("timeout")
+        .arg("60")
+        .arg(tool)
+        .arg(file)
+        .args(args)
+        .output()
+        .expect("run a tool")
+}
+
+fn ours(file: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mlir-async-opt"))
+        .arg(file)
+        .args(args)
+        .output()
+        .expect("run mlir-async-opt")
+}
+
+/// Where upstream succeeds, ours prints the same bytes; where it fails,
+/// ours fails too.
+fn same(up: &Output, ours: &Output) -> bool {
+    if up.status.success() {
+        ours.status.success() && ours.stdout == up.stdout
+    } else {
+        !ours.status.success()
+    }
+}
+
+struct Tally {
+    name: String,
+    same: usize,
+    /// Of the identical: where both rejected the input.
+    rejected: usize,
+    different: Vec<String>,
+}
+
+impl Tally {
+    fn new(name: &str) -> Self {
+        Tally {
+            name: name.into(),
+            same: 0,
+            rejected: 0,
+            different: vec![],
+        }
+    }
+    fn report(&self) {
+        eprintln!(
+            "{}: {} identical ({} of them rejected by both), {} different",
+            self.name,
+            self.same,
+            self.rejected,
+            self.different.len()
+        );
+    }
+}
+
+/// Runs `pipelines` (per edition) over generated modules of `shape`.
+fn generated(
+    tally: &mut Tally,
+    seed: u64,
+    shape_of: fn(u32) -> Shape,
+    pipelines: &[(u32, &[&str])],
+) {
+    let tmp = std::env::temp_dir().join(format!(
+        "mlir-async-llvm-lowering-{seed:x}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let modules: usize = std::env::var("LLVM_LOWERING_MODULES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let mut rng = Rng(seed);
+    for m in 0..modules {
+        for &(edition, pipeline) in pipelines {
+            let text = module(&mut rng, shape_of(edition), 25);
+            let file = tmp.join(format!(
+                "m{m}-{edition}-{}.mlir",
+                tally.same + tally.different.len()
+            ));
+            std::fs::write(&file, text).expect("write");
+            for generic in [false, true] {
+                let mut args = pipeline.to_vec();
+                if generic {
+                    args.push("--mlir-print-op-generic");
+                }
+                let up = run(&format!("mlir-opt-{edition}"), &file, &args);
+                let o = ours(&file, &args);
+                if same(&up, &o) {
+                    tally.same += 1;
+                    tally.rejected += usize::from(!up.status.success());
+                } else {
+                    let _ = std::fs::write(file.with_extension("upstream.out"), &up.stdout);
+                    let _ = std::fs::write(file.with_extension("upstream.err"), &up.stderr);
+                    let _ = std::fs::write(file.with_extension("ours.out"), &o.stdout);
+                    let _ = std::fs::write(file.with_extension("ours.err"), &o.stderr);
+                    tally
+                        .different
+                        .push(format!("{} {}", pipeline.join(" "), file.display()));
+                }
+            }
+        }
+    }
+    if tally.different.is_empty() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+}
+
+fn tools_present() -> bool {
+    if !have("mlir-opt-14") || !have("mlir-opt-15") {
+        eprintln!("skipped: needs mlir-opt-14 and mlir-opt-15");
+        return false;
+    }
+    true
+}
+
+fn check(t: Tally) {
+    t.report();
+    assert!(
+        t.different.is_empty(),
+        "differ from upstream (kept):\n{}",
+        t.different.join("\n")
+    );
+}
+
+fn memref_shape(edition: u32) -> Shape {
+    Shape {
+        memref: true,
+        reachable_only: true,
+        ..Shape::new(edition)
+    }
+}
+
+fn scf_memref_shape(edition: u32) -> Shape {
+    Shape {
+        memref: true,
+        scf: true,
+        reachable_only: true,
+        ..Shape::new(edition)
+    }
+}
+
+#[test]
+fn arith_to_llvm_matches_upstream() {
+    if !tools_present() {
+        return;
+    }
+    let mut t = Tally::new("convert-arith-to-llvm");
+    generated(
+        &mut t,
+        0x11_0001,
+        memref_shape,
+        &[
+            (14, &["-convert-arith-to-llvm"]),
+            (15, &["-convert-arith-to-llvm"]),
+        ],
+    );
+    check(t);
+}
+
+#[test]
+fn func_to_llvm_matches_upstream() {
+    if !tools_present() {
+        return;
+    }
+    let mut t = Tally::new("convert-std-to-llvm / convert-func-to-llvm / convert-cf-to-llvm");
+    generated(
+        &mut t,
+        0x11_0002,
+        memref_shape,
+        &[
+            (14, &["-convert-std-to-llvm"]),
+            (15, &["-convert-func-to-llvm"]),
+            (15, &["-convert-cf-to-llvm"]),
+        ],
+    );
+    check(t);
+}
+
+#[test]
+fn memref_to_llvm_matches_upstream() {
+    if !tools_present() {
+        return;
+    }
+    let mut t = Tally::new("convert-memref-to-llvm");
+    generated(
+        &mut t,
+        0x11_0003,
+        memref_shape,
+        &[
+            (14, &["-convert-memref-to-llvm"]),
+            (15, &["-convert-memref-to-llvm"]),
+            (14, &["-convert-memref-to-llvm=use-aligned-alloc"]),
+        ],
+    );
+    check(t);
+}
+
+/// The whole chain down to the LLVM dialect, `scf` first lowered.
+#[test]
+fn llvm_chain_matches_upstream() {
+    if !tools_present() {
+        return;
+    }
+    let mut t = Tally::new("scf, memref, arith, std/func to llvm, reconcile");
+    generated(
+        &mut t,
+        0x11_0004,
+        scf_memref_shape,
+        &[
+            (
+                14,
+                &[
+                    "-convert-scf-to-std",
+                    "-convert-memref-to-llvm",
+                    "-convert-arith-to-llvm",
+                    "-convert-std-to-llvm",
+                    "-reconcile-unrealized-casts",
+                ],
+            ),
+            (
+                15,
+                &[
+                    "-convert-scf-to-cf",
+                    "-convert-memref-to-llvm",
+                    "-convert-arith-to-llvm",
+                    "-convert-func-to-llvm",
+                    "-reconcile-unrealized-casts",
+                ],
+            ),
+            (
+                14,
+                &[
+                    "-convert-scf-to-std",
+                    "-convert-std-to-llvm",
+                    "-convert-memref-to-llvm",
+                    "-reconcile-unrealized-casts",
+                ],
+            ),
+        ],
+    );
+    check(t);
+}

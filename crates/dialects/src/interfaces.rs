@@ -37,7 +37,21 @@ fn arith_buildable(ctx: &Context, value: Attribute, ty: Type) -> bool {
 }
 
 impl OpInterfaces for Interfaces {
+    fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
+        ctx.traits_of(op).commutative
+            || (self.edition == Edition::V15
+                && matches!(
+                    ctx.name(op),
+                    "arith.maxsi" | "arith.maxui" | "arith.minsi" | "arith.minui"
+                ))
+    }
     fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
+        if ctx.name(op) == "builtin.unrealized_conversion_cast" {
+            return match fold_unrealized_cast(ctx, op) {
+                Some(vals) => Folded::Results(vals.into_iter().map(FoldResult::Value).collect()),
+                None => Folded::No,
+            };
+        }
         if ctx.name(op) == "scf.if" {
             return match fold::fold_if(ctx, op) {
                 true => Folded::InPlace,
@@ -143,4 +157,24 @@ impl OpInterfaces for Interfaces {
         }
         ctx.set_operands(op, ops);
     }
+}
+
+/// A cast to the types it casts from is its operands; a cast undoing the
+/// cast that produced all its operands is that cast's operands.
+fn fold_unrealized_cast(ctx: &Context, op: Op) -> Option<Vec<Value>> {
+    let ins = ctx.operands(op);
+    let outs = ctx.results(op);
+    let types_of = |vs: &[Value]| vs.iter().map(|&v| ctx.value_type(v)).collect::<Vec<_>>();
+    if types_of(ins) == types_of(outs) {
+        return Some(ins.to_vec());
+    }
+    let first = *ins.first()?;
+    let def = ctx.defining_op(first)?;
+    if ctx.name(def) != "builtin.unrealized_conversion_cast"
+        || ctx.results(def) != ins
+        || types_of(ctx.operands(def)) != types_of(outs)
+    {
+        return None;
+    }
+    Some(ctx.operands(def).to_vec())
 }

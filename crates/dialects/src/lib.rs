@@ -5,6 +5,7 @@
 
 pub mod arith;
 pub mod asyncd;
+pub mod build;
 pub mod builtin;
 pub mod canonicalize;
 pub mod cf;
@@ -13,6 +14,7 @@ pub mod interfaces;
 pub mod llvm;
 pub mod memref;
 pub mod scf;
+pub mod type_conversion;
 pub mod util;
 pub mod verify;
 

@@ -66,6 +66,14 @@ pub trait OpInterfaces: Sync {
     /// [`OpInterfaces::successor_operands`] gave a range.
     fn set_successor_operands(&self, ctx: &mut Context, op: Op, i: usize, vals: &[Value]);
 
+    /// Whether `op` has MLIR's `Commutative` trait (the folder moves its
+    /// constant operands last): by default the registered trait; a
+    /// dialect whose ops gained the trait in a later release says so
+    /// here.
+    fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
+        ctx.traits_of(op).commutative
+    }
+
     /// The value of a constant-like op (`m_Constant`): by default its
     /// `value` attribute.
     fn constant_value(&self, ctx: &Context, op: Op) -> Option<Attribute> {
@@ -122,6 +130,9 @@ pub enum FoldOutcome {
 /// creates, one per (dialect, value, type) in each insertion region.
 #[derive(Default)]
 pub struct OperationFolder {
+    /// LLVM 13: a reused constant is not moved to the front of the
+    /// folded op's block (see [`GreedyConfig::llvm13`](crate::GreedyConfig)).
+    pub keep_reused_in_place: bool,
     scopes: FxHashMap<Region, FxHashMap<(Symbol, Attribute, Type), Op>>,
     /// Uniqued constant op -> the dialects it is registered under.
     referenced: FxHashMap<Op, Vec<Symbol>>,
@@ -310,7 +321,7 @@ impl OperationFolder {
         let n = ctx.operands(op).len();
         // A commutative op gets its constant operands last (stable), and
         // keeps that order even when it does not fold.
-        if n >= 2 && ctx.traits_of(op).commutative {
+        if n >= 2 && hooks.is_commutative(ctx, op) {
             let ops = ctx.operands(op).to_vec();
             let (mut vars, consts): (Vec<Value>, Vec<Value>) = ops
                 .iter()
@@ -379,7 +390,10 @@ impl OperationFolder {
                     };
                     // The constant must dominate the op: an op in the entry
                     // block may come before an existing constant.
-                    if ctx.parent_block(c) == Some(block) && ctx.first_op(block) != Some(c) {
+                    if !self.keep_reused_in_place
+                        && ctx.parent_block(c) == Some(block)
+                        && ctx.first_op(block) != Some(c)
+                    {
                         let first = ctx.first_op(block).expect("block holds the constant");
                         ctx.move_op_before(c, first);
                     }

@@ -10,13 +10,18 @@
 //! through [`OpInterfaces`], which the dialects implement; op traits (pure, commutative, ...) come
 //! from the IR core's registry.
 
+pub mod conversion;
 pub mod fold;
 pub mod greedy;
 pub mod pattern;
 pub mod region;
 pub mod rewriter;
 
+pub use conversion::{
+    apply_full_conversion, apply_partial_conversion, ConversionPattern, ConversionPatternSet,
+    ConversionRewriter, ConversionTarget, SignatureConversion, TypeConversion, TypeConverter,
+};
 pub use fold::{FoldResult, Folded, OpInterfaces, OperationFolder};
 pub use greedy::{apply_patterns_and_fold_greedily, GreedyConfig};
 pub use pattern::{FnPattern, FrozenPatternSet, PatternSet, RewriteFn, RewritePattern};
-pub use rewriter::{Listener, RewriteError, Rewriter};
+pub use rewriter::{Builder, Listener, RewriteError, Rewriter};

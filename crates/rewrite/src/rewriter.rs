@@ -219,6 +219,8 @@ impl<'a> Rewriter<'a> {
     }
     /// Clones `op` with its regions at the insertion point, mapping
     /// operands through `map` (and recording the clone's results in it).
+    /// As MLIR's `OpBuilder::clone`, the ops nested in the clone are
+    /// announced first (in post-order), then the clone.
     pub fn clone_op(
         &mut self,
         op: Op,
@@ -226,6 +228,13 @@ impl<'a> Rewriter<'a> {
     ) -> Result<Op, RewriteError> {
         let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
         let new = self.ctx.clone_op(op, ip, map);
+        if !self.ctx.regions_of(new).is_empty() {
+            let mut nested = vec![];
+            self.ctx.walk_post(new, &mut |o| nested.push(o));
+            for o in nested {
+                self.listener.notify_inserted(self.ctx, o);
+            }
+        }
         self.listener.notify_inserted(self.ctx, new);
         Ok(new)
     }
@@ -340,5 +349,37 @@ impl<'a> Rewriter<'a> {
     /// Moves the blocks of `src` before `before`, in order.
     pub fn inline_region_before(&mut self, src: Region, before: Block) {
         self.ctx.inline_region_before(src, before);
+    }
+}
+
+/// What creates ops at an insertion point: the plain [`Rewriter`] and the
+/// conversion driver's rewriter alike, so op builders (the dialects'
+/// `build` helpers) serve both kinds of pass.
+pub trait Builder {
+    fn context(&mut self) -> &mut Context;
+    /// Creates an op from its parts at the insertion point.
+    fn build_op(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Result<Op, RewriteError>;
+}
+
+impl Builder for Rewriter<'_> {
+    fn context(&mut self) -> &mut Context {
+        self.ctx
+    }
+    fn build_op(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Result<Op, RewriteError> {
+        self.create_op(name, loc, operands, result_types, attrs)
     }
 }

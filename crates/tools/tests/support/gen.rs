@@ -30,6 +30,10 @@ pub struct Shape {
     /// `memref.cast` to `memref<?xi32>`, `memref.dim`, loads, stores and
     /// `memref.dealloc` on them. Off, the other shapes are unchanged.
     pub memref: bool,
+    /// Also the `arith` ops `-arith-expand` rewrites (`ceildivsi`,
+    /// `floordivsi`, `ceildivui`, `maxsi`, `minui`, ...) among the binary
+    /// ops. Off, the other shapes are unchanged.
+    pub expandable: bool,
 }
 
 /// How deep `scf` regions nest.
@@ -44,6 +48,7 @@ impl Shape {
             private_funcs: false,
             scf: false,
             memref: false,
+            expandable: false,
         }
     }
 }
@@ -68,6 +73,15 @@ const INT_CONSTS: &[&str] = &["0", "1", "-1", "2", "3", "7", "8", "-8", "31", "2
 const BINARY: &[&str] = &[
     "addi", "subi", "muli", "andi", "ori", "divsi", "divui", "remsi", "remui", "shli", "shrsi",
     "shrui",
+];
+const EXPANDABLE: &[&str] = &[
+    "ceildivsi",
+    "floordivsi",
+    "ceildivui",
+    "maxsi",
+    "maxui",
+    "minsi",
+    "minui",
 ];
 const PREDICATES: &[&str] = &[
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
@@ -137,7 +151,11 @@ impl Fn<'_> {
                 else {
                     return;
                 };
-                let op = BINARY[self.rng.below(BINARY.len())];
+                let op = if self.shape.expandable && self.rng.below(2) == 0 {
+                    EXPANDABLE[self.rng.below(EXPANDABLE.len())]
+                } else {
+                    BINARY[self.rng.below(BINARY.len())]
+                };
                 Some(self.fresh(format!("arith.{op} {}, {} : {ty}", a.name, b.name), ty))
             }
             8 => {

@@ -1,0 +1,1717 @@
+//! Dialect conversion, as MLIR's `DialectConversion.h`: a
+//! [`ConversionTarget`] says which ops are legal, [`ConversionPattern`]s
+//! rewrite the illegal ones given their operands already converted, and a
+//! [`TypeConverter`] says what each type becomes and how to bridge a value
+//! whose users were not converted (`builtin.unrealized_conversion_cast`).
+//!
+//! Why a second driver beside the greedy one: a conversion changes types.
+//! While it runs, an op's operands may already have been replaced by values
+//! of the new types while the op itself still expects the old ones, so
+//! replacements are *recorded* (old value -> new value) and applied only
+//! when every op has been visited, as MLIR does; patterns read their
+//! operands through that mapping. The order of visits (pre-order, blocks
+//! from the entry along successors, last successor first), fold-first
+//! legalization, the recursive legalization of the ops a pattern creates
+//! and where the materializations land all follow LLVM 14, because they
+//! are visible in the output.
+//!
+//! One difference from MLIR: nothing is rolled back. A pattern must either
+//! succeed or leave the IR untouched (the contract of every pattern here),
+//! and when an op a pattern created cannot be legalized the whole
+//! conversion fails with a diagnostic at the op that was being converted,
+//! where MLIR would undo the pattern and try the next one. A tool prints
+//! nothing of a failed conversion, so the input is never half-converted on
+//! screen.
+
+use crate::fold::{constant_of, dialect_of, FoldResult, Folded, OpInterfaces};
+use crate::pattern::Benefit;
+use crate::rewriter::{NoListener, RewriteError, Rewriter};
+use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
+use mlir_async_ir::{
+    Attribute, Block, Context, InsertPoint, Location, Op, OperationState, Region, Symbol, Type,
+    Value, ValueDef,
+};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+// ----------------------------------------------------------------------
+// Legality
+
+/// A legality callback: is this op, as it stands, legal? It may intern
+/// (asking a type converter does).
+pub type LegalityFn = Rc<dyn Fn(&mut Context, Op) -> bool>;
+
+/// What the target says about an op name or a dialect (MLIR's
+/// `LegalizationAction`).
+#[derive(Clone)]
+pub enum Legality {
+    Legal,
+    /// Legal when the callback says so, for each op.
+    Dynamic(LegalityFn),
+    Illegal,
+}
+
+/// Which ops may remain after a conversion (MLIR's `ConversionTarget`).
+/// An op's own entry wins over its dialect's; ops known to neither are
+/// legal only if [`ConversionTarget::mark_unknown_op_dynamically_legal`]
+/// says so.
+#[derive(Clone, Default)]
+pub struct ConversionTarget {
+    ops: FxHashMap<String, Legality>,
+    dialects: FxHashMap<String, Legality>,
+    unknown: Option<LegalityFn>,
+    /// Legal ops whose regions are not looked into.
+    recursive: FxHashSet<String>,
+}
+
+impl ConversionTarget {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn add_legal_op(&mut self, name: &str) -> &mut Self {
+        self.ops.insert(name.to_string(), Legality::Legal);
+        self
+    }
+    pub fn add_illegal_op(&mut self, name: &str) -> &mut Self {
+        self.ops.insert(name.to_string(), Legality::Illegal);
+        self
+    }
+    pub fn add_dynamically_legal_op(
+        &mut self,
+        name: &str,
+        f: impl Fn(&mut Context, Op) -> bool + 'static,
+    ) -> &mut Self {
+        self.ops
+            .insert(name.to_string(), Legality::Dynamic(Rc::new(f)));
+        self
+    }
+    pub fn add_legal_dialect(&mut self, name: &str) -> &mut Self {
+        self.dialects.insert(name.to_string(), Legality::Legal);
+        self
+    }
+    pub fn add_illegal_dialect(&mut self, name: &str) -> &mut Self {
+        self.dialects.insert(name.to_string(), Legality::Illegal);
+        self
+    }
+    pub fn add_dynamically_legal_dialect(
+        &mut self,
+        name: &str,
+        f: impl Fn(&mut Context, Op) -> bool + 'static,
+    ) -> &mut Self {
+        self.dialects
+            .insert(name.to_string(), Legality::Dynamic(Rc::new(f)));
+        self
+    }
+    pub fn mark_unknown_op_dynamically_legal(
+        &mut self,
+        f: impl Fn(&mut Context, Op) -> bool + 'static,
+    ) -> &mut Self {
+        self.unknown = Some(Rc::new(f));
+        self
+    }
+    /// A legal op whose nested ops are legal too, whatever they are.
+    pub fn mark_op_recursively_legal(&mut self, name: &str) -> &mut Self {
+        self.recursive.insert(name.to_string());
+        self
+    }
+
+    fn action(&self, ctx: &Context, op: Op) -> Option<Legality> {
+        let name = ctx.name(op);
+        if let Some(l) = self.ops.get(name) {
+            return Some(l.clone());
+        }
+        if let Some(l) = self.dialects.get(dialect_of(ctx, op)) {
+            return Some(l.clone());
+        }
+        self.unknown.clone().map(Legality::Dynamic)
+    }
+
+    /// `None` if `op` is not legal; else whether it is recursively legal.
+    pub fn is_legal(&self, ctx: &mut Context, op: Op) -> Option<bool> {
+        let legal = match self.action(ctx, op)? {
+            Legality::Legal => true,
+            Legality::Dynamic(f) => f(ctx, op),
+            Legality::Illegal => false,
+        };
+        legal.then(|| self.recursive.contains(ctx.name(op)))
+    }
+
+    /// Was `op` explicitly marked illegal (by name or dialect)?
+    pub fn is_illegal(&self, ctx: &Context, op: Op) -> bool {
+        matches!(self.action(ctx, op), Some(Legality::Illegal))
+    }
+}
+
+// ----------------------------------------------------------------------
+// Types
+
+/// What one conversion callback says about a type (MLIR's
+/// `Optional<LogicalResult>` with the results vector).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeConversion {
+    /// This callback does not handle the type: ask the next one.
+    Next,
+    /// The type cannot be converted (stop asking).
+    Fail,
+    /// The type becomes these types (none: the value is dropped).
+    To(Vec<Type>),
+}
+
+type ConvertFn = Box<dyn Fn(&TypeConverter, &mut Context, Type) -> TypeConversion>;
+/// Builds a value of `Type` from `&[Value]` at the rewriter's insertion
+/// point; `None` if this callback cannot.
+pub type MaterializeFn = Box<dyn Fn(&mut Rewriter, Type, &[Value], Location) -> Option<Value>>;
+
+/// What types become, and how to bridge old and new types where both
+/// must coexist (MLIR's `TypeConverter`). Callbacks are tried most recent
+/// first; results are cached per type.
+#[derive(Default)]
+pub struct TypeConverter {
+    conversions: Vec<ConvertFn>,
+    source: Vec<MaterializeFn>,
+    target: Vec<MaterializeFn>,
+    argument: Vec<MaterializeFn>,
+    cache: RefCell<FxHashMap<Type, Option<Vec<Type>>>>,
+}
+
+/// How a block's (or a function's) arguments map to the converted ones.
+#[derive(Clone, Debug, Default)]
+pub struct SignatureConversion {
+    /// Per original argument: where its replacement starts and how many
+    /// new arguments it became, or a value replacing it outright.
+    inputs: Vec<Option<InputMapping>>,
+    types: Vec<Type>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct InputMapping {
+    first: usize,
+    size: usize,
+    replacement: Option<Value>,
+}
+
+impl SignatureConversion {
+    pub fn new(num_inputs: usize) -> Self {
+        SignatureConversion {
+            inputs: vec![None; num_inputs],
+            types: vec![],
+        }
+    }
+    /// Original argument `i` becomes `types` (appended to the signature).
+    pub fn add_inputs(&mut self, i: usize, types: &[Type]) {
+        self.inputs[i] = Some(InputMapping {
+            first: self.types.len(),
+            size: types.len(),
+            replacement: None,
+        });
+        self.types.extend_from_slice(types);
+    }
+    /// Original argument `i` is dropped; its uses take `v`.
+    pub fn remap_input(&mut self, i: usize, v: Value) {
+        self.inputs[i] = Some(InputMapping {
+            first: i,
+            size: 0,
+            replacement: Some(v),
+        });
+    }
+    /// The converted argument types.
+    pub fn converted_types(&self) -> &[Type] {
+        &self.types
+    }
+}
+
+impl TypeConverter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Adds a conversion callback; it is tried before those added earlier.
+    pub fn add_conversion(
+        &mut self,
+        f: impl Fn(&TypeConverter, &mut Context, Type) -> TypeConversion + 'static,
+    ) -> &mut Self {
+        self.conversions.push(Box::new(f));
+        self.cache.borrow_mut().clear();
+        self
+    }
+    /// Bridges a converted value back to its original type for users that
+    /// were not converted.
+    pub fn add_source_materialization(
+        &mut self,
+        f: impl Fn(&mut Rewriter, Type, &[Value], Location) -> Option<Value> + 'static,
+    ) -> &mut Self {
+        self.source.push(Box::new(f));
+        self
+    }
+    /// Bridges an unconverted value to the converted type a pattern needs.
+    pub fn add_target_materialization(
+        &mut self,
+        f: impl Fn(&mut Rewriter, Type, &[Value], Location) -> Option<Value> + 'static,
+    ) -> &mut Self {
+        self.target.push(Box::new(f));
+        self
+    }
+    /// Rebuilds an original block argument from its converted ones.
+    pub fn add_argument_materialization(
+        &mut self,
+        f: impl Fn(&mut Rewriter, Type, &[Value], Location) -> Option<Value> + 'static,
+    ) -> &mut Self {
+        self.argument.push(Box::new(f));
+        self
+    }
+    /// All three materializations as one `builtin.unrealized_conversion_cast`
+    /// of a single value, as the LLVM type converter registers them.
+    pub fn add_cast_materializations(&mut self) -> &mut Self {
+        fn cast(rw: &mut Rewriter, ty: Type, inputs: &[Value], loc: Location) -> Option<Value> {
+            if inputs.len() != 1 {
+                return None;
+            }
+            build_cast(rw.ctx, rw.insertion_point()?, loc, inputs, ty).ok()
+        }
+        self.add_source_materialization(cast);
+        self.add_target_materialization(cast);
+        self.add_argument_materialization(cast);
+        self
+    }
+
+    /// The types `t` becomes, or `None` if it cannot be converted.
+    pub fn convert_type_to_many(&self, ctx: &mut Context, t: Type) -> Option<Vec<Type>> {
+        if let Some(hit) = self.cache.borrow().get(&t) {
+            return hit.clone();
+        }
+        let mut result = None;
+        for f in self.conversions.iter().rev() {
+            match f(self, ctx, t) {
+                TypeConversion::Next => continue,
+                TypeConversion::Fail => break,
+                TypeConversion::To(v) => {
+                    result = Some(v);
+                    break;
+                }
+            }
+        }
+        self.cache.borrow_mut().insert(t, result.clone());
+        result
+    }
+    /// The one type `t` becomes; `None` if it cannot be converted or
+    /// becomes several.
+    pub fn convert_type(&self, ctx: &mut Context, t: Type) -> Option<Type> {
+        match self.convert_type_to_many(ctx, t)?.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+    /// Converts each of `types`, flattened; `None` if one cannot be.
+    pub fn convert_types(&self, ctx: &mut Context, types: &[Type]) -> Option<Vec<Type>> {
+        let mut out = Vec::with_capacity(types.len());
+        for &t in types {
+            out.extend(self.convert_type_to_many(ctx, t)?);
+        }
+        Some(out)
+    }
+    /// A type is legal when it converts to itself.
+    pub fn is_legal(&self, ctx: &mut Context, t: Type) -> bool {
+        self.convert_type(ctx, t) == Some(t)
+    }
+    /// Are all operand and result types of `op` legal?
+    pub fn is_legal_op(&self, ctx: &mut Context, op: Op) -> bool {
+        let types: Vec<Type> = ctx
+            .operands(op)
+            .iter()
+            .chain(ctx.results(op))
+            .map(|&v| ctx.value_type(v))
+            .collect();
+        types.into_iter().all(|t| self.is_legal(ctx, t))
+    }
+    /// Is a function type legal: inputs and results?
+    pub fn is_signature_legal(&self, ctx: &mut Context, inputs: &[Type], results: &[Type]) -> bool {
+        inputs.iter().chain(results).all(|&t| self.is_legal(ctx, t))
+    }
+    /// The conversion of `types` as a function's or block's arguments.
+    pub fn convert_signature_args(
+        &self,
+        ctx: &mut Context,
+        types: &[Type],
+    ) -> Option<SignatureConversion> {
+        let mut sig = SignatureConversion::new(types.len());
+        for (i, &t) in types.iter().enumerate() {
+            let to = self.convert_type_to_many(ctx, t)?;
+            if !to.is_empty() {
+                sig.add_inputs(i, &to);
+            }
+        }
+        Some(sig)
+    }
+    /// The conversion of `b`'s argument types.
+    pub fn convert_block_signature(
+        &self,
+        ctx: &mut Context,
+        b: Block,
+    ) -> Option<SignatureConversion> {
+        let types: Vec<Type> = ctx
+            .block_args(b)
+            .iter()
+            .map(|&v| ctx.value_type(v))
+            .collect();
+        self.convert_signature_args(ctx, &types)
+    }
+
+    fn materialize(
+        list: &[MaterializeFn],
+        rw: &mut Rewriter,
+        ty: Type,
+        inputs: &[Value],
+        loc: Location,
+    ) -> Option<Value> {
+        list.iter().rev().find_map(|f| f(rw, ty, inputs, loc))
+    }
+}
+
+/// Builds `builtin.unrealized_conversion_cast inputs : ... to ty` at `ip`.
+pub fn build_cast(
+    ctx: &mut Context,
+    ip: InsertPoint,
+    loc: Location,
+    inputs: &[Value],
+    ty: Type,
+) -> Result<Value, RewriteError> {
+    let name = ctx.sym(UNREALIZED_CAST);
+    let op = ctx.create_op_from(name, loc, inputs, &[ty], &[], &[], &[]);
+    ctx.insert_op(ip, op);
+    Ok(ctx.result(op, 0))
+}
+
+/// The op that stands for a conversion not yet resolved.
+pub const UNREALIZED_CAST: &str = "builtin.unrealized_conversion_cast";
+
+// ----------------------------------------------------------------------
+// Patterns
+
+/// A rewrite of one illegal op, given its operands as already converted
+/// (MLIR's `ConversionPattern` with its adaptor).
+pub trait ConversionPattern {
+    /// The op name this pattern converts; `None` for any op.
+    fn root(&self) -> Option<&str>;
+    fn benefit(&self) -> Benefit {
+        1
+    }
+    fn name(&self) -> &str;
+    /// Converts `op`, whose operands are `operands` after conversion.
+    /// `Ok(false)`: does not apply, and nothing changed.
+    fn match_and_rewrite(
+        &self,
+        op: Op,
+        operands: &[Value],
+        rw: &mut ConversionRewriter,
+    ) -> Result<bool, RewriteError>;
+    /// May this pattern apply to an op it created itself (recursively)?
+    fn has_bounded_rewrite_recursion(&self) -> bool {
+        false
+    }
+    /// The type converter this pattern converts operands with, if not the
+    /// conversion's (MLIR gives each pattern its own).
+    fn type_converter(&self) -> Option<Conv> {
+        None
+    }
+}
+
+/// A type converter as patterns and the driver share it.
+pub type Conv = Rc<TypeConverter>;
+
+/// The signature of a conversion pattern written as a plain function.
+pub type ConversionFn = fn(Op, &[Value], &mut ConversionRewriter) -> Result<bool, RewriteError>;
+
+/// A conversion pattern that is a function.
+pub struct FnConversionPattern {
+    pub root: Option<&'static str>,
+    pub name: &'static str,
+    pub benefit: Benefit,
+    pub f: ConversionFn,
+    pub converter: Option<Conv>,
+}
+
+impl FnConversionPattern {
+    pub const fn new(root: &'static str, name: &'static str, f: ConversionFn) -> Self {
+        FnConversionPattern {
+            root: Some(root),
+            name,
+            benefit: 1,
+            f,
+            converter: None,
+        }
+    }
+}
+
+impl ConversionPattern for FnConversionPattern {
+    fn root(&self) -> Option<&str> {
+        self.root
+    }
+    fn benefit(&self) -> Benefit {
+        self.benefit
+    }
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn match_and_rewrite(
+        &self,
+        op: Op,
+        operands: &[Value],
+        rw: &mut ConversionRewriter,
+    ) -> Result<bool, RewriteError> {
+        (self.f)(op, operands, rw)
+    }
+    fn type_converter(&self) -> Option<Conv> {
+        self.converter.clone()
+    }
+}
+
+/// Conversion patterns, tried by benefit, then in the order added.
+#[derive(Default)]
+pub struct ConversionPatternSet {
+    patterns: Vec<Box<dyn ConversionPattern>>,
+}
+
+impl ConversionPatternSet {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn add(&mut self, p: impl ConversionPattern + 'static) -> &mut Self {
+        self.patterns.push(Box::new(p));
+        self
+    }
+    pub fn add_fn(&mut self, root: &'static str, name: &'static str, f: ConversionFn) -> &mut Self {
+        self.add(FnConversionPattern::new(root, name, f))
+    }
+    /// A function pattern converting its operands with `conv`.
+    pub fn add_fn_with(
+        &mut self,
+        root: &'static str,
+        name: &'static str,
+        f: ConversionFn,
+        conv: &Conv,
+    ) -> &mut Self {
+        self.add(FnConversionPattern {
+            converter: Some(conv.clone()),
+            ..FnConversionPattern::new(root, name, f)
+        })
+    }
+    pub fn len(&self) -> usize {
+        self.patterns.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+    /// Pattern indices per root symbol, best first.
+    fn index(&self, ctx: &mut Context) -> (FxHashMap<Symbol, Vec<usize>>, Vec<usize>) {
+        let mut by_root: FxHashMap<Symbol, Vec<usize>> = FxHashMap::default();
+        let mut any = vec![];
+        for (i, p) in self.patterns.iter().enumerate() {
+            match p.root() {
+                Some(name) => by_root.entry(ctx.sym(name)).or_default().push(i),
+                None => any.push(i),
+            }
+        }
+        let key = |i: &usize| std::cmp::Reverse(self.patterns[*i].benefit());
+        for list in by_root.values_mut() {
+            list.sort_by_key(key);
+        }
+        any.sort_by_key(key);
+        (by_root, any)
+    }
+}
+
+// ----------------------------------------------------------------------
+// The rewriter patterns see
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum MaterializationKind {
+    Argument,
+    Target,
+}
+
+struct Unresolved {
+    op: Op,
+    kind: MaterializationKind,
+    converter: Option<Conv>,
+}
+
+/// A block whose arguments were converted: the original (detached) block
+/// and, per original argument, the value standing for it.
+struct ConvertedBlock {
+    orig: Block,
+    new: Block,
+    args: Vec<Option<Value>>,
+    converter: Option<Conv>,
+}
+
+/// Everything recorded while converting, applied at the end.
+#[derive(Default)]
+struct State {
+    /// Old value -> the value replacing it (chains are followed).
+    mapping: FxHashMap<Value, Value>,
+    /// Replaced ops in order, each with whether a result changed type or
+    /// was dropped.
+    replacements: Vec<Op>,
+    /// The converter of the pattern that made each replacement.
+    replacement_converters: Vec<Option<Conv>>,
+    replaced: FxHashSet<Op>,
+    changed_results: Vec<usize>,
+    /// Ops whose nested ops need no conversion (their parent was replaced
+    /// or is recursively legal).
+    ignored: FxHashSet<Op>,
+    unresolved: Vec<Unresolved>,
+    materializations: FxHashSet<Op>,
+    converted_blocks: Vec<ConvertedBlock>,
+    block_converted: FxHashSet<Block>,
+    arg_replacements: Vec<Value>,
+    /// Ops updated in place by the pattern being applied.
+    root_updates: Vec<Op>,
+    /// See [`ConversionConfig::casts_before_user`].
+    casts_before_user: bool,
+}
+
+impl State {
+    fn lookup_or_default(&self, mut from: Value, desired: Option<Type>, ctx: &Context) -> Value {
+        let Some(desired) = desired else {
+            while let Some(&m) = self.mapping.get(&from) {
+                from = m;
+            }
+            return from;
+        };
+        let mut found = None;
+        loop {
+            if ctx.value_type(from) == desired {
+                found = Some(from);
+            }
+            match self.mapping.get(&from) {
+                Some(&m) => from = m,
+                None => break,
+            }
+        }
+        found.unwrap_or(from)
+    }
+    fn lookup_or_null(&self, from: Value, desired: Option<Type>, ctx: &Context) -> Option<Value> {
+        let r = self.lookup_or_default(from, desired, ctx);
+        if r == from || desired.is_some_and(|d| ctx.value_type(r) != d) {
+            None
+        } else {
+            Some(r)
+        }
+    }
+    fn is_ignored(&self, ctx: &Context, op: Op) -> bool {
+        self.replaced.contains(&op) || ctx.parent_op(op).is_some_and(|p| self.ignored.contains(&p))
+    }
+    fn mark_nested_ignored(&mut self, ctx: &Context, op: Op) {
+        if ctx.regions_of(op).is_empty() {
+            return;
+        }
+        let mut mark = |o: Op| {
+            if ctx
+                .regions_of(o)
+                .iter()
+                .any(|&r| !ctx.region_blocks(r).is_empty())
+            {
+                self.ignored.insert(o);
+            }
+        };
+        mark(op);
+        ctx.walk_nested(op, &mut mark);
+    }
+}
+
+/// The rewriter a [`ConversionPattern`] works with: ops are created at
+/// once, but replacing and erasing are recorded and applied when the
+/// conversion ends, so operands of ops not converted yet stay valid.
+pub struct ConversionRewriter<'a> {
+    rw: Rewriter<'a>,
+    state: &'a mut State,
+    converter: Option<Conv>,
+}
+
+impl<'a> ConversionRewriter<'a> {
+    pub fn ctx(&mut self) -> &mut Context {
+        self.rw.ctx
+    }
+    pub fn ctx_ref(&self) -> &Context {
+        self.rw.ctx
+    }
+    /// The conversion's type converter, if it has one.
+    pub fn type_converter(&self) -> Option<Conv> {
+        self.converter.clone()
+    }
+    /// Converts `t` with the conversion's type converter (identity
+    /// without one).
+    pub fn convert_type(&mut self, t: Type) -> Option<Type> {
+        match &self.converter {
+            Some(c) => c.convert_type(self.rw.ctx, t),
+            None => Some(t),
+        }
+    }
+    pub fn set_insertion_point(&mut self, op: Op) {
+        self.rw.set_insertion_point(op)
+    }
+    pub fn set_insertion_point_after(&mut self, op: Op) {
+        self.rw.set_insertion_point_after(op)
+    }
+    pub fn set_insertion_point_to_start(&mut self, b: Block) {
+        self.rw.set_insertion_point_to_start(b)
+    }
+    pub fn set_insertion_point_to_end(&mut self, b: Block) {
+        self.rw.set_insertion_point_to_end(b)
+    }
+    pub fn insertion_point(&self) -> Option<InsertPoint> {
+        self.rw.insertion_point()
+    }
+    pub fn restore_insertion_point(&mut self, ip: Option<InsertPoint>) {
+        self.rw.restore_insertion_point(ip)
+    }
+    pub fn create(&mut self, state: OperationState) -> Result<Op, RewriteError> {
+        self.rw.create(state)
+    }
+    pub fn create_op(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Result<Op, RewriteError> {
+        self.rw.create_op(name, loc, operands, result_types, attrs)
+    }
+    pub fn clone_op(
+        &mut self,
+        op: Op,
+        map: &mut HashMap<Value, Value>,
+    ) -> Result<Op, RewriteError> {
+        self.rw.clone_op(op, map)
+    }
+    pub fn create_block(
+        &mut self,
+        region: Region,
+        before: Option<Block>,
+        arg_types: &[Type],
+    ) -> Block {
+        self.rw.create_block(region, before, arg_types)
+    }
+    pub fn split_block(&mut self, b: Block, op: Op) -> Block {
+        self.rw.split_block(b, op)
+    }
+    pub fn inline_region_before(&mut self, src: Region, before: Block) {
+        self.rw.inline_region_before(src, before)
+    }
+    /// Moves the blocks of `src` to the end of `dst`.
+    pub fn inline_region_at_end(&mut self, src: Region, dst: Region) {
+        self.rw.ctx.take_body(dst, src)
+    }
+
+    /// Records that `op`'s results become `with` (one per result; `None`
+    /// drops a result, which must then be unused at the end).
+    pub fn replace_op_with(&mut self, op: Op, with: &[Option<Value>]) -> Result<(), RewriteError> {
+        let ctx = &*self.rw.ctx;
+        let n = ctx.results(op).len();
+        if with.len() != n {
+            return Err(RewriteError::ResultCount {
+                op,
+                expected: n,
+                found: with.len(),
+            });
+        }
+        let mut changed = false;
+        for (i, w) in with.iter().enumerate() {
+            let r = ctx.result(op, i);
+            match *w {
+                Some(v) => {
+                    changed |= ctx.value_type(v) != ctx.value_type(r);
+                    self.state.mapping.insert(r, v);
+                }
+                None => changed = true,
+            }
+        }
+        if changed {
+            self.state
+                .changed_results
+                .push(self.state.replacements.len());
+        }
+        self.state.replacements.push(op);
+        self.state
+            .replacement_converters
+            .push(self.converter.clone());
+        self.state.replaced.insert(op);
+        self.state.mark_nested_ignored(ctx, op);
+        Ok(())
+    }
+    /// Records that `op`'s results become `with`.
+    pub fn replace_op(&mut self, op: Op, with: &[Value]) -> Result<(), RewriteError> {
+        let with: Vec<Option<Value>> = with.iter().copied().map(Some).collect();
+        self.replace_op_with(op, &with)
+    }
+    /// Creates `state` before `op` and records `op` replaced by its results.
+    pub fn replace_op_with_new(
+        &mut self,
+        op: Op,
+        state: OperationState,
+    ) -> Result<Op, RewriteError> {
+        self.rw.set_insertion_point(op);
+        let new = self.rw.create(state)?;
+        let vals = self.rw.ctx.results(new).to_vec();
+        self.replace_op(op, &vals)?;
+        Ok(new)
+    }
+    /// Records `op` erased (its results must be unused at the end).
+    pub fn erase_op(&mut self, op: Op) -> Result<(), RewriteError> {
+        let n = self.rw.ctx.results(op).len();
+        self.replace_op_with(op, &vec![None; n])
+    }
+    /// Changes `op` in place; the driver checks it is legal afterwards.
+    pub fn update_root_in_place<R>(&mut self, op: Op, f: impl FnOnce(&mut Context) -> R) -> R {
+        let r = f(self.rw.ctx);
+        self.state.root_updates.push(op);
+        r
+    }
+
+    /// The value standing for `v` now.
+    pub fn lookup(&self, v: Value) -> Value {
+        self.state.lookup_or_default(v, None, self.rw.ctx)
+    }
+
+    /// Converts the argument types of every block of `region`: the entry
+    /// block as `entry` says (or by the converter), the others by the
+    /// converter. Returns the new entry block.
+    pub fn convert_region_types(
+        &mut self,
+        region: Region,
+        entry: Option<&SignatureConversion>,
+    ) -> Result<Option<Block>, RewriteError> {
+        let blocks = self.rw.ctx.region_blocks(region).to_vec();
+        let Some((&first, rest)) = blocks.split_first() else {
+            return Ok(None);
+        };
+        for &b in rest {
+            self.convert_block_signature(b, None)?;
+        }
+        self.convert_block_signature(first, entry).map(Some)
+    }
+    /// Applies `conversion` to the entry block of `region`.
+    pub fn apply_signature_conversion(
+        &mut self,
+        region: Region,
+        conversion: &SignatureConversion,
+    ) -> Result<Option<Block>, RewriteError> {
+        match self.rw.ctx.entry_block(region) {
+            Some(b) => self.convert_block_signature(b, Some(conversion)).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn convert_block_signature(
+        &mut self,
+        b: Block,
+        conversion: Option<&SignatureConversion>,
+    ) -> Result<Block, RewriteError> {
+        if self.state.block_converted.contains(&b) || self.rw.ctx.parent_region(b).is_none() {
+            return Ok(b);
+        }
+        let owned;
+        let conversion = match conversion {
+            Some(c) => c,
+            None => {
+                let loc = self
+                    .rw
+                    .ctx
+                    .first_op(b)
+                    .map(|o| self.rw.ctx.op_loc(o))
+                    .unwrap_or_else(|| self.rw.ctx.unknown_loc());
+                let Some(conv) = self.converter.clone() else {
+                    return Err(RewriteError::at(
+                        loc,
+                        "no type converter for the block's arguments",
+                    ));
+                };
+                owned = conv
+                    .convert_block_signature(self.rw.ctx, b)
+                    .ok_or_else(|| {
+                        RewriteError::at(loc, "failed to convert the block's argument types")
+                    })?;
+                &owned
+            }
+        };
+        let orig_args = self.rw.ctx.block_args(b).to_vec();
+        if orig_args.is_empty() && conversion.types.is_empty() {
+            return Ok(b);
+        }
+        let ctx = &mut *self.rw.ctx;
+        // The ops move to a new block in the old one's place; the old one,
+        // keeping the old arguments, leaves the region until the end.
+        let new = match ctx.first_op(b) {
+            Some(first) => ctx.split_block(b, first),
+            None => {
+                let nb = ctx.create_block(&[]);
+                ctx.insert_block_after(b, nb);
+                nb
+            }
+        };
+        for pred in ctx.pred_ops(b).to_vec() {
+            for (i, &s) in ctx.successors(pred).to_vec().iter().enumerate() {
+                if s == b {
+                    ctx.set_successor(pred, i, new);
+                }
+            }
+        }
+        let unknown = ctx.unknown_loc();
+        let new_args: Vec<Value> = conversion
+            .types
+            .iter()
+            .map(|&t| {
+                let a = ctx.add_block_arg(new, t);
+                ctx.set_value_loc(a, unknown);
+                a
+            })
+            .collect();
+        ctx.detach_block(b);
+        let mut info = ConvertedBlock {
+            orig: b,
+            new,
+            args: vec![None; orig_args.len()],
+            converter: self.converter.clone(),
+        };
+        let start = match ctx.first_op(new) {
+            Some(o) => InsertPoint::Before(o),
+            None => InsertPoint::AtEnd(new),
+        };
+        for (i, &orig) in orig_args.iter().enumerate() {
+            let Some(m) = conversion.inputs[i] else {
+                continue;
+            };
+            if let Some(r) = m.replacement {
+                self.state.mapping.insert(orig, r);
+                self.state.arg_replacements.push(orig);
+                continue;
+            }
+            let repl = &new_args[m.first..m.first + m.size];
+            let orig_ty = ctx.value_type(orig);
+            let new_arg = if repl.len() == 1
+                && (self.converter.is_none() || ctx.value_type(repl[0]) == orig_ty)
+            {
+                repl[0]
+            } else {
+                let out_ty = self
+                    .converter
+                    .as_ref()
+                    .and_then(|c| c.convert_type(ctx, orig_ty))
+                    .unwrap_or(orig_ty);
+                if repl.len() == 1 && ctx.value_type(repl[0]) == out_ty {
+                    repl[0]
+                } else {
+                    let loc = ctx.value_loc(orig);
+                    let v = build_cast(ctx, start, loc, repl, out_ty)?;
+                    let op = ctx.defining_op(v).expect("a cast defines its result");
+                    self.state.unresolved.push(Unresolved {
+                        op,
+                        kind: MaterializationKind::Argument,
+                        converter: self.converter.clone(),
+                    });
+                    self.state.materializations.insert(op);
+                    v
+                }
+            };
+            self.state.mapping.insert(orig, new_arg);
+            self.state.arg_replacements.push(orig);
+            info.args[i] = Some(new_arg);
+        }
+        self.state.block_converted.insert(new);
+        self.state.block_converted.insert(b);
+        self.state.converted_blocks.push(info);
+        Ok(new)
+    }
+
+    /// The operands of `op` as the pattern should see them: replaced values
+    /// followed, and bridged to the converted type where they do not have
+    /// it yet.
+    fn remap_operands(&mut self, op: Op) -> Result<Option<Vec<Value>>, RewriteError> {
+        let operands = self.rw.ctx.operands(op).to_vec();
+        let mut out = Vec::with_capacity(operands.len());
+        for v in operands {
+            let orig_ty = self.rw.ctx.value_type(v);
+            let desired = match &self.converter {
+                Some(c) => match c.convert_type_to_many(self.rw.ctx, orig_ty) {
+                    None => return Ok(None),
+                    Some(list) if list.len() == 1 => Some(list[0]),
+                    Some(_) => None,
+                },
+                None => None,
+            };
+            let mut new = self.state.lookup_or_default(v, desired, self.rw.ctx);
+            if let Some(d) = desired {
+                if self.rw.ctx.value_type(new) != d {
+                    let ctx = &mut *self.rw.ctx;
+                    let ip = match ctx.value_def(new) {
+                        _ if self.state.casts_before_user => InsertPoint::Before(op),
+                        ValueDef::Result(o, _) => ctx.after(o),
+                        ValueDef::BlockArg(b, _) => match ctx.first_op(b) {
+                            Some(f) => InsertPoint::Before(f),
+                            None => InsertPoint::AtEnd(b),
+                        },
+                    };
+                    let loc = ctx.op_loc(op);
+                    let cast = build_cast(ctx, ip, loc, &[new], d)?;
+                    let cop = ctx.defining_op(cast).expect("a cast defines its result");
+                    self.state.unresolved.push(Unresolved {
+                        op: cop,
+                        kind: MaterializationKind::Target,
+                        converter: self.converter.clone(),
+                    });
+                    self.state.materializations.insert(cop);
+                    let leaf = self.state.lookup_or_default(new, None, ctx);
+                    self.state.mapping.insert(leaf, cast);
+                    new = cast;
+                }
+            }
+            out.push(new);
+        }
+        Ok(Some(out))
+    }
+}
+
+// ----------------------------------------------------------------------
+// The driver
+
+/// Whether every op must end legal, or only those marked illegal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ConversionMode {
+    /// MLIR's `applyPartialConversion`: ops that cannot be legalized stay,
+    /// unless the target marks them illegal.
+    Partial,
+    /// MLIR's `applyFullConversion`: every op must end legal.
+    Full,
+}
+
+/// Converts `root` and everything nested in it.
+pub fn apply_partial_conversion(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatternSet,
+    converter: Option<Conv>,
+    interfaces: &dyn OpInterfaces,
+) -> Result<(), RewriteError> {
+    apply_conversion(
+        ctx,
+        root,
+        target,
+        patterns,
+        converter,
+        interfaces,
+        ConversionMode::Partial,
+    )
+}
+
+/// Converts `root` and everything nested in it; every op must end legal.
+pub fn apply_full_conversion(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatternSet,
+    converter: Option<Conv>,
+    interfaces: &dyn OpInterfaces,
+) -> Result<(), RewriteError> {
+    apply_conversion(
+        ctx,
+        root,
+        target,
+        patterns,
+        converter,
+        interfaces,
+        ConversionMode::Full,
+    )
+}
+
+struct Legalizer<'p> {
+    target: &'p ConversionTarget,
+    patterns: &'p ConversionPatternSet,
+    by_root: FxHashMap<Symbol, Vec<usize>>,
+    any: Vec<usize>,
+    interfaces: &'p dyn OpInterfaces,
+    converter: Option<Conv>,
+    /// Patterns being applied further up the recursion.
+    active: Vec<usize>,
+}
+
+/// How a conversion runs beyond its target and patterns.
+#[derive(Clone, Copy, Debug)]
+pub struct ConversionConfig {
+    pub mode: ConversionMode,
+    /// LLVM 13 built the cast a pattern's operand needs right before the
+    /// op being converted; later generations build it right after the
+    /// value it casts.
+    pub casts_before_user: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn apply_conversion(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatternSet,
+    converter: Option<Conv>,
+    interfaces: &dyn OpInterfaces,
+    mode: ConversionMode,
+) -> Result<(), RewriteError> {
+    let config = ConversionConfig {
+        mode,
+        casts_before_user: false,
+    };
+    apply_conversion_config(ctx, root, target, patterns, converter, interfaces, config)
+}
+
+/// [`apply_conversion`] with every setting.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_conversion_config(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatternSet,
+    converter: Option<Conv>,
+    interfaces: &dyn OpInterfaces,
+    config: ConversionConfig,
+) -> Result<(), RewriteError> {
+    let mode = config.mode;
+    let mut to_convert = vec![root];
+    for r in ctx.regions_of(root).to_vec() {
+        compute_conversion_set(ctx, r, target, &mut to_convert)?;
+    }
+    let (by_root, any) = patterns.index(ctx);
+    let mut lg = Legalizer {
+        target,
+        patterns,
+        by_root,
+        any,
+        interfaces,
+        converter,
+        active: vec![],
+    };
+    let mut state = State {
+        casts_before_user: config.casts_before_user,
+        ..State::default()
+    };
+    for op in to_convert {
+        if ctx.is_erased(op) {
+            continue;
+        }
+        if !lg.legalize(ctx, &mut state, op)? {
+            let name = ctx.name(op).to_string();
+            match mode {
+                ConversionMode::Full => {
+                    return Err(RewriteError::at(
+                        ctx.op_loc(op),
+                        format!("failed to legalize operation '{name}'"),
+                    ))
+                }
+                ConversionMode::Partial if target.is_illegal(ctx, op) => {
+                    return Err(RewriteError::at(
+                        ctx.op_loc(op),
+                        format!("failed to legalize operation '{name}' that was explicitly marked illegal"),
+                    ))
+                }
+                ConversionMode::Partial => {}
+            }
+        }
+    }
+    finalize(ctx, &mut state)?;
+    apply_rewrites(ctx, &mut state)
+}
+
+/// The ops to visit, in MLIR's order: pre-order, the blocks of a region
+/// from its entry along successor edges (the last successor first).
+fn compute_conversion_set(
+    ctx: &mut Context,
+    region: Region,
+    target: &ConversionTarget,
+    out: &mut Vec<Op>,
+) -> Result<(), RewriteError> {
+    let blocks = ctx.region_blocks(region).to_vec();
+    let Some(&entry) = blocks.first() else {
+        return Ok(());
+    };
+    let mut visited = FxHashSet::default();
+    visited.insert(entry);
+    let mut worklist = vec![entry];
+    while let Some(b) = worklist.pop() {
+        for op in ctx.block_ops(b) {
+            out.push(op);
+            if target.is_legal(ctx, op) == Some(true) {
+                continue;
+            }
+            for r in ctx.regions_of(op).to_vec() {
+                compute_conversion_set(ctx, r, target, out)?;
+            }
+        }
+        if let Some(t) = ctx.terminator(b) {
+            for &s in ctx.successors(t) {
+                if visited.insert(s) {
+                    worklist.push(s);
+                }
+            }
+        }
+    }
+    if blocks.iter().skip(1).any(|b| !visited.contains(b)) {
+        let loc = ctx
+            .region_parent(region)
+            .map(|o| ctx.op_loc(o))
+            .unwrap_or_else(|| ctx.unknown_loc());
+        return Err(RewriteError::at(
+            loc,
+            "unreachable blocks were not converted",
+        ));
+    }
+    Ok(())
+}
+
+impl Legalizer<'_> {
+    /// Makes `op` legal; `Ok(false)` if no fold or pattern could.
+    fn legalize(
+        &mut self,
+        ctx: &mut Context,
+        state: &mut State,
+        op: Op,
+    ) -> Result<bool, RewriteError> {
+        if let Some(recursive) = self.target.is_legal(ctx, op) {
+            if recursive {
+                state.mark_nested_ignored(ctx, op);
+            }
+            return Ok(true);
+        }
+        if state.is_ignored(ctx, op) {
+            return Ok(true);
+        }
+        if self.legalize_with_fold(ctx, state, op)? {
+            return Ok(true);
+        }
+        self.legalize_with_pattern(ctx, state, op)
+    }
+
+    fn legalize_with_fold(
+        &mut self,
+        ctx: &mut Context,
+        state: &mut State,
+        op: Op,
+    ) -> Result<bool, RewriteError> {
+        if self.interfaces.constant_value(ctx, op).is_some() {
+            return Ok(false);
+        }
+        let consts: Vec<Option<Attribute>> = ctx
+            .operands(op)
+            .iter()
+            .map(|&v| constant_of(ctx, self.interfaces, v))
+            .collect();
+        let Folded::Results(results) = self.interfaces.fold(ctx, op, &consts) else {
+            return Ok(false);
+        };
+        let mark = ctx.num_ops();
+        let mut values = Vec::with_capacity(results.len());
+        let dialect = dialect_of(ctx, op).to_string();
+        let mut created = vec![];
+        for (i, r) in results.into_iter().enumerate() {
+            let ty = ctx.value_type(ctx.result(op, i));
+            match r {
+                FoldResult::Value(v) if ctx.value_type(v) == ty => values.push(v),
+                FoldResult::Value(_) => return self.undo_constants(ctx, created),
+                FoldResult::Attr(a) => {
+                    let loc = ctx.op_loc(op);
+                    match self.interfaces.materialize_constant(
+                        ctx,
+                        &dialect,
+                        a,
+                        ty,
+                        loc,
+                        InsertPoint::Before(op),
+                    ) {
+                        Some(c) => {
+                            created.push(c);
+                            values.push(ctx.result(c, 0));
+                        }
+                        None => return self.undo_constants(ctx, created),
+                    }
+                }
+            }
+        }
+        let mut rw_listener = NoListener;
+        let mut crw = ConversionRewriter {
+            rw: Rewriter::new(ctx, &mut rw_listener),
+            state,
+            converter: self.converter.clone(),
+        };
+        crw.replace_op(op, &values)?;
+        for c in created_since(ctx, state, mark) {
+            if !self.legalize(ctx, state, c)? {
+                return Err(RewriteError::at(
+                    ctx.op_loc(op),
+                    format!("failed to legalize generated constant '{}'", ctx.name(c)),
+                ));
+            }
+        }
+        Ok(true)
+    }
+
+    fn undo_constants(
+        &mut self,
+        ctx: &mut Context,
+        created: Vec<Op>,
+    ) -> Result<bool, RewriteError> {
+        for c in created.into_iter().rev() {
+            let _ = ctx.erase_op(c);
+        }
+        Ok(false)
+    }
+
+    fn legalize_with_pattern(
+        &mut self,
+        ctx: &mut Context,
+        state: &mut State,
+        op: Op,
+    ) -> Result<bool, RewriteError> {
+        let name = ctx.op_name(op);
+        let candidates: Vec<usize> = merge_by_benefit(
+            self.by_root.get(&name).map(Vec::as_slice).unwrap_or(&[]),
+            &self.any,
+            self.patterns,
+        );
+        for pi in candidates {
+            let pattern = &self.patterns.patterns[pi];
+            if !pattern.has_bounded_rewrite_recursion() && self.active.contains(&pi) {
+                continue;
+            }
+            let mark = ctx.num_ops();
+            let replaced_before = state.replacements.len();
+            state.root_updates.clear();
+            let mut listener = NoListener;
+            let converter = pattern.type_converter().or_else(|| self.converter.clone());
+            let mut crw = ConversionRewriter {
+                rw: Rewriter::new(ctx, &mut listener),
+                state,
+                converter,
+            };
+            crw.rw.set_insertion_point(op);
+            let Some(operands) = crw.remap_operands(op)? else {
+                continue;
+            };
+            let applied = pattern.match_and_rewrite(op, &operands, &mut crw)?;
+            if !applied {
+                continue;
+            }
+            let updates = std::mem::take(&mut state.root_updates);
+            self.active.push(pi);
+            let result =
+                self.legalize_pattern_result(ctx, state, op, mark, replaced_before, &updates);
+            self.active.pop();
+            if !result? {
+                return Err(RewriteError::at(
+                    ctx.op_loc(op),
+                    format!(
+                        "failed to legalize the ops pattern '{}' created for operation '{}'",
+                        self.patterns.patterns[pi].name(),
+                        ctx.name(op)
+                    ),
+                ));
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    fn legalize_pattern_result(
+        &mut self,
+        ctx: &mut Context,
+        state: &mut State,
+        op: Op,
+        mark: usize,
+        replaced_before: usize,
+        updates: &[Op],
+    ) -> Result<bool, RewriteError> {
+        let replaced = state.replacements[replaced_before..].contains(&op);
+        if !replaced && !updates.contains(&op) {
+            return Err(RewriteError::at(
+                ctx.op_loc(op),
+                format!(
+                    "a conversion pattern neither replaced nor updated '{}'",
+                    ctx.name(op)
+                ),
+            ));
+        }
+        // Ops updated in place must now be legal, or be legalized again.
+        for &u in updates {
+            if !ctx.is_erased(u)
+                && self.target.is_legal(ctx, u).is_none()
+                && !self.legalize(ctx, state, u)?
+            {
+                return Ok(false);
+            }
+        }
+        for c in created_since(ctx, state, mark) {
+            if !self.legalize(ctx, state, c)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Ops created since the arena held `mark` ops, in creation order, without
+/// the conversion's own materializations and what was erased.
+fn created_since(ctx: &Context, state: &State, mark: usize) -> Vec<Op> {
+    (mark..ctx.num_ops())
+        .map(Op::from_index)
+        .filter(|&o| {
+            !ctx.is_erased(o)
+                && !state.materializations.contains(&o)
+                && ctx.parent_block(o).is_some()
+        })
+        .collect()
+}
+
+/// Op-specific and any-op patterns interleaved by benefit, op-specific
+/// first on a tie.
+fn merge_by_benefit(specific: &[usize], any: &[usize], set: &ConversionPatternSet) -> Vec<usize> {
+    let mut out = Vec::with_capacity(specific.len() + any.len());
+    let (mut i, mut j) = (0, 0);
+    while i < specific.len() || j < any.len() {
+        let take_specific = j >= any.len()
+            || (i < specific.len()
+                && set.patterns[specific[i]].benefit() >= set.patterns[any[j]].benefit());
+        if take_specific {
+            out.push(specific[i]);
+            i += 1;
+        } else {
+            out.push(any[j]);
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Resolves what the conversion left pending: casts still needed, block
+/// arguments and results whose users were not converted.
+fn finalize(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
+    resolve_materializations(ctx, state)?;
+    // Converted block arguments that unconverted ops still use.
+    for bi in 0..state.converted_blocks.len() {
+        let (orig, new) = (
+            state.converted_blocks[bi].orig,
+            state.converted_blocks[bi].new,
+        );
+        let converter = state.converted_blocks[bi].converter.clone();
+        for (i, orig_arg) in ctx.block_args(orig).to_vec().into_iter().enumerate() {
+            let orig_ty = ctx.value_type(orig_arg);
+            if state.lookup_or_null(orig_arg, Some(orig_ty), ctx).is_some() {
+                continue;
+            }
+            let Some(user) = ctx.users(orig_arg).find(|&u| !state.is_ignored(ctx, u)) else {
+                continue;
+            };
+            let repl = state.lookup_or_default(orig_arg, None, ctx);
+            let dropped = repl == orig_arg;
+            let ip = if dropped || matches!(ctx.value_def(repl), ValueDef::BlockArg(..)) {
+                let b = if dropped {
+                    new
+                } else {
+                    ctx.value_block(repl).unwrap_or(new)
+                };
+                match ctx.first_op(b) {
+                    Some(f) => InsertPoint::Before(f),
+                    None => InsertPoint::AtEnd(b),
+                }
+            } else {
+                ctx.after(ctx.defining_op(repl).expect("a result has an op"))
+            };
+            let loc = ctx.value_loc(orig_arg);
+            let inputs: Vec<Value> = if dropped { vec![] } else { vec![repl] };
+            let made = converter.as_ref().and_then(|c| {
+                let mut l = NoListener;
+                let mut rw = Rewriter::new(ctx, &mut l);
+                rw.restore_insertion_point(Some(ip));
+                TypeConverter::materialize(&c.source, &mut rw, orig_ty, &inputs, loc)
+            });
+            let Some(v) = made else {
+                let user_loc = ctx.op_loc(user);
+                let _ = user_loc;
+                return Err(RewriteError::at(
+                    loc,
+                    format!("failed to materialize conversion for block argument #{i} that remained live after conversion"),
+                ));
+            };
+            state.mapping.insert(orig_arg, v);
+            let _ = state.converted_blocks[bi].args[i];
+        }
+    }
+    // Results whose type changed and that unconverted ops still use.
+    let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+    for (&from, &to) in &state.mapping {
+        inverse.entry(to).or_default().push(from);
+    }
+    let mut k = 0;
+    while k < state.changed_results.len() {
+        let op = state.replacements[state.changed_results[k]];
+        let converter = state.replacement_converters[state.changed_results[k]].clone();
+        k += 1;
+        for r in ctx.results(op).to_vec() {
+            let Some(&new) = state.mapping.get(&r) else {
+                if let Some(u) = ctx.users(r).find(|&u| !state.is_ignored(ctx, u)) {
+                    let _ = u;
+                    return Err(RewriteError::at(
+                        ctx.op_loc(op),
+                        format!(
+                            "failed to legalize operation '{}' marked as erased",
+                            ctx.name(op)
+                        ),
+                    ));
+                }
+                continue;
+            };
+            let new = state.lookup_or_default(new, None, ctx);
+            let ty = ctx.value_type(r);
+            if ctx.value_type(new) == ty {
+                continue;
+            }
+            if !has_live_user_of_replaced(ctx, state, &inverse, r) {
+                continue;
+            }
+            let loc = ctx.op_loc(op);
+            let made = converter.as_ref().and_then(|c| {
+                let mut l = NoListener;
+                let mut rw = Rewriter::new(ctx, &mut l);
+                rw.set_insertion_point(op);
+                TypeConverter::materialize(&c.source, &mut rw, ty, &[new], loc)
+            });
+            let Some(v) = made else {
+                return Err(RewriteError::at(
+                    loc,
+                    format!(
+                        "failed to materialize conversion for result #{} of operation '{}' that remained live after conversion",
+                        result_index(ctx, r),
+                        ctx.name(op)
+                    ),
+                ));
+            };
+            state.mapping.insert(r, v);
+        }
+    }
+    Ok(())
+}
+
+fn result_index(ctx: &Context, v: Value) -> usize {
+    match ctx.value_def(v) {
+        ValueDef::Result(_, i) => i as usize,
+        ValueDef::BlockArg(_, i) => i as usize,
+    }
+}
+
+/// Does `v`, or a value `v` itself replaced (followed back through the
+/// mapping), still have a user the conversion did not replace?
+fn has_live_user_of_replaced(
+    ctx: &Context,
+    state: &State,
+    inverse: &FxHashMap<Value, Vec<Value>>,
+    v: Value,
+) -> bool {
+    let mut work = vec![v];
+    let mut seen = FxHashSet::default();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if ctx
+            .users(x)
+            .any(|u| !state.is_ignored(ctx, u) && !state.materializations.contains(&u))
+        {
+            return true;
+        }
+        if let Some(older) = inverse.get(&x) {
+            work.extend_from_slice(older);
+        }
+    }
+    false
+}
+
+/// The casts the conversion inserted for patterns: those whose users all
+/// went away are dropped; a live one is resolved through the mapping when a
+/// value of its type already stands for its input, or replaced by the type
+/// converter's materialization at the same place.
+fn resolve_materializations(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
+    let list: Vec<(Op, MaterializationKind, Option<Conv>)> = state
+        .unresolved
+        .iter()
+        .map(|u| (u.op, u.kind, u.converter.clone()))
+        .collect();
+    for (op, kind, converter) in list.into_iter().rev() {
+        let out = ctx.result(op, 0);
+        let live = ctx
+            .users(out)
+            .any(|u| !state.is_ignored(ctx, u) && !state.materializations.contains(&u));
+        if !live {
+            continue;
+        }
+        let ty = ctx.value_type(out);
+        let inputs = ctx.operands(op).to_vec();
+        // A value of the wanted type may already stand for the input.
+        if let [input] = inputs[..] {
+            let remapped = state.lookup_or_default(input, Some(ty), ctx);
+            if ctx.value_type(remapped) == ty && remapped != out {
+                ctx.replace_all_uses_with(out, remapped);
+                continue;
+            }
+        }
+        let loc = ctx.op_loc(op);
+        let made = converter.as_ref().and_then(|c| {
+            let mut l = NoListener;
+            let mut rw = Rewriter::new(ctx, &mut l);
+            rw.set_insertion_point(op);
+            // An argument materialization that does not apply falls back
+            // to a source materialization, as in MLIR.
+            match kind {
+                MaterializationKind::Argument => {
+                    TypeConverter::materialize(&c.argument, &mut rw, ty, &inputs, loc).or_else(
+                        || TypeConverter::materialize(&c.source, &mut rw, ty, &inputs, loc),
+                    )
+                }
+                MaterializationKind::Target => {
+                    TypeConverter::materialize(&c.target, &mut rw, ty, &inputs, loc)
+                }
+            }
+        });
+        let Some(v) = made else {
+            let from = inputs.first().map(|&v| ctx.value_type(v));
+            let _ = from;
+            return Err(RewriteError::at(
+                loc,
+                "failed to legalize unresolved materialization that remained live after conversion",
+            ));
+        };
+        ctx.replace_all_uses_with(out, v);
+        let old = state
+            .mapping
+            .iter()
+            .filter(|(_, &m)| m == out)
+            .map(|(&k, _)| k)
+            .collect::<Vec<_>>();
+        for k in old {
+            state.mapping.insert(k, v);
+        }
+    }
+    Ok(())
+}
+
+/// Applies what was recorded: uses move to the replacing values, replaced
+/// ops and pending casts are erased, converted blocks' old arguments go.
+fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
+    for i in 0..state.replacements.len() {
+        let op = state.replacements[i];
+        for r in ctx.results(op).to_vec() {
+            let ty = ctx.value_type(r);
+            if let Some(new) = state.lookup_or_null(r, Some(ty), ctx) {
+                ctx.replace_all_uses_with(r, new);
+            }
+        }
+    }
+    for &arg in &state.arg_replacements {
+        let ty = ctx.value_type(arg);
+        let Some(repl) = state.lookup_or_null(arg, Some(ty), ctx) else {
+            continue;
+        };
+        match ctx.defining_op(repl) {
+            None => ctx.replace_all_uses_with(arg, repl),
+            Some(def) => {
+                // Uses before the replacing op in its own block keep the
+                // argument (they are being erased).
+                let def_block = ctx.parent_block(def);
+                let order: FxHashMap<Op, usize> = def_block
+                    .map(|b| {
+                        ctx.block_ops_iter(b)
+                            .enumerate()
+                            .map(|(i, o)| (o, i))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let def_pos = order.get(&def).copied();
+                ctx.replace_uses_if(arg, repl, |c, u| {
+                    c.parent_block(u.op) != def_block || order.get(&u.op).copied() > def_pos
+                });
+            }
+        }
+    }
+    for u in std::mem::take(&mut state.unresolved).into_iter().rev() {
+        if ctx.is_erased(u.op) {
+            continue;
+        }
+        let out = ctx.result(u.op, 0);
+        if ctx.has_uses(out) {
+            // Only erased ops still use it.
+            drop_uses(ctx, state, out)?;
+        }
+        let _ = ctx.erase_op(u.op);
+    }
+    for &op in state.replacements.iter().rev() {
+        if ctx.is_erased(op) {
+            continue;
+        }
+        for r in ctx.results(op).to_vec() {
+            drop_uses(ctx, state, r)?;
+        }
+        ctx.drop_all_references(op);
+        let _ = ctx.erase_op(op);
+    }
+    for cb in std::mem::take(&mut state.converted_blocks) {
+        for (i, a) in ctx.block_args(cb.orig).to_vec().into_iter().enumerate() {
+            if ctx.has_uses(a) {
+                let repl =
+                    cb.args[i].map(|v| state.lookup_or_default(v, Some(ctx.value_type(a)), ctx));
+                match repl {
+                    Some(v) if ctx.value_type(v) == ctx.value_type(a) => {
+                        ctx.replace_all_uses_with(a, v)
+                    }
+                    _ => drop_uses(ctx, state, a)?,
+                }
+            }
+        }
+        let _ = ctx.erase_block(cb.orig);
+    }
+    Ok(())
+}
+
+/// Detaches the remaining uses of `v`, all by ops being erased; a use by
+/// an op that stays means a pattern built it on an operand it should have
+/// taken converted.
+fn drop_uses(ctx: &mut Context, state: &State, v: Value) -> Result<(), RewriteError> {
+    for user in ctx.users(v).collect::<Vec<_>>() {
+        let doomed = state.is_ignored(ctx, user)
+            || state.materializations.contains(&user)
+            || ctx
+                .ancestor(user, |_, a| state.replaced.contains(&a))
+                .is_some();
+        if !doomed {
+            return Err(RewriteError::at(
+                ctx.op_loc(user),
+                format!(
+                    "'{}' uses a value the conversion replaced by one of another type",
+                    ctx.name(user)
+                ),
+            ));
+        }
+        ctx.drop_all_references(user);
+    }
+    Ok(())
+}
+
+impl crate::rewriter::Builder for ConversionRewriter<'_> {
+    fn context(&mut self) -> &mut Context {
+        self.rw.ctx
+    }
+    fn build_op(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Result<Op, RewriteError> {
+        self.rw.create_op(name, loc, operands, result_types, attrs)
+    }
+}

@@ -33,6 +33,8 @@ for a in "\$@"; do
     *) input=\$a ;;
   esac
 done
+if [ \${#mid[@]} -eq 0 ]; then exec mlir-opt-14 "\$@"; fi
+echo "ours: \${mid[*]}" >> "${CPU_TESTS_LOG:-/dev/null}"
 mlir-opt-14 "\$input" "\${pre[@]}" | "$ours" - "\${mid[@]}" | mlir-opt-14 - "\${post[@]}"
 SCRIPT
 chmod +x "$work/split-opt"

@@ -285,6 +285,10 @@ impl OperationFolder {
         if self.referenced.is_empty() {
             return;
         }
+        if ctx.regions_of(op).is_empty() {
+            self.notify_removal(ctx, hooks, op);
+            return;
+        }
         let mut nested = vec![];
         ctx.walk_post(op, &mut |o| nested.push(o));
         nested.push(op);

@@ -153,8 +153,7 @@ impl Queue {
     /// `op` and its nested ops are going away: requeue what feeds it,
     /// forget them.
     fn removed(&mut self, ctx: &Context, op: Op) {
-        let operands = ctx.operands(op).to_vec();
-        self.add_operands(ctx, &operands);
+        self.add_operands(ctx, ctx.operands(op));
         ctx.walk_post(op, &mut |o| self.remove(o));
         self.remove(op);
     }

@@ -29,7 +29,8 @@ pub fn ops() -> Vec<OpDef> {
             .terminator(),
         OpDef::new("scf.parallel")
             .recursive_effects()
-            .syntax(parse_parallel, print_parallel),
+            .syntax(parse_parallel, print_parallel)
+            .verify(verify_parallel),
         OpDef::new("scf.reduce").syntax(parse_reduce, print_reduce),
         OpDef::new("scf.reduce.return")
             .syntax(parse_yield, print_yield)
@@ -60,6 +61,68 @@ fn verify_if(ctx: &Context, op: Op) -> Result<(), String> {
     let results: Vec<Type> = ctx.results(op).iter().map(|&v| ctx.value_type(v)).collect();
     for (i, &r) in ctx.regions_of(op).iter().enumerate() {
         check_edge(ctx, r, i, "parent results", &results)?;
+    }
+    Ok(())
+}
+
+/// MLIR's `ParallelOp` verifier: bounds and steps, one index induction
+/// variable per dimension, one reduction and one initial value per
+/// result; a constant step must be positive (`async-parallel-for` and
+/// the lowerings divide by it).
+fn verify_parallel(ctx: &Context, op: Op) -> Result<(), String> {
+    let segs = segments(ctx, op, 4);
+    let steps = &segs[2];
+    if steps.is_empty() {
+        return Err("needs at least one tuple element for lowerBound, upperBound and step".into());
+    }
+    for &s in steps {
+        let Some(d) = ctx.defining_op(s) else {
+            continue;
+        };
+        if ctx.name(d) != "arith.constant" {
+            continue;
+        }
+        if let Some(AttrKind::Integer(v, _)) = ctx.get_attr(d, "value").map(|a| ctx.attr_kind(a)) {
+            if *v <= 0 {
+                return Err("constant step operand must be positive".into());
+            }
+        }
+    }
+    let Some(&body) = ctx.regions_of(op).first() else {
+        return Ok(());
+    };
+    let Some(entry) = ctx.entry_block(body) else {
+        return Ok(());
+    };
+    let args = ctx.block_args(entry);
+    if args.len() != steps.len() {
+        return Err(format!(
+            "expects the same number of induction variables: {} as bound and step values: {}",
+            args.len(),
+            steps.len()
+        ));
+    }
+    if args
+        .iter()
+        .any(|&a| !matches!(ctx.kind(ctx.value_type(a)), TypeKind::Index))
+    {
+        return Err("expects arguments for the induction variable to be of index type".into());
+    }
+    let results = ctx.results(op).len();
+    let reductions = ctx
+        .block_ops_iter(entry)
+        .filter(|&o| ctx.name(o) == "scf.reduce")
+        .count();
+    if results != reductions {
+        return Err(format!(
+            "expects number of results: {results} to be the same as number of reductions: {reductions}"
+        ));
+    }
+    if results != segs[3].len() {
+        return Err(format!(
+            "expects number of results: {results} to be the same as number of initial values: {}",
+            segs[3].len()
+        ));
     }
     Ok(())
 }
@@ -633,8 +696,8 @@ fn print_reduce(p: &mut Printer, op: Op) {
     let ops = p.ctx.operands(op);
     p.w("(");
     p.operands(ops);
-    p.w(") ");
-    p.w(": ");
+    // Two spaces before the colon, as MLIR 13-15 print it.
+    p.w(")  : ");
     let t = p.ctx.value_type(ops[0]);
     p.ty(t);
     p.w(" ");

@@ -124,9 +124,11 @@ impl Pass for AsyncParallelFor {
             cfg,
             ifaces: Interfaces::new(pc.edition),
             tables: Mutex::new(FxHashMap::default()),
+            warnings: Mutex::new(vec![]),
         };
+        let pattern = std::sync::Arc::new(pattern);
         let mut set = PatternSet::new();
-        set.add(pattern);
+        set.add(SharedPattern(pattern.clone()));
         let frozen = set.freeze(pc.ctx);
         let ifaces = Interfaces::new(pc.edition);
         let regions = pc.ctx.regions_of(module).to_vec();
@@ -140,7 +142,13 @@ impl Pass for AsyncParallelFor {
         };
         let converged =
             apply_patterns_and_fold_greedily(pc.ctx, &regions, &frozen, &ifaces, config)
-                .map_err(|e| e.into_ir_error(pc.ctx))?;
+                .map_err(|e| e.into_ir_error(pc.ctx));
+        let found =
+            std::mem::take(&mut *pattern.warnings.lock().unwrap_or_else(|e| e.into_inner()));
+        for (_, loc, message) in found {
+            pc.warnings.push(IrError::new(loc, message));
+        }
+        let converged = converged?;
         if !converged {
             // Upstream fails the pass without a word.
             return Err(IrError::new(
@@ -165,6 +173,9 @@ struct Config {
 /// new function is uniqued in time independent of the module's size.
 #[derive(Default)]
 struct SymbolNames {
+    /// Interned op and attribute names the pattern builds with, by the
+    /// address of the literal: a pointer hashes faster than the text.
+    literals: FxHashMap<usize, Symbol>,
     taken: FxHashSet<Symbol>,
     /// For a base name: every `base_N` below this N is taken.
     next_suffix: FxHashMap<Symbol, u32>,
@@ -224,6 +235,8 @@ struct ParallelForRewrite {
     ifaces: Interfaces,
     /// Symbol names by module, built on the first loop in each.
     tables: Mutex<FxHashMap<Op, SymbolNames>>,
+    /// Warnings about loops left alone: (loop, location, message).
+    warnings: Mutex<Vec<(Op, Location, String)>>,
 }
 
 impl RewritePattern for ParallelForRewrite {
@@ -234,9 +247,31 @@ impl RewritePattern for ParallelForRewrite {
         "AsyncParallelForRewrite"
     }
     fn match_and_rewrite(&self, op: Op, rw: &mut Rewriter) -> Result<bool, RewriteError> {
-        // Loops with reductions are left alone, as upstream leaves them.
+        // Loops with reductions are left alone, as upstream leaves them;
+        // beyond upstream, with a warning at the loop.
         if !rw.ctx.results(op).is_empty() {
+            let mut w = self.warnings.lock().unwrap_or_else(|e| e.into_inner());
+            if !w.iter().any(|x| x.0 == op) {
+                w.push((
+                    op,
+                    rw.ctx.op_loc(op),
+                    "'scf.parallel' op with reductions is left sequential: async-parallel-for lowers loops without reductions only".to_string(),
+                ));
+            }
             return Ok(false);
+        }
+        match static_trip_counts(rw.ctx, &self.ifaces, op) {
+            Err(message) => return Err(RewriteError::at(rw.ctx.op_loc(op), message)),
+            // Beyond upstream: a dimension with a negative static trip count
+            // (a constant upper bound below the lower bound) runs nothing,
+            // and neither does the loop. Upstream multiplies the signed trip
+            // counts, and two such dimensions make a positive count of
+            // iterations that then run.
+            Ok(true) => {
+                rw.erase_op(op)?;
+                return Ok(true);
+            }
+            Ok(false) => {}
         }
         let Some(module) = rw.ctx.ancestor(op, |c, o| c.name(o) == "builtin.module") else {
             return Ok(false);
@@ -265,6 +300,84 @@ impl RewritePattern for ParallelForRewrite {
         l.rewrite()?;
         Ok(true)
     }
+}
+
+/// The pattern, shared with the pass that reads its warnings afterwards.
+struct SharedPattern(std::sync::Arc<ParallelForRewrite>);
+
+impl RewritePattern for SharedPattern {
+    fn root(&self) -> Option<&'static str> {
+        self.0.root()
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn match_and_rewrite(&self, op: Op, rw: &mut Rewriter) -> Result<bool, RewriteError> {
+        self.0.match_and_rewrite(op, rw)
+    }
+}
+
+/// Checks the statically known trip counts of a loop (dimensions whose
+/// bounds and step are all constants): `Err` with the message to report
+/// at the loop when the block-size arithmetic would overflow `index` (64
+/// bits, as MLIR folds it), `Ok(true)` when a dimension runs a negative
+/// number of times (the loop runs nothing).
+fn static_trip_counts(ctx: &Context, ifaces: &Interfaces, op: Op) -> Result<bool, String> {
+    let segs = segments(ctx, op, 4);
+    let konst = |v: Value| -> Option<i128> {
+        match ctx.attr_kind(constant_of(ctx, ifaces, v)?) {
+            AttrKind::Integer(x, _) => Some(*x),
+            _ => None,
+        }
+    };
+    let mut counts: Vec<Option<i128>> = vec![];
+    let mut negative = false;
+    for (d, ((&lb, &ub), &st)) in segs[0].iter().zip(&segs[1]).zip(&segs[2]).enumerate() {
+        let (Some(l), Some(u), Some(s)) = (konst(lb), konst(ub), konst(st)) else {
+            counts.push(None);
+            continue;
+        };
+        let range = u - l;
+        if i64::try_from(range).is_err() {
+            return Err(format!(
+                "'scf.parallel' op upper bound minus lower bound of dimension {d} ({u} - {l}) overflows index"
+            ));
+        }
+        if s <= 0 {
+            // The verifier rejects it; nothing to count.
+            counts.push(None);
+            continue;
+        }
+        let tc = if range > 0 {
+            (range + s - 1) / s
+        } else {
+            range / s
+        };
+        negative |= tc < 0;
+        counts.push(Some(tc));
+    }
+    if negative {
+        return Ok(true);
+    }
+    // The iterations of every run of trailing static dimensions (the
+    // block-aligned compute function multiplies them), and of the whole
+    // space when it is static.
+    let mut product: i128 = 1;
+    for c in counts.iter().rev() {
+        let Some(c) = c else { break };
+        product *= c;
+        if i64::try_from(product).is_err() {
+            let all: Vec<String> = counts
+                .iter()
+                .map(|c| c.map_or("?".to_string(), |c| c.to_string()))
+                .collect();
+            return Err(format!(
+                "'scf.parallel' op iteration space ({}) overflows index",
+                all.join(" x ")
+            ));
+        }
+    }
+    Ok(false)
 }
 
 /// A compute function: the function and the values of the loop's body
@@ -307,6 +420,16 @@ impl Lowering<'_, '_, '_> {
     fn ctx(&mut self) -> &mut Context {
         self.rw.ctx
     }
+    /// The interned `name`.
+    fn s(&mut self, name: &'static str) -> Symbol {
+        let key = name.as_ptr() as usize;
+        if let Some(&sym) = self.names.literals.get(&key) {
+            return sym;
+        }
+        let sym = self.rw.ctx.sym(name);
+        self.names.literals.insert(key, sym);
+        sym
+    }
     fn num_loops(&self) -> usize {
         self.lbs.len()
     }
@@ -318,16 +441,16 @@ impl Lowering<'_, '_, '_> {
 
     fn create(
         &mut self,
-        name: &str,
+        name: &'static str,
         operands: &[Value],
         results: &[Type],
         attrs: &[(Symbol, Attribute)],
     ) -> R<Op> {
-        let name = self.ctx().sym(name);
+        let name = self.s(name);
         let loc = self.loc;
         self.rw.create_op(name, loc, operands, results, attrs)
     }
-    fn value(&mut self, name: &str, operands: &[Value], ty: Type) -> R<Value> {
+    fn value(&mut self, name: &'static str, operands: &[Value], ty: Type) -> R<Value> {
         let o = self.create(name, operands, &[ty], &[])?;
         Ok(self.rw.ctx.result(o, 0))
     }
@@ -335,7 +458,7 @@ impl Lowering<'_, '_, '_> {
         self.ctx().index_type()
     }
     fn constant(&mut self, value: Attribute, ty: Type) -> R<Value> {
-        let key = self.ctx().sym("value");
+        let key = self.s("value");
         let o = self.create("arith.constant", &[], &[ty], &[(key, value)])?;
         Ok(self.rw.ctx.result(o, 0))
     }
@@ -350,7 +473,7 @@ impl Lowering<'_, '_, '_> {
         self.constant(a, t)
     }
     /// A binary op whose result has its operands' type.
-    fn binary(&mut self, name: &str, a: Value, b: Value) -> R<Value> {
+    fn binary(&mut self, name: &'static str, a: Value, b: Value) -> R<Value> {
         let t = self.rw.ctx.value_type(a);
         self.value(name, &[a, b], t)
     }
@@ -361,7 +484,7 @@ impl Lowering<'_, '_, '_> {
             .unwrap_or(0);
         let i64t = self.ctx().int_type(64);
         let pa = self.ctx().int_attr(p as i128, i64t);
-        let key = self.ctx().sym("predicate");
+        let key = self.s("predicate");
         let i1 = self.ctx().int_type(1);
         let o = self.create("arith.cmpi", &[a, b], &[i1], &[(key, pa)])?;
         Ok(self.rw.ctx.result(o, 0))
@@ -372,7 +495,7 @@ impl Lowering<'_, '_, '_> {
     }
     fn call(&mut self, callee: Symbol, operands: &[Value]) -> R<Op> {
         let a = self.ctx().attr(AttrKind::SymbolRef(callee, vec![]));
-        let key = self.ctx().sym("callee");
+        let key = self.s("callee");
         self.create("func.call", operands, &[], &[(key, a)])
     }
 
@@ -380,9 +503,9 @@ impl Lowering<'_, '_, '_> {
     /// detached and folded; a constant result is materialized at the
     /// insertion point, an existing value returned, and only an op that
     /// does not fold is inserted.
-    fn create_or_fold(&mut self, name: &str, a: Value, b: Value) -> R<Value> {
+    fn create_or_fold(&mut self, name: &'static str, a: Value, b: Value) -> R<Value> {
         let ty = self.rw.ctx.value_type(a);
-        let sym = self.ctx().sym(name);
+        let sym = self.s(name);
         let loc = self.loc;
         let op = self
             .ctx()
@@ -421,7 +544,7 @@ impl Lowering<'_, '_, '_> {
     /// announced, after the ops it holds.
     fn with_regions(
         &mut self,
-        name: &str,
+        name: &'static str,
         operands: &[Value],
         results: &[Type],
         attrs: &[(Symbol, Attribute)],
@@ -434,7 +557,7 @@ impl Lowering<'_, '_, '_> {
             .collect();
         fill(self, &regions)?;
         self.rw.restore_insertion_point(ip);
-        let sym = self.ctx().sym(name);
+        let sym = self.s(name);
         let loc = self.loc;
         let op = self
             .ctx()
@@ -492,7 +615,7 @@ impl Lowering<'_, '_, '_> {
     fn execute_call(&mut self, callee: Symbol, operands: &[Value]) -> R<Value> {
         let token = self.ctx().token_type();
         let seg = segment_sizes(self.ctx(), &[0, 0]);
-        let key = self.ctx().sym("operand_segment_sizes");
+        let key = self.s("operand_segment_sizes");
         let exec =
             self.with_regions("async.execute", &[], &[token], &[(key, seg)], 1, |l, rs| {
                 l.block(rs[0], &[]);
@@ -903,7 +1026,7 @@ impl Lowering<'_, '_, '_> {
         // after inserting it.
         let r0 = self.ctx().create_region();
         let r1 = self.ctx().create_region();
-        let while_name = self.ctx().sym("scf.while");
+        let while_name = self.s("scf.while");
         let loc = self.loc;
         let whl =
             self.ctx()

@@ -31,6 +31,9 @@ pub struct PassContext<'a> {
     /// The syntax generation of the input: passes that emit
     /// edition-specific IR (the coroutine `passthrough`) consult it.
     pub edition: Edition,
+    /// Warnings the passes report at ops they leave as they are; the tool
+    /// prints them as MLIR prints `emitWarning`.
+    pub warnings: Vec<IrError>,
 }
 
 /// A transformation of the IR nested under an op (a module or a function).

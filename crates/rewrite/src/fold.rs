@@ -144,6 +144,12 @@ pub struct OperationFolder {
     referenced: FxHashMap<Op, Vec<Symbol>>,
     /// Op name -> its dialect's name, interned: asked at every fold.
     dialects: FxHashMap<Symbol, Symbol>,
+    /// The constant operands of the op being folded, reused.
+    scratch_consts: Vec<Option<Attribute>>,
+    /// Set when the folder moved or erased a constant outside a fold
+    /// (LLVM 15's adoption and re-hoisting): the driver cannot skip a
+    /// round's region simplification then.
+    pub moved: bool,
 }
 
 impl OperationFolder {
@@ -171,7 +177,7 @@ impl OperationFolder {
 
     /// LLVM 15's re-hoisting of an owned constant: if an op that is not an
     /// owned constant was put before it, it moves to its block's front.
-    fn rehoist(&self, ctx: &mut Context, op: Op) {
+    fn rehoist(&mut self, ctx: &mut Context, op: Op) {
         let Some(b) = ctx.parent_block(op) else {
             return;
         };
@@ -179,6 +185,7 @@ impl OperationFolder {
         if ctx.first_op(b) != Some(op) && !prev_owned {
             let first = ctx.first_op(b).expect("block holds the op");
             ctx.move_op_before(op, first);
+            self.moved = true;
         }
     }
 
@@ -216,6 +223,7 @@ impl OperationFolder {
             ctx.replace_all_uses_with(r, e);
             let _ = ctx.erase_op(op);
             let _ = hooks;
+            self.moved = true;
             return false;
         }
         let prev_owned = ctx
@@ -225,6 +233,7 @@ impl OperationFolder {
             let first = ctx.first_op(entry).expect("entry block holds ops");
             ctx.detach_op(op);
             ctx.insert_op(InsertPoint::Before(first), op);
+            self.moved = true;
         }
         self.scopes
             .entry(region)
@@ -280,6 +289,10 @@ impl OperationFolder {
     /// Forgets `op` and the ops nested in it (they are being erased).
     pub fn forget_nested(&mut self, ctx: &Context, hooks: &dyn OpInterfaces, op: Op) {
         if self.referenced.is_empty() {
+            return;
+        }
+        if ctx.regions_of(op).is_empty() {
+            self.notify_removal(ctx, hooks, op);
             return;
         }
         let mut nested = vec![];
@@ -353,11 +366,9 @@ impl OperationFolder {
                 }
             }
         }
-        let consts: Vec<Option<Attribute>> = ctx
-            .operands(op)
-            .iter()
-            .map(|&v| constant_of(ctx, hooks, v))
-            .collect();
+        let mut consts = std::mem::take(&mut self.scratch_consts);
+        consts.clear();
+        consts.extend(ctx.operands(op).iter().map(|&v| constant_of(ctx, hooks, v)));
         let folded = match ctx.traits_of(op).constant_like {
             true => match hooks.constant_value(ctx, op) {
                 Some(a) => Folded::Results(vec![FoldResult::Attr(a)]),
@@ -365,6 +376,7 @@ impl OperationFolder {
             },
             false => hooks.fold(ctx, op, &consts),
         };
+        self.scratch_consts = consts;
         let results = match folded {
             Folded::No => return None,
             Folded::InPlace => return Some(vec![]),

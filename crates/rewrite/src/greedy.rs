@@ -70,8 +70,13 @@ impl Default for GreedyConfig {
 /// is at most reading memory or allocating its own results (MLIR's
 /// `wouldOpBeTriviallyDead`).
 pub fn would_op_be_trivially_dead(ctx: &Context, op: Op) -> bool {
-    if ctx.traits_of(op).is_terminator {
+    let t = ctx.traits_of(op);
+    if t.is_terminator {
         return false;
+    }
+    // Most ops answer from their own traits: no walk, no stack.
+    if !t.recursive_effects || ctx.regions_of(op).is_empty() {
+        return t.pure || t.dead_if_unused || t.recursive_effects;
     }
     let mut stack = vec![op];
     while let Some(o) = stack.pop() {
@@ -148,8 +153,7 @@ impl Queue {
     /// `op` and its nested ops are going away: requeue what feeds it,
     /// forget them.
     fn removed(&mut self, ctx: &Context, op: Op) {
-        let operands = ctx.operands(op).to_vec();
-        self.add_operands(ctx, &operands);
+        self.add_operands(ctx, ctx.operands(op));
         ctx.walk_post(op, &mut |o| self.remove(o));
         self.remove(op);
     }
@@ -237,6 +241,7 @@ pub fn apply_patterns_and_fold_greedily(
     loop {
         queue.list.clear();
         queue.pos.clear();
+        folder.moved = false;
         if config.top_down {
             let mut seed = vec![];
             for &r in regions {
@@ -262,6 +267,8 @@ pub fn apply_patterns_and_fold_greedily(
         // counted; the count is set on first use).
         let mut budget: SecondaryMap<mlir_async_ir::Block, u64> = SecondaryMap::default();
         let mut exhausted = false;
+        // The operands of the op being folded, kept in one buffer.
+        let mut original_operands: Vec<Value> = vec![];
         while let Some(slot) = queue.pop() {
             let Some(op) = slot else { continue };
             if is_op_trivially_dead(ctx, op) {
@@ -273,7 +280,8 @@ pub fn apply_patterns_and_fold_greedily(
                 continue;
             }
 
-            let original_operands = ctx.operands(op).to_vec();
+            original_operands.clear();
+            original_operands.extend_from_slice(ctx.operands(op));
             let outcome = {
                 let q = std::cell::RefCell::new(&mut queue);
                 folder.try_to_fold(
@@ -326,7 +334,12 @@ pub fn apply_patterns_and_fold_greedily(
         }
         changed |= exhausted;
 
-        if config.region_simplification {
+        // A round that changed nothing leaves the IR the last round's
+        // simplification produced, and simplifying is idempotent: it
+        // would change nothing either (MLIR runs it anyway; skipping it
+        // saves a walk of every region in the common last round).
+        let unchanged = iteration > 0 && !changed && !folder.moved;
+        if config.region_simplification && !unchanged {
             let mut listener = DriverListener {
                 queue: &mut queue,
                 folder: &mut folder,

@@ -365,6 +365,7 @@ fn open_failure(path: &str, e: &std::io::Error) -> String {
 
 /// `stream`: where to write the output as it is printed (`-`: stdout),
 /// when this chunk is the whole input; otherwise its text is returned.
+#[allow(clippy::too_many_arguments)]
 fn process_chunk(
     o: &Options,
     file: &str,
@@ -373,6 +374,7 @@ fn process_chunk(
     timing: &mut Vec<(String, f64)>,
     after_all: &mut String,
     edition_seen: &mut Option<Edition>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> ChunkResult {
     // Parts are cut from the text: only an input that is all UTF-8.
     if let Some(dest) = stream.filter(|_| chunk.raw == chunk.text.as_bytes()) {
@@ -451,8 +453,17 @@ fn process_chunk(
             ctx: &mut ctx,
             registry: &reg,
             edition,
+            warnings: vec![],
         };
         let r: Result<(), IrError> = run_entry(&mut pc, e, module);
+        for w in std::mem::take(&mut pc.warnings) {
+            let d = Diagnostic::at(&ctx, w.loc, Severity::Warning, &w.message);
+            if o.verify_diagnostics {
+                warnings.push(d);
+            } else {
+                stdio::eprint(d.render(Some(chunk.text)));
+            }
+        }
         if let Err(err) = r {
             return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
         }
@@ -610,6 +621,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
     fn chunk_at<'t>(split: bool, c: &Chunk<'t>) -> Option<(&'t str, u32)> {
         split.then_some((c.text, c.line_offset))
     }
+    let mut warnings = vec![];
     for chunk in chunks {
         let result = process_chunk(
             &o,
@@ -619,10 +631,11 @@ pub fn main_with_args(args: &[String]) -> i32 {
             &mut timing,
             &mut after_all,
             &mut edition_seen,
+            &mut warnings,
         );
         if o.verify_diagnostics {
             let mut expected = parse_expected(chunk.text, chunk.line_offset);
-            let diags = match result {
+            let mut diags = match result {
                 ChunkResult::Output(out) => {
                     outputs.push(Some(out));
                     vec![]
@@ -634,6 +647,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
                     d
                 }
             };
+            diags.splice(0..0, warnings.drain(..));
             let mut flat = vec![];
             for d in diags {
                 let notes = d.notes.clone();

@@ -223,6 +223,7 @@ fn run_part(
         ctx: &mut s.ctx,
         registry: &s.reg,
         edition,
+        warnings: vec![],
     };
     run_shard(&mut pc, s.module, foreign, link, eliminate)
         .map_err(|_| "the pass needs the whole module")?;

@@ -18,6 +18,8 @@ struct Gen<'a> {
     /// `f32` values in scope.
     flt: Vec<String>,
     indent: usize,
+    /// The index constants made so far, by name.
+    consts: std::collections::HashMap<String, i64>,
 }
 
 const CONSTS: &[i64] = &[0, 1, 2, 3, 4, 7, 10, 16, 100, 513, 1000];
@@ -37,6 +39,7 @@ impl Gen<'_> {
     fn const_index(&mut self, v: i64) -> String {
         let name = self.fresh();
         self.line(&format!("{name} = arith.constant {v} : index"));
+        self.consts.insert(name.clone(), v);
         name
     }
     fn pick_idx(&mut self) -> String {
@@ -156,8 +159,17 @@ impl Gen<'_> {
         let mut ubs = vec![];
         let mut steps = vec![];
         for _ in 0..dims {
-            lbs.push(self.bound(0, 3));
-            ubs.push(self.bound(0, 40));
+            let (mut lb, mut ub) = (self.bound(0, 3), self.bound(0, 40));
+            // Constant bounds run forwards: a dimension that runs a negative
+            // number of times is where this pass departs from upstream on
+            // purpose (tests/passes/async-parallel-for-beyond-upstream.mlir).
+            if let (Some(l), Some(u)) = (self.consts.get(&lb), self.consts.get(&ub)) {
+                if u < l {
+                    std::mem::swap(&mut lb, &mut ub);
+                }
+            }
+            lbs.push(lb);
+            ubs.push(ub);
             // A dynamic step is an argument (a constant one must be positive).
             steps.push(if self.rng.below(3) == 0 {
                 ["%s", "%n", "%k"][self.rng.below(3)].to_string()
@@ -195,6 +207,7 @@ pub fn parallel_module(rng: &mut Rng, edition: u32, funcs: usize) -> String {
             idx: vec!["%n".into(), "%k".into(), "%s".into()],
             flt: vec!["%f".into()],
             indent: 1,
+            consts: Default::default(),
         };
         g.out.push_str(&format!(
             "{kw} @f{f}(%buf: memref<?xf32>, %n: index, %k: index, %s: index, %f: f32) {{\n"

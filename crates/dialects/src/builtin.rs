@@ -14,9 +14,9 @@ pub fn ops() -> Vec<OpDef> {
     module.traits.symbol_table = true;
     module.traits.no_terminator = true;
     module.traits.graph_region = true;
-    let unrealized = OpDef::new("builtin.unrealized_conversion_cast")
-        .syntax(parse_unrealized_cast, print_unrealized_cast)
-        .pure();
+    let mut unrealized = OpDef::new("builtin.unrealized_conversion_cast")
+        .syntax(parse_unrealized_cast, print_unrealized_cast);
+    unrealized.traits.pure = true;
     vec![
         module,
         unrealized,
@@ -42,6 +42,24 @@ pub fn ops() -> Vec<OpDef> {
             .pure()
             .names(|_, _, _, set| set(0, "f")),
     ]
+}
+
+/// `%a, %b : A, B to X, Y {attrs}` (ODS: `($inputs^ : type($inputs))?
+/// to type($outputs) attr-dict`).
+fn parse_unrealized_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    parse_operands_and_types(p, &mut st.operands)?;
+    p.expect_keyword("to")?;
+    st.result_types = p.parse_type_list_no_parens()?;
+    attr_dict(p, st)
+}
+
+fn print_unrealized_cast(p: &mut Printer, op: Op) {
+    let ops = p.ctx.operands(op);
+    print_operands_and_types(p, ops);
+    p.w(" to ");
+    let outs = types_of(p.ctx, p.ctx.results(op));
+    p.types(&outs);
+    p.attr_dict(op, &[]);
 }
 
 fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -608,47 +626,4 @@ pub fn coroutine_passthrough(ctx: &mut Context, ed: Edition) -> Option<Attribute
             ctx.attr(AttrKind::Array(vec![inner]))
         }
     })
-}
-
-/// `($inputs^ : type($inputs))? to type($outputs) attr-dict`.
-fn parse_unrealized_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let omark = p.parse_operand_list_pending()?;
-    let n = p.pending(omark).len();
-    if n > 0 {
-        p.expect(":")?;
-        let pos = p.pos;
-        let tmark = p.parse_type_list_pending()?;
-        let nt = p.pending_types(tmark).len();
-        if nt != n {
-            p.drop_pending(omark);
-            p.drop_pending_types(tmark);
-            return p.err(pos, format!("{n} operands present, but expected {nt}"));
-        }
-        p.resolve_pending_typed(omark, tmark, &mut st.operands)?;
-    }
-    p.expect_keyword("to")?;
-    let outs = p.parse_type_list_no_parens()?;
-    st.result_types.extend(outs);
-    attr_dict(p, st)?;
-    Ok(())
-}
-
-fn print_unrealized_cast(p: &mut Printer, op: Op) {
-    let ins = p.ctx.operands(op);
-    if !ins.is_empty() {
-        p.w(" ");
-        p.operands(ins);
-        p.w(" : ");
-        let ts: Vec<Type> = ins.iter().map(|&v| p.ctx.value_type(v)).collect();
-        p.types(&ts);
-    }
-    p.w(" to ");
-    let ts: Vec<Type> = p
-        .ctx
-        .results(op)
-        .iter()
-        .map(|&v| p.ctx.value_type(v))
-        .collect();
-    p.types(&ts);
-    p.attr_dict(op, &[]);
 }

@@ -69,7 +69,7 @@ fn converter(rw: &ConversionRewriter, op: Op) -> Result<Rc<TypeConverter>, Rewri
     })
 }
 
-fn convert_func_signature(op: Op, _: &[Value], rw: &mut ConversionRewriter) -> R {
+pub fn convert_func_signature(op: Op, _: &[Value], rw: &mut ConversionRewriter) -> R {
     let conv = converter(rw, op)?;
     let (ins, outs) = func_type(rw.ctx_ref(), op);
     let Some(sig) = conv.convert_signature_args(rw.ctx(), &ins) else {
@@ -96,7 +96,7 @@ fn convert_return(op: Op, operands: &[Value], rw: &mut ConversionRewriter) -> R 
     Ok(true)
 }
 
-fn convert_call(op: Op, operands: &[Value], rw: &mut ConversionRewriter) -> R {
+pub fn convert_call(op: Op, operands: &[Value], rw: &mut ConversionRewriter) -> R {
     let conv = converter(rw, op)?;
     let results: Vec<_> = {
         let ctx = rw.ctx_ref();

@@ -3,7 +3,9 @@
 //! and the async passes, one file each.
 
 pub mod arith_to_llvm;
+pub mod async_parallel_for;
 pub mod async_to_async_runtime;
+pub mod async_to_llvm;
 pub mod canonicalize;
 pub mod cse;
 pub mod expand;
@@ -49,6 +51,9 @@ pub enum OptionKind {
     /// A signed 64-bit integer (`cl::opt<long>`, `int64_t` in MLIR's
     /// pass definitions).
     Int,
+    /// A signed 32-bit integer (`cl::opt<int>`, `int32_t` in MLIR's pass
+    /// definitions).
+    Int32,
     /// A comma-separated list of strings (`ListOption<std::string>`).
     StringList,
 }
@@ -62,6 +67,10 @@ pub struct PassOption {
     pub kind: OptionKind,
     /// The value when not given (empty for a list).
     pub default: &'static str,
+    /// The generations that have the option (a pass's options changed
+    /// between releases): given in another, it is unknown.
+    pub first: Edition,
+    pub last: Edition,
 }
 
 impl PassOption {
@@ -76,7 +85,26 @@ impl PassOption {
             description,
             kind,
             default,
+            first: Edition::V13,
+            last: Edition::V15,
         }
+    }
+
+    /// The option exists from generation `e` on.
+    pub const fn since(mut self, e: Edition) -> Self {
+        self.first = e;
+        self
+    }
+
+    /// The option exists up to generation `e`.
+    pub const fn until(mut self, e: Edition) -> Self {
+        self.last = e;
+        self
+    }
+
+    /// Whether generation `e` has the option.
+    pub fn exists_in(&self, e: Edition) -> bool {
+        self.first <= e && e <= self.last
     }
 
     /// The value placeholder `--help` shows (`=<long>`, `=<string>`), as
@@ -85,6 +113,7 @@ impl PassOption {
         match self.kind {
             OptionKind::Bool => "",
             OptionKind::Int => "=<long>",
+            OptionKind::Int32 => "=<int>",
             OptionKind::StringList => "=<string>",
         }
     }
@@ -96,6 +125,12 @@ impl PassOption {
             OptionKind::Int => v.parse::<i64>().map(|_| ()).map_err(|_| {
                 format!(
                     "for the --{} option: '{v}' value invalid for long argument!",
+                    self.name
+                )
+            }),
+            OptionKind::Int32 => v.parse::<i32>().map(|_| ()).map_err(|_| {
+                format!(
+                    "for the --{} option: '{v}' value invalid for integer argument!",
                     self.name
                 )
             }),
@@ -152,12 +187,14 @@ pub struct PassInfo {
 pub fn registry() -> Vec<PassInfo> {
     vec![
         async_to_async_runtime::info(),
+        async_parallel_for::info(),
         canonicalize::info(),
         cse::info(),
         symbol_dce::info(),
         expand::info_arith(),
         expand::info_std(),
         reconcile_casts::info(),
+        async_to_llvm::info(),
         arith_to_llvm::info(),
         func_to_llvm::info_std(),
         func_to_llvm::info_func(),
@@ -252,6 +289,17 @@ pub fn parse_bool(name: &str, v: &str) -> Result<bool, String> {
 
 /// Instantiates a registered pass from its argument and option string.
 pub fn make_pass(arg: &str, options: &str) -> Result<(Box<dyn Pass>, &'static str), String> {
+    make_pass_for(arg, options, None)
+}
+
+/// [`make_pass`] for the input's generation, once it is known: an option
+/// the generation's pass does not have is unknown, as in that release's
+/// `mlir-opt`.
+pub fn make_pass_for(
+    arg: &str,
+    options: &str,
+    edition: Option<Edition>,
+) -> Result<(Box<dyn Pass>, &'static str), String> {
     let reg = registry();
     let Some(info) = reg.iter().find(|p| p.arg == arg) else {
         return Err(format!(
@@ -260,7 +308,11 @@ pub fn make_pass(arg: &str, options: &str) -> Result<(Box<dyn Pass>, &'static st
     };
     let given = parse_options(options)?;
     for (k, v) in &given {
-        let Some(decl) = info.options.iter().find(|o| o.name == k) else {
+        let Some(decl) = info
+            .options
+            .iter()
+            .find(|o| o.name == k && edition.is_none_or(|e| o.exists_in(e)))
+        else {
             return Err(format!("<Pass-Options-Parser>: no such option {k}"));
         };
         decl.check(v)?;
@@ -275,6 +327,14 @@ pub fn make_pass(arg: &str, options: &str) -> Result<(Box<dyn Pass>, &'static st
 /// Parses `builtin.func(a, b{k=v}), c` into entries, with mlir-opt's
 /// diagnostics. An empty pipeline is no pass at all.
 pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineEntry>, PipelineError> {
+    parse_pipeline_for(text, None)
+}
+
+/// [`parse_pipeline`] for the input's generation (see [`make_pass_for`]).
+pub fn parse_pipeline_for(
+    text: &str,
+    edition: Option<Edition>,
+) -> Result<Vec<PipelineEntry>, PipelineError> {
     let mut out = vec![];
     let chars: Vec<char> = text.chars().collect();
     let mut pos = 0;
@@ -300,7 +360,7 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineEntry>, PipelineError> {
             message: "encountered unbalanced parentheses while parsing pipeline".into(),
         });
     }
-    parse_pipeline_list(&chars, &mut pos, &mut vec![], &mut out)?;
+    parse_pipeline_list(&chars, &mut pos, &mut vec![], &mut out, edition)?;
     skip_ws(&chars, &mut pos);
     if pos != chars.len() {
         return Err(PipelineError::At {
@@ -322,6 +382,7 @@ fn parse_pipeline_list(
     pos: &mut usize,
     nesting: &mut Vec<String>,
     out: &mut Vec<PipelineEntry>,
+    edition: Option<Edition>,
 ) -> Result<(), PipelineError> {
     loop {
         skip_ws(c, pos);
@@ -337,7 +398,7 @@ fn parse_pipeline_list(
             *pos += 1;
             nesting.push(name);
             let open = *pos;
-            parse_pipeline_list(c, pos, nesting, out)?;
+            parse_pipeline_list(c, pos, nesting, out, edition)?;
             nesting.pop();
             skip_ws(c, pos);
             if *pos >= c.len() || c[*pos] != ')' {
@@ -375,10 +436,11 @@ fn parse_pipeline_list(
                 opts = c[s..*pos].iter().collect();
                 *pos += 1;
             }
-            let (pass, anchor) = make_pass(&name, &opts).map_err(|message| PipelineError::At {
-                col: start + 1,
-                message,
-            })?;
+            let (pass, anchor) =
+                make_pass_for(&name, &opts, edition).map_err(|message| PipelineError::At {
+                    col: start + 1,
+                    message,
+                })?;
             // A pass tied to an op kind cannot run nested on another.
             if let Some(inner) = nesting.last() {
                 if !anchor.is_empty() && anchor != inner {

@@ -569,6 +569,8 @@ struct State {
     arg_replacements: Vec<Value>,
     /// Ops updated in place by the pattern being applied.
     root_updates: Vec<Op>,
+    /// See [`ConversionConfig::casts_before_user`].
+    casts_before_user: bool,
 }
 
 impl State {
@@ -947,6 +949,7 @@ impl<'a> ConversionRewriter<'a> {
                 if self.rw.ctx.value_type(new) != d {
                     let ctx = &mut *self.rw.ctx;
                     let ip = match ctx.value_def(new) {
+                        _ if self.state.casts_before_user => InsertPoint::Before(op),
                         ValueDef::Result(o, _) => ctx.after(o),
                         ValueDef::BlockArg(b, _) => match ctx.first_op(b) {
                             Some(f) => InsertPoint::Before(f),
@@ -1038,6 +1041,16 @@ struct Legalizer<'p> {
     active: Vec<usize>,
 }
 
+/// How a conversion runs beyond its target and patterns.
+#[derive(Clone, Copy, Debug)]
+pub struct ConversionConfig {
+    pub mode: ConversionMode,
+    /// LLVM 13 built the cast a pattern's operand needs right before the
+    /// op being converted; later generations build it right after the
+    /// value it casts.
+    pub casts_before_user: bool,
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn apply_conversion(
     ctx: &mut Context,
@@ -1048,6 +1061,25 @@ pub fn apply_conversion(
     interfaces: &dyn OpInterfaces,
     mode: ConversionMode,
 ) -> Result<(), RewriteError> {
+    let config = ConversionConfig {
+        mode,
+        casts_before_user: false,
+    };
+    apply_conversion_config(ctx, root, target, patterns, converter, interfaces, config)
+}
+
+/// [`apply_conversion`] with every setting.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_conversion_config(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatternSet,
+    converter: Option<Conv>,
+    interfaces: &dyn OpInterfaces,
+    config: ConversionConfig,
+) -> Result<(), RewriteError> {
+    let mode = config.mode;
     let mut to_convert = vec![root];
     for r in ctx.regions_of(root).to_vec() {
         compute_conversion_set(ctx, r, target, &mut to_convert)?;
@@ -1062,7 +1094,10 @@ pub fn apply_conversion(
         converter,
         active: vec![],
     };
-    let mut state = State::default();
+    let mut state = State {
+        casts_before_user: config.casts_before_user,
+        ..State::default()
+    };
     for op in to_convert {
         if ctx.is_erased(op) {
             continue;

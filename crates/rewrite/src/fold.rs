@@ -73,9 +73,10 @@ pub trait OpInterfaces: Sync {
         14
     }
 
-    /// Is `op` commutative? By default its registered trait; a dialect
-    /// overrides it where the trait changed between generations (LLVM 15
-    /// made `arith.maxsi` and its kin commutative).
+    /// Whether `op` has MLIR's `Commutative` trait (the folder moves its
+    /// constant operands last): by default the registered trait; a
+    /// dialect whose ops gained the trait in a later release says so
+    /// here.
     fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
         ctx.traits_of(op).commutative
     }
@@ -136,6 +137,9 @@ pub enum FoldOutcome {
 /// creates, one per (dialect, value, type) in each insertion region.
 #[derive(Default)]
 pub struct OperationFolder {
+    /// LLVM 13: a reused constant is not moved to the front of the
+    /// folded op's block (see [`GreedyConfig::llvm13`](crate::GreedyConfig)).
+    pub keep_reused_in_place: bool,
     scopes: FxHashMap<Region, FxHashMap<(Symbol, Attribute, Type), Op>>,
     /// Uniqued constant op -> the dialects it is registered under.
     referenced: FxHashMap<Op, Vec<Symbol>>,
@@ -393,7 +397,10 @@ impl OperationFolder {
                     };
                     // The constant must dominate the op: an op in the entry
                     // block may come before an existing constant.
-                    if ctx.parent_block(c) == Some(block) && ctx.first_op(block) != Some(c) {
+                    if !self.keep_reused_in_place
+                        && ctx.parent_block(c) == Some(block)
+                        && ctx.first_op(block) != Some(c)
+                    {
                         let first = ctx.first_op(block).expect("block holds the constant");
                         ctx.move_op_before(c, first);
                     }

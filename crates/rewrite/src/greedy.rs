@@ -47,6 +47,9 @@ pub struct GreedyConfig {
     /// hoisted), so their order is kept rather than reversed; LLVM 14 folds
     /// each one when it is visited.
     pub llvm15: bool,
+    /// LLVM 13's folder: a constant reused for an op of the entry block
+    /// stays where it is (14 and 15 move it to the block's front).
+    pub llvm13: bool,
 }
 
 impl Default for GreedyConfig {
@@ -57,6 +60,7 @@ impl Default for GreedyConfig {
             max_iterations: Some(10),
             max_rewrites_per_op: Some(64),
             llvm15: false,
+            llvm13: false,
         }
     }
 }
@@ -228,6 +232,7 @@ pub fn apply_patterns_and_fold_greedily(
     }
     let mut queue = Queue::default();
     let mut folder = OperationFolder::new();
+    folder.keep_reused_in_place = config.llvm13;
     let mut iteration = 0u32;
     loop {
         queue.list.clear();

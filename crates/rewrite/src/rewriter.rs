@@ -219,6 +219,8 @@ impl<'a> Rewriter<'a> {
     }
     /// Clones `op` with its regions at the insertion point, mapping
     /// operands through `map` (and recording the clone's results in it).
+    /// As MLIR's `OpBuilder::clone`, the ops nested in the clone are
+    /// announced first (in post-order), then the clone.
     pub fn clone_op(
         &mut self,
         op: Op,
@@ -226,6 +228,13 @@ impl<'a> Rewriter<'a> {
     ) -> Result<Op, RewriteError> {
         let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
         let new = self.ctx.clone_op(op, ip, map);
+        if !self.ctx.regions_of(new).is_empty() {
+            let mut nested = vec![];
+            self.ctx.walk_post(new, &mut |o| nested.push(o));
+            for o in nested {
+                self.listener.notify_inserted(self.ctx, o);
+            }
+        }
         self.listener.notify_inserted(self.ctx, new);
         Ok(new)
     }

@@ -45,46 +45,58 @@ const RENAMES: &[(&str, &str, &str, &str)] = &[
     ("arith.select", "select", "select", "std.select"),
 ];
 
-/// `arith` ops that were unprefixed `std` ops in 13.
-const ARITH_13: &[&str] = &[
-    "constant",
-    "addf",
-    "subf",
-    "mulf",
-    "divf",
-    "remf",
-    "negf",
-    "addi",
-    "subi",
-    "muli",
-    "divsi",
-    "divui",
-    "remsi",
-    "remui",
-    "andi",
-    "ori",
-    "xori",
-    "cmpi",
-    "cmpf",
-    "select",
-    "index_cast",
-    "sitofp",
-    "uitofp",
-    "fptosi",
-    "fptoui",
-    "extf",
-    "truncf",
-    "extsi",
-    "extui",
-    "trunci",
-    "shli",
-    "shrsi",
-    "shrui",
-    "maxf",
-    "minf",
-    "ceildivsi",
-    "floordivsi",
+/// `arith` ops that were unprefixed `std` ops in 13: `(name after
+/// "arith.", 13 spelling)`; several were renamed when they moved (13's
+/// `divi_signed` is `arith.divsi`, `and` is `arith.andi`).
+const ARITH_13: &[(&str, &str)] = &[
+    ("constant", "constant"),
+    ("addf", "addf"),
+    ("subf", "subf"),
+    ("mulf", "mulf"),
+    ("divf", "divf"),
+    ("remf", "remf"),
+    ("negf", "negf"),
+    ("addi", "addi"),
+    ("subi", "subi"),
+    ("muli", "muli"),
+    ("divsi", "divi_signed"),
+    ("divui", "divi_unsigned"),
+    ("remsi", "remi_signed"),
+    ("remui", "remi_unsigned"),
+    ("andi", "and"),
+    ("ori", "or"),
+    ("xori", "xor"),
+    ("cmpi", "cmpi"),
+    ("cmpf", "cmpf"),
+    ("select", "select"),
+    ("index_cast", "index_cast"),
+    ("sitofp", "sitofp"),
+    ("uitofp", "uitofp"),
+    ("fptosi", "fptosi"),
+    ("fptoui", "fptoui"),
+    ("extf", "fpext"),
+    ("truncf", "fptrunc"),
+    ("extsi", "sexti"),
+    ("extui", "zexti"),
+    ("trunci", "trunci"),
+    ("shli", "shift_left"),
+    ("shrsi", "shift_right_signed"),
+    ("shrui", "shift_right_unsigned"),
+    ("maxf", "maxf"),
+    ("minf", "minf"),
+    ("ceildivsi", "ceildivi_signed"),
+    ("floordivsi", "floordivi_signed"),
 ];
+
+/// The 13 spelling of `arith.<rest>`, if it was a `std` op then.
+fn arith_13_spelling(rest: &str) -> Option<&'static str> {
+    ARITH_13.iter().find(|p| p.0 == rest).map(|p| p.1)
+}
+
+/// The `arith` name (after `arith.`) of a 13 spelling.
+fn arith_13_name(spelled: &str) -> Option<&'static str> {
+    ARITH_13.iter().find(|p| p.1 == spelled).map(|p| p.0)
+}
 
 /// The spelling of `name` in the custom form of `ed`.
 /// `in_func_body`: the op sits directly in a `func.func` body, where the
@@ -110,7 +122,7 @@ pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
         }
         if ed == Edition::V13 {
             if let Some(rest) = name.strip_prefix("arith.") {
-                if let Some(n) = ARITH_13.iter().find(|n| **n == rest) {
+                if let Some(n) = arith_13_spelling(rest) {
                     return n;
                 }
             }
@@ -139,8 +151,8 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
         }
         if ed == Edition::V13 {
             if let Some(rest) = name.strip_prefix("arith.") {
-                if ARITH_13.contains(&rest) {
-                    return format!("std.{rest}");
+                if let Some(n) = arith_13_spelling(rest) {
+                    return format!("std.{n}");
                 }
             }
         }
@@ -181,12 +193,12 @@ pub fn canonical_name_cow(spelled: &str) -> (std::borrow::Cow<'_, str>, Option<E
             return (Cow::Borrowed(r.0), Some(Edition::V15));
         }
     }
-    if ARITH_13.contains(&spelled) {
-        return (Cow::Owned(format!("arith.{spelled}")), Some(Edition::V13));
+    if let Some(n) = arith_13_name(spelled) {
+        return (Cow::Owned(format!("arith.{n}")), Some(Edition::V13));
     }
     if let Some(rest) = spelled.strip_prefix("std.") {
-        if ARITH_13.contains(&rest) {
-            return (Cow::Owned(format!("arith.{rest}")), Some(Edition::V13));
+        if let Some(n) = arith_13_name(rest) {
+            return (Cow::Owned(format!("arith.{n}")), Some(Edition::V13));
         }
     }
     if spelled.starts_with("arith.") {

@@ -2,4 +2,5 @@
 //! `main`s; `mlir-async-opt`'s driver lives in [`opt_main`].
 
 pub mod opt_main;
+pub mod run_main;
 pub mod stdio;

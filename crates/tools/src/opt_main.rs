@@ -16,7 +16,8 @@ use crate::stdio;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
-    make_pass, parse_pipeline, registry, run_entry, PassContext, PipelineEntry, PipelineError,
+    make_pass, make_pass_for, parse_pipeline, parse_pipeline_for, registry, run_entry, PassContext,
+    PipelineEntry, PipelineError,
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
@@ -77,8 +78,15 @@ fn help() -> String {
             } else {
                 format!(" (default: {})", o.default)
             };
+            let only = match (o.first, o.last) {
+                (Edition::V13, Edition::V15) => "",
+                (Edition::V13, Edition::V13) => " [LLVM 13 only]",
+                (Edition::V14, Edition::V15) => " [LLVM 14 and 15]",
+                (Edition::V15, _) => " [LLVM 15 only]",
+                _ => " [LLVM 13 and 14]",
+            };
             s.push_str(&format!(
-                "    --{:<30} - {}{default}\n",
+                "    --{:<30} - {}{default}{only}\n",
                 format!("{}{}", o.name, o.help_value()),
                 o.description,
             ));
@@ -411,7 +419,7 @@ fn process_chunk(
     let mut entries: Vec<PipelineEntry> = vec![];
     for (name, opts, is_pipeline) in &o.pipeline {
         if *is_pipeline {
-            match parse_pipeline(name) {
+            match parse_pipeline_for(name, Some(edition)) {
                 Ok(es) => entries.extend(es),
                 // Checked before the input was read (`pipeline_errors`).
                 Err(e) => {
@@ -419,7 +427,7 @@ fn process_chunk(
                 }
             }
         } else {
-            match make_pass(name, opts) {
+            match make_pass_for(name, opts, Some(edition)) {
                 Ok((pass, anchor)) => entries.push(PipelineEntry {
                     pass,
                     nesting: if anchor == "builtin.module" || anchor.is_empty() {
@@ -524,7 +532,7 @@ fn pipeline_errors(o: &Options) -> Option<String> {
 }
 
 pub fn main_with_args(args: &[String]) -> i32 {
-    let o = match parse_args(args) {
+    let mut o = match parse_args(args) {
         Ok(o) => o,
         Err(m) if m.is_empty() => return print_or_fail(&help()),
         Err(m) if m == "\u{0}version" => {
@@ -591,6 +599,12 @@ pub fn main_with_args(args: &[String]) -> i32 {
         );
         d.severity = Severity::Warning;
         eprint!("{}", d.render(Some(text)));
+    }
+    // One mlir-opt reads the whole file: a spelling only LLVM 13 knows in
+    // any chunk makes all chunks 13 (a chunk of async ops alone would
+    // read as 14). Other chunks conclude alone, as they always did.
+    if o.edition.is_none() && chunks.len() > 1 {
+        o.edition = file_edition(&file, &chunks, o.allow_unregistered);
     }
     let split = o.split_input_file;
     fn chunk_at<'t>(split: bool, c: &Chunk<'t>) -> Option<(&'t str, u32)> {
@@ -761,6 +775,28 @@ pub fn main_with_args(args: &[String]) -> i32 {
 
 /// `--help` and `--version`: status 1 when the text cannot be written
 /// (74 for a broken pipe).
+/// `Some(13)` when a chunk of a split file is spelled as only LLVM 13
+/// spells it.
+fn file_edition(file: &str, chunks: &[Chunk], allow_unregistered: bool) -> Option<Edition> {
+    let mut evidence = mlir_async_syntax::EditionEvidence::default();
+    for c in chunks {
+        let mut ctx = Context::new();
+        let reg = Registry::new(&mut ctx);
+        if let Ok(p) = parse_source_bytes(
+            &mut ctx,
+            &reg,
+            file,
+            c.text,
+            c.raw,
+            c.line_offset,
+            allow_unregistered,
+        ) {
+            evidence = evidence.merge(p.evidence);
+        }
+    }
+    (evidence.seen == Some(Edition::V13)).then_some(Edition::V13)
+}
+
 fn print_or_fail(text: &str) -> i32 {
     match stdio::write_stdout(text.as_bytes()) {
         Ok(()) => 0,

@@ -16,6 +16,7 @@ fn main() {
         .unwrap_or_else(|| PathBuf::from("."));
     // Make sure the binaries this harness relies on were built with it.
     let _ = env!("CARGO_BIN_EXE_mlir-async-filecheck");
+    let _ = env!("CARGO_BIN_EXE_mlir-async-run");
     let mut cfg = Config::new(tool_dir);
     cfg.suffixes = vec!["mlir".into(), "txt".into()];
     cfg.tmp_dir = std::env::temp_dir().join(format!("mlir-async-cargo-lit-{}", std::process::id()));

@@ -10,6 +10,7 @@ pub mod canonicalize;
 pub mod cse;
 pub mod expand;
 pub mod func_to_llvm;
+pub mod linalg_to_loops;
 pub mod llvm_common;
 pub mod memref_to_llvm;
 pub mod reconcile_casts;
@@ -201,6 +202,9 @@ pub fn registry() -> Vec<PassInfo> {
         func_to_llvm::info_cf(),
         memref_to_llvm::info(),
         vector_to_llvm::info(),
+        linalg_to_loops::info_loops(),
+        linalg_to_loops::info_parallel(),
+        linalg_to_loops::info_llvm(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

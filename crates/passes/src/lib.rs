@@ -12,6 +12,7 @@ pub mod expand;
 pub mod func_to_llvm;
 pub mod linalg_to_loops;
 pub mod llvm_common;
+pub mod memref_expand;
 pub mod memref_to_llvm;
 pub mod reconcile_casts;
 pub mod ref_counting;
@@ -201,6 +202,7 @@ pub fn registry() -> Vec<PassInfo> {
         func_to_llvm::info_func(),
         func_to_llvm::info_cf(),
         memref_to_llvm::info(),
+        memref_expand::info(),
         vector_to_llvm::info(),
         linalg_to_loops::info_loops(),
         linalg_to_loops::info_parallel(),

@@ -3,10 +3,11 @@
 Integration/Dialect/Async/CPU/*.mlir of LLVM 13, 14 and 15) with
 mlir-async-run in place of mlir-cpu-runner: each RUN line's mlir-opt
 pipeline is run by that generation's upstream mlir-opt-N (mlir-async-opt has
-no LLVM lowerings yet), the result by mlir-async-run with the RUN line's
-options, the output checked by mlir-async-filecheck against the test.
+not all the LLVM lowerings yet), the result (custom form, or generic form
+with --generic) by mlir-async-run with the RUN line's options, the output
+checked by mlir-async-filecheck against the test.
 
-    scripts/run-upstream-runner-tests.py [--bin DIR] [--shared DIR] [-v] [FILTER]
+    scripts/run-upstream-runner-tests.py [--bin DIR] [--shared DIR] [--generic] [-v] [FILTER]
 
 Prints one line per RUN line and ends with 'N passed, M failed'.
 """
@@ -16,9 +17,11 @@ ap = argparse.ArgumentParser()
 ap.add_argument('--bin', default=os.path.join(os.environ.get('CARGO_TARGET_DIR', 'target'), 'release'))
 ap.add_argument('--shared', default=os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'upstream-tests'))
 ap.add_argument('-v', action='store_true')
+ap.add_argument('--generic', action='store_true', help="feed mlir-async-run mlir-opt's generic form")
 ap.add_argument('filter', nargs='?', default='')
 a = ap.parse_args()
 run_bin = os.path.join(a.bin, 'mlir-async-run')
+GENERIC = ['--mlir-print-op-generic'] if a.generic else []
 fc_bin = os.path.join(a.bin, 'mlir-async-filecheck')
 
 def run_lines(path):
@@ -45,7 +48,7 @@ for gen in ['13', '14', '15']:
             opt[0] = f'mlir-opt-{gen}'
             runner = shlex.split(stages[1])
             runner = [x for x in runner if not x.startswith('-shared-libs=%')]
-            lowered = subprocess.run(opt + ['--mlir-print-op-generic'], capture_output=True, text=True)
+            lowered = subprocess.run(opt + GENERIC, capture_output=True, text=True)
             t = time.time()
             try:
                 r = subprocess.run([run_bin] + runner[1:], input=lowered.stdout,

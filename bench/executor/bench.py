@@ -8,9 +8,9 @@ Rows: the task programs of <shared>/bench/programs (fan-out, chain, the fib
 tree with eliminate-blocking-await-ops), a trivial program (start-up), and
 the upstream compute microbenchmarks (their own printed kernel times).
 Wall time and peak RSS are the whole process (parse, compile, run, exit).
-Both runners read the same lowered module; ours reads its generic form
-(mlir-opt-14 --mlir-print-op-generic) until our parser has the LLVM
-dialect's custom op syntax. Prints a Markdown table and the load average.
+Both runners read the same lowered module (mlir-opt-14's output; with
+--generic ours reads its generic form). Prints a Markdown table and the load
+average.
 """
 import argparse, os, re, statistics, subprocess, tempfile, time
 
@@ -27,6 +27,7 @@ ap.add_argument("--run", default=os.path.join(os.environ.get("CARGO_TARGET_DIR",
 ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
 ap.add_argument("--runs", type=int, default=3)
 ap.add_argument("--only", default="")
+ap.add_argument("--generic", action="store_true", help="feed mlir-async-run mlir-opt's generic form")
 a = ap.parse_args()
 tmp = tempfile.mkdtemp()
 
@@ -35,6 +36,8 @@ def lower(src_text, name, a2ar, extra=()):
     base = os.path.join(tmp, name)
     open(base + ".mlir", "w").write(src_text)
     subprocess.run(["mlir-opt-14", base + ".mlir", *a2ar, *PIPE, *extra, "-o", base + ".ll.mlir"], check=True)
+    if not a.generic:
+        return base + ".ll.mlir", base + ".ll.mlir"
     subprocess.run(["mlir-opt-14", base + ".ll.mlir", "--mlir-print-op-generic", "-o", base + ".gen.mlir"], check=True)
     return base + ".ll.mlir", base + ".gen.mlir"
 
@@ -110,13 +113,12 @@ for name, pre in micro:
            "-convert-scf-to-std", "-arith-expand", "-memref-expand", "-convert-vector-to-llvm",
            "-convert-memref-to-llvm", "-convert-std-to-llvm", "-reconcile-unrealized-casts", "-o", base + ".ll.mlir"]
     subprocess.run(cmd, check=True)
-    subprocess.run(["mlir-opt-14", base + ".ll.mlir", "--mlir-print-op-generic", "-o", base + ".gen.mlir"], check=True)
     ut, ot = [], []
     for _ in range(a.runs):
         out = subprocess.run(["mlir-cpu-runner-14", base + ".ll.mlir", "-e", "entry", "-entry-point-result=void", "-O3", LIBS],
                              capture_output=True, text=True).stdout
         ut.append(float(out.strip().splitlines()[-1]))
-        out = subprocess.run([a.run, base + ".gen.mlir", "-e", "entry", "-entry-point-result=void", "-O3"],
+        out = subprocess.run([a.run, base + ".ll.mlir", "-e", "entry", "-entry-point-result=void", "-O3"],
                              capture_output=True, text=True).stdout
         ot.append(float(out.strip().splitlines()[-1]))
     u, o = statistics.median(ut), statistics.median(ot)

@@ -14,19 +14,15 @@
 // RUN: mlir-async-run %s -e half | FileCheck %s --check-prefix=HALF
 // HALF: {{^}}5.000000e-01{{$}}
 // RUN: mlir-async-run %s -e main -entry-point-result=void | count 0
-"builtin.module"() ({
-  "llvm.func"() ({
-    "llvm.return"() : () -> ()
-  }) {linkage = #llvm.linkage<external>, sym_name = "main", type = !llvm.func<void ()>} : () -> ()
-  "llvm.func"() ({
-    %0 = "llvm.mlir.constant"() {value = 42 : i32} : () -> i32
-    "llvm.return"(%0) : (i32) -> ()
-  }) {linkage = #llvm.linkage<external>, sym_name = "answer", type = !llvm.func<i32 ()>} : () -> ()
-  "llvm.func"() ({
-    %0 = "llvm.mlir.constant"() {value = 5.000000e-01 : f32} : () -> f32
-    "llvm.return"(%0) : (f32) -> ()
-  }) {linkage = #llvm.linkage<external>, sym_name = "half", type = !llvm.func<f32 ()>} : () -> ()
-  "llvm.func"() ({
-  }) {linkage = #llvm.linkage<external>, sym_name = "no_such_function", type = !llvm.func<i64 (i64)>} : () -> ()
-}) : () -> ()
-
+llvm.func @main() {
+  llvm.return
+}
+llvm.func @answer() -> i32 {
+  %0 = llvm.mlir.constant(42 : i32) : i32
+  llvm.return %0 : i32
+}
+llvm.func @half() -> f32 {
+  %0 = llvm.mlir.constant(0.5 : f32) : f32
+  llvm.return %0 : f32
+}
+llvm.func @no_such_function(i64) -> i64

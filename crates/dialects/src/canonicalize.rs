@@ -17,7 +17,17 @@ pub fn patterns(edition: mlir_async_syntax::Edition) -> PatternSet {
     scf_patterns(&mut set, edition15);
     memref_patterns(&mut set);
     for p in [
+        FnPattern::new(
+            "async.create_group",
+            "CreateGroupOp::canonicalize",
+            create_group_only_awaited,
+        ),
         FnPattern::new("cf.br", "BranchOp::canonicalize", br_canonicalize),
+        FnPattern::new(
+            "func.call_indirect",
+            "CallIndirectOp::canonicalize",
+            call_indirect_known_callee,
+        ),
         FnPattern::new(
             "cf.cond_br",
             "SimplifyConstCondBranchPred",
@@ -49,6 +59,52 @@ pub fn patterns(edition: mlir_async_syntax::Edition) -> PatternSet {
         set.add(p);
     }
     set
+}
+
+/// An indirect call of a function constant is a direct call.
+fn call_indirect_known_callee(op: Op, rw: &mut Rewriter) -> R {
+    let ops = rw.ctx.operands(op).to_vec();
+    let Some((&callee, args)) = ops.split_first() else {
+        return Ok(false);
+    };
+    let Some(d) = rw.ctx.defining_op(callee) else {
+        return Ok(false);
+    };
+    if !rw.ctx.traits_of(d).constant_like {
+        return Ok(false);
+    }
+    let Some(f) = rw.ctx.get_attr(d, "value") else {
+        return Ok(false);
+    };
+    if !matches!(rw.ctx.attr_kind(f), AttrKind::SymbolRef(..)) {
+        return Ok(false);
+    }
+    let loc = rw.ctx.op_loc(op);
+    let mut st = OperationState::new(rw.ctx.sym("func.call"), loc);
+    st.operands = args.to_vec();
+    st.result_types = rw
+        .ctx
+        .results(op)
+        .iter()
+        .map(|&r| rw.ctx.value_type(r))
+        .collect();
+    st.attrs = vec![(rw.ctx.sym("callee"), f)];
+    rw.replace_op_with_new(op, st)?;
+    Ok(true)
+}
+
+/// A group nothing is added to, only awaited: the group and its awaits go.
+fn create_group_only_awaited(op: Op, rw: &mut Rewriter) -> R {
+    let g = rw.ctx.result(op, 0);
+    let users: Vec<Op> = rw.ctx.users(g).collect();
+    if users.iter().any(|&u| rw.ctx.name(u) != "async.await_all") {
+        return Ok(false);
+    }
+    for u in users {
+        rw.erase_op(u)?;
+    }
+    rw.erase_op(op)?;
+    Ok(true)
 }
 
 // ----- matchers -----
@@ -1767,6 +1823,434 @@ fn scf_patterns(set: &mut PatternSet, edition15: bool) {
     for (root, name, f) in list {
         set.add(FnPattern::new(root, name, f));
     }
+    // `scf.while`: LLVM 15 added the loop-invariant patterns and dropped
+    // `WhileUnusedArg`.
+    let whiles: &[(&'static str, mlir_async_rewrite::RewriteFn)] = if edition15 {
+        &[
+            (
+                "RemoveLoopInvariantArgsFromBeforeBlock",
+                while_invariant_args,
+            ),
+            ("RemoveLoopInvariantValueYielded", while_invariant_yielded),
+            ("WhileConditionTruth", while_condition_truth),
+            ("WhileCmpCond", while_cmp_cond),
+            ("WhileUnusedResult", while_unused_result),
+        ]
+    } else {
+        &[
+            ("WhileConditionTruth", while_condition_truth),
+            ("WhileUnusedResult", while_unused_result),
+            ("WhileCmpCond", while_cmp_cond),
+            ("WhileUnusedArg", while_unused_arg),
+        ]
+    };
+    for &(name, f) in whiles {
+        set.add(FnPattern::new("scf.while", name, f));
+    }
+}
+
+// ----- scf.while -----
+
+/// The parts of an `scf.while`: its `before` and `after` blocks, the
+/// `scf.condition` ending the first and the `scf.yield` ending the second.
+struct While {
+    before: Block,
+    after: Block,
+    cond: Op,
+    yield_: Op,
+}
+
+fn while_parts(ctx: &Context, op: Op) -> Option<While> {
+    let rs = ctx.regions_of(op);
+    let before = ctx.entry_block(*rs.first()?)?;
+    let after = ctx.entry_block(*rs.get(1)?)?;
+    Some(While {
+        before,
+        after,
+        cond: ctx.last_op(before)?,
+        yield_: ctx.last_op(after)?,
+    })
+}
+
+/// `rewriter.create<WhileOp>(loc, types, inits)`: both regions empty.
+fn create_while(
+    rw: &mut Rewriter,
+    loc: mlir_async_ir::Location,
+    types: &[mlir_async_ir::Type],
+    inits: &[Value],
+) -> Result<Op, RewriteError> {
+    let (b, a) = (rw.ctx.create_region(), rw.ctx.create_region());
+    let mut st = OperationState::new(rw.ctx.sym("scf.while"), loc);
+    st.operands = inits.to_vec();
+    st.result_types = types.to_vec();
+    st.regions = vec![b, a];
+    rw.create(st)
+}
+
+/// A new block at the end of `r` taking `types` (at `locs`).
+fn create_block_with_locs(
+    rw: &mut Rewriter,
+    r: Region,
+    types: &[mlir_async_ir::Type],
+    locs: &[mlir_async_ir::Location],
+) -> Block {
+    let b = rw.create_block(r, None, types);
+    for (&a, &l) in rw.ctx.block_args(b).to_vec().iter().zip(locs) {
+        rw.ctx.set_value_loc(a, l);
+    }
+    b
+}
+
+/// Replaces terminator `t` by a new op named `name` with `operands`.
+fn replace_terminator(
+    rw: &mut Rewriter,
+    t: Op,
+    name: &str,
+    operands: Vec<Value>,
+) -> Result<(), RewriteError> {
+    let loc = rw.ctx.op_loc(t);
+    let attrs = rw.ctx.attrs(t).to_vec();
+    let mut st = OperationState::new(rw.ctx.sym(name), loc);
+    st.operands = operands;
+    st.attrs = attrs;
+    let ip = rw.insertion_point();
+    rw.replace_op_with_new(t, st)?;
+    rw.restore_insertion_point(ip);
+    Ok(())
+}
+
+/// `WhileConditionTruth`: where the condition is passed on to the `after`
+/// block, it is `true` there.
+fn while_condition_truth(op: Op, rw: &mut Rewriter) -> R {
+    let Some(w) = while_parts(rw.ctx, op) else {
+        return Ok(false);
+    };
+    let ops = rw.ctx.operands(w.cond).to_vec();
+    let Some((&c, args)) = ops.split_first() else {
+        return Ok(false);
+    };
+    let after_args = rw.ctx.block_args(w.after).to_vec();
+    let mut truth = None;
+    let mut replaced = false;
+    for (&v, &a) in args.iter().zip(&after_args) {
+        if v != c || !rw.ctx.has_uses(a) {
+            continue;
+        }
+        let t = match truth {
+            Some(t) => t,
+            None => *truth.insert(bool_constant(rw, op, true)?),
+        };
+        rw.ctx.replace_all_uses_with(a, t);
+        replaced = true;
+    }
+    Ok(replaced)
+}
+
+/// `WhileUnusedResult`: values passed to the `after` block that neither
+/// it nor the loop's users read are dropped.
+fn while_unused_result(op: Op, rw: &mut Rewriter) -> R {
+    let Some(w) = while_parts(rw.ctx, op) else {
+        return Ok(false);
+    };
+    let results = rw.ctx.results(op).to_vec();
+    let after_args = rw.ctx.block_args(w.after).to_vec();
+    let term_args = rw.ctx.operands(w.cond)[1..].to_vec();
+    let mut kept = vec![];
+    for (i, ((&r, &a), _)) in results.iter().zip(&after_args).zip(&term_args).enumerate() {
+        if rw.ctx.has_uses(r) || rw.ctx.has_uses(a) {
+            kept.push(i);
+        }
+    }
+    if kept.len() == results.len().min(after_args.len()).min(term_args.len()) {
+        return Ok(false);
+    }
+    let cond_val = rw.ctx.operand(w.cond, 0);
+    let mut new_args = vec![cond_val];
+    new_args.extend(kept.iter().map(|&i| term_args[i]));
+    rw.set_insertion_point(w.cond);
+    replace_terminator(rw, w.cond, "scf.condition", new_args)?;
+    let types: Vec<_> = kept
+        .iter()
+        .map(|&i| rw.ctx.value_type(results[i]))
+        .collect();
+    let locs: Vec<_> = kept.iter().map(|&i| rw.ctx.value_loc(results[i])).collect();
+    let loc = rw.ctx.op_loc(op);
+    let inits = rw.ctx.operands(op).to_vec();
+    rw.set_insertion_point(op);
+    let new = create_while(rw, loc, &types, &inits)?;
+    let nrs = rw.ctx.regions_of(new).to_vec();
+    let new_after = create_block_with_locs(rw, nrs[1], &types, &locs);
+    let mut new_results = results.clone();
+    let mut new_after_args = after_args.clone();
+    for (j, &i) in kept.iter().enumerate() {
+        new_results[i] = rw.ctx.result(new, j);
+        new_after_args[i] = rw.ctx.block_args(new_after)[j];
+    }
+    let old_before = rw.ctx.regions_of(op)[0];
+    if let Some(first) = rw.ctx.entry_block(nrs[0]) {
+        rw.inline_region_before(old_before, first);
+    } else {
+        rw.ctx.take_body(nrs[0], old_before);
+    }
+    rw.merge_blocks(w.after, new_after, &new_after_args);
+    rw.replace_op(op, &new_results)?;
+    Ok(true)
+}
+
+/// `WhileCmpCond`: in the `after` block, a compare equal to the loop's
+/// condition (or its inverse) on the values passed on is known.
+fn while_cmp_cond(op: Op, rw: &mut Rewriter) -> R {
+    let Some(w) = while_parts(rw.ctx, op) else {
+        return Ok(false);
+    };
+    let c = rw.ctx.operand(w.cond, 0);
+    let Some(cmp) = rw.ctx.defining_op(c) else {
+        return Ok(false);
+    };
+    if rw.ctx.name(cmp) != "arith.cmpi" {
+        return Ok(false);
+    }
+    let pred = cmp_predicate(rw.ctx, cmp);
+    let cmp_ops = rw.ctx.operands(cmp).to_vec();
+    let args = rw.ctx.operands(w.cond)[1..].to_vec();
+    let after_args = rw.ctx.block_args(w.after).to_vec();
+    let mut changed = false;
+    for (&v, &a) in args.iter().zip(&after_args) {
+        for idx in 0..2 {
+            if v != cmp_ops[idx] {
+                continue;
+            }
+            // Newest use first, as MLIR walks a use-list.
+            let users: Vec<Op> = rw.ctx.users(a).collect();
+            for u in users {
+                if rw.ctx.is_erased(u) || rw.ctx.name(u) != "arith.cmpi" {
+                    continue;
+                }
+                if rw.ctx.operand(u, 1 - idx) != cmp_ops[1 - idx] {
+                    continue;
+                }
+                let p2 = cmp_predicate(rw.ctx, u);
+                let same = if p2 == pred {
+                    true
+                } else if Some(p2) == invert_predicate(pred) {
+                    false
+                } else {
+                    continue;
+                };
+                rw.set_insertion_point(u);
+                let k = bool_constant(rw, u, same)?;
+                rw.replace_op(u, &[k])?;
+                changed = true;
+            }
+        }
+    }
+    Ok(changed)
+}
+
+fn cmp_predicate(ctx: &Context, cmp: Op) -> i128 {
+    match ctx.get_attr(cmp, "predicate").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Integer(p, _)) => *p,
+        _ => -1,
+    }
+}
+
+/// `arith::invertPredicate`: the predicate true exactly when `p` is false.
+fn invert_predicate(p: i128) -> Option<i128> {
+    // eq ne slt sle sgt sge ult ule ugt uge
+    Some(match p {
+        0 => 1,
+        1 => 0,
+        2 => 5,
+        3 => 4,
+        4 => 3,
+        5 => 2,
+        6 => 9,
+        7 => 8,
+        8 => 7,
+        9 => 6,
+        _ => return None,
+    })
+}
+
+/// `WhileUnusedArg` (LLVM 14): `before` arguments nothing reads go, with
+/// their initial and yielded values.
+fn while_unused_arg(op: Op, rw: &mut Rewriter) -> R {
+    let Some(w) = while_parts(rw.ctx, op) else {
+        return Ok(false);
+    };
+    let before_args = rw.ctx.block_args(w.before).to_vec();
+    if !before_args.iter().any(|&a| !rw.ctx.has_uses(a)) {
+        return Ok(false);
+    }
+    let yields = rw.ctx.operands(w.yield_).to_vec();
+    let inits = rw.ctx.operands(op).to_vec();
+    let mut new_yields = vec![];
+    let mut new_inits = vec![];
+    let mut erase = vec![];
+    for (i, ((&a, &y), &init)) in before_args.iter().zip(&yields).zip(&inits).enumerate() {
+        if rw.ctx.has_uses(a) {
+            new_yields.push(y);
+            new_inits.push(init);
+        } else {
+            erase.push(i);
+        }
+    }
+    if erase.is_empty() {
+        return Ok(false);
+    }
+    rw.modify_op_in_place(op, |ctx| {
+        for &i in erase.iter().rev() {
+            let _ = ctx.erase_block_arg(w.before, i);
+        }
+    });
+    let loc = rw.ctx.op_loc(op);
+    let types: Vec<_> = rw
+        .ctx
+        .results(op)
+        .iter()
+        .map(|&r| rw.ctx.value_type(r))
+        .collect();
+    rw.set_insertion_point(op);
+    let new = create_while(rw, loc, &types, &new_inits)?;
+    let (old_rs, new_rs) = (
+        rw.ctx.regions_of(op).to_vec(),
+        rw.ctx.regions_of(new).to_vec(),
+    );
+    rw.ctx.take_body(new_rs[0], old_rs[0]);
+    rw.ctx.take_body(new_rs[1], old_rs[1]);
+    let results: Vec<Value> = rw.ctx.results(new).to_vec();
+    rw.replace_op(op, &results)?;
+    rw.set_insertion_point(w.yield_);
+    replace_terminator(rw, w.yield_, "scf.yield", new_yields)?;
+    Ok(true)
+}
+
+/// `RemoveLoopInvariantArgsFromBeforeBlock` (LLVM 15): a `before`
+/// argument that always receives its initial value is that value.
+fn while_invariant_args(op: Op, rw: &mut Rewriter) -> R {
+    let Some(w) = while_parts(rw.ctx, op) else {
+        return Ok(false);
+    };
+    let before_args = rw.ctx.block_args(w.before).to_vec();
+    let cond_args = rw.ctx.operands(w.cond)[1..].to_vec();
+    let yields = rw.ctx.operands(w.yield_).to_vec();
+    let inits = rw.ctx.operands(op).to_vec();
+    let invariant = |ctx: &Context, i: usize, init: Value, y: Value| -> bool {
+        if y == init {
+            return true;
+        }
+        if let mlir_async_ir::ValueDef::BlockArg(b, k) = ctx.value_def(y) {
+            if b == w.after {
+                let c = cond_args[k as usize];
+                return c == before_args[i] || c == init;
+            }
+        }
+        false
+    };
+    let inv: Vec<bool> = inits
+        .iter()
+        .zip(&yields)
+        .enumerate()
+        .map(|(i, (&init, &y))| invariant(rw.ctx, i, init, y))
+        .collect();
+    if !inv.iter().any(|&x| x) {
+        return Ok(false);
+    }
+    let mut new_inits = vec![];
+    let mut new_yields = vec![];
+    let mut new_locs = vec![];
+    for (i, (&init, &y)) in inits.iter().zip(&yields).enumerate() {
+        if !inv[i] {
+            new_inits.push(init);
+            new_yields.push(y);
+            new_locs.push(rw.ctx.value_loc(before_args[i]));
+        }
+    }
+    rw.set_insertion_point(w.yield_);
+    replace_terminator(rw, w.yield_, "scf.yield", new_yields.clone())?;
+    let loc = rw.ctx.op_loc(op);
+    let types: Vec<_> = rw
+        .ctx
+        .results(op)
+        .iter()
+        .map(|&r| rw.ctx.value_type(r))
+        .collect();
+    rw.set_insertion_point(op);
+    let new = create_while(rw, loc, &types, &new_inits)?;
+    let nrs = rw.ctx.regions_of(new).to_vec();
+    let arg_types: Vec<_> = new_yields.iter().map(|&v| rw.ctx.value_type(v)).collect();
+    let new_before = create_block_with_locs(rw, nrs[0], &arg_types, &new_locs);
+    let nb_args = rw.ctx.block_args(new_before).to_vec();
+    let mut j = 0;
+    let mut repl = vec![];
+    for i in 0..before_args.len() {
+        if inv[i] {
+            repl.push(inits[i]);
+        } else {
+            repl.push(nb_args[j]);
+            j += 1;
+        }
+    }
+    rw.merge_blocks(w.before, new_before, &repl);
+    let old_after = rw.ctx.regions_of(op)[1];
+    rw.ctx.take_body(nrs[1], old_after);
+    let results: Vec<Value> = rw.ctx.results(new).to_vec();
+    rw.replace_op(op, &results)?;
+    Ok(true)
+}
+
+/// `RemoveLoopInvariantValueYielded` (LLVM 15): a value the condition
+/// passes on that is defined outside the `before` block is used directly.
+fn while_invariant_yielded(op: Op, rw: &mut Rewriter) -> R {
+    let Some(w) = while_parts(rw.ctx, op) else {
+        return Ok(false);
+    };
+    let cond_args = rw.ctx.operands(w.cond)[1..].to_vec();
+    let outside = |ctx: &Context, v: Value| ctx.value_block(v) != Some(w.before);
+    if !cond_args.iter().any(|&v| outside(rw.ctx, v)) {
+        return Ok(false);
+    }
+    let after_args = rw.ctx.block_args(w.after).to_vec();
+    let mut new_cond_args = vec![];
+    let mut types = vec![];
+    let mut locs = vec![];
+    for (i, &v) in cond_args.iter().enumerate() {
+        if !outside(rw.ctx, v) {
+            new_cond_args.push(v);
+            types.push(rw.ctx.value_type(v));
+            locs.push(rw.ctx.value_loc(after_args[i]));
+        }
+    }
+    let c = rw.ctx.operand(w.cond, 0);
+    let mut ops = vec![c];
+    ops.extend(new_cond_args);
+    rw.set_insertion_point(w.cond);
+    replace_terminator(rw, w.cond, "scf.condition", ops)?;
+    let loc = rw.ctx.op_loc(op);
+    let inits = rw.ctx.operands(op).to_vec();
+    rw.set_insertion_point(op);
+    let new = create_while(rw, loc, &types, &inits)?;
+    let nrs = rw.ctx.regions_of(new).to_vec();
+    let new_after = create_block_with_locs(rw, nrs[1], &types, &locs);
+    let na = rw.ctx.block_args(new_after).to_vec();
+    let mut j = 0;
+    let mut repl = vec![];
+    let mut results = vec![];
+    for &v in &cond_args {
+        if outside(rw.ctx, v) {
+            repl.push(v);
+            results.push(v);
+        } else {
+            repl.push(na[j]);
+            results.push(rw.ctx.result(new, j));
+            j += 1;
+        }
+    }
+    rw.merge_blocks(w.after, new_after, &repl);
+    let old_before = rw.ctx.regions_of(op)[0];
+    rw.ctx.take_body(nrs[0], old_before);
+    rw.replace_op(op, &results)?;
+    Ok(true)
 }
 
 // ----- memref -----

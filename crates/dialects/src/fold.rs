@@ -352,11 +352,15 @@ fn fold_memref_cast(ctx: &mut Context, op: Op, keep: Option<Value>) -> bool {
 }
 
 /// The folders of `memref.dim`, `memref.cast`, `memref.load`,
-/// `memref.store` and `memref.dealloc`; `None` for other ops or no fold.
+/// `memref.store`, `memref.dealloc`, `linalg.generic` and `linalg.fill`;
+/// `None` for other ops or no fold.
 pub fn fold_memref(ctx: &mut Context, op: Op) -> Option<MemrefFold> {
     let folded = match ctx.name(op) {
         "memref.dim" => return fold_dim(ctx, op),
-        "memref.cast" | "memref.load" | "memref.dealloc" => fold_memref_cast(ctx, op, None),
+        // Linalg's structured ops fold casts into their operands too.
+        "memref.cast" | "memref.load" | "memref.dealloc" | "linalg.generic" | "linalg.fill" => {
+            fold_memref_cast(ctx, op, None)
+        }
         "memref.store" => {
             let value = ctx.operands(op).first().copied();
             fold_memref_cast(ctx, op, value)

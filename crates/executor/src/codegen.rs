@@ -373,6 +373,11 @@ pub fn compile_with(
                     slots: HashMap::new(),
                     cc,
                     trace: (trace && layout.is_some()).then_some(fid as i64),
+                    cont_results: if layout.is_some() {
+                        coro::cont_results(f)
+                    } else {
+                        HashMap::new()
+                    },
                 };
                 e.emit()?;
             }
@@ -446,6 +451,8 @@ struct Emitter<'a, 'b> {
     cc: cranelift_codegen::isa::CallConv,
     /// The function id to report to the tracing hook, when tracing.
     trace: Option<i64>,
+    /// The suspend result defined at the top of each continuation block.
+    cont_results: HashMap<lir::Block, Value>,
 }
 
 fn args(vals: &[ir::Value]) -> Vec<BlockArg> {
@@ -614,7 +621,7 @@ impl Emitter<'_, '_> {
         }
         // The suspend result of a continuation copy.
         if let Some(k) = node.konst {
-            if let Some(&r) = coro::cont_results(f).get(&node.block) {
+            if let Some(&r) = self.cont_results.get(&node.block) {
                 let x = self.b.ins().iconst(types::I8, coro::norm(Ty::I8, k));
                 self.def(r, x);
             }

@@ -151,24 +151,28 @@ pub fn run(m: &Module, opts: &RunOptions) -> Result<Option<String>, ExecError> {
     let Some(addr) = compiled.function_address(&opts.entry) else {
         return Err(ExecError::Entry("entry point not found".into()));
     };
-    // SAFETY (all arms): `addr` is the compiled entry function, checked by
-    // `check_entry` to take no arguments and return the type it is called
-    // with (the system calling convention, as every compiled function).
+    // `addr` is the compiled entry function, checked by `check_entry` to
+    // take no arguments and return the type it is called with (the system
+    // calling convention, as every compiled function).
     let out = match opts.result {
         EntryResult::Void => {
+            // SAFETY: see above: `fn()`.
             let f: extern "C" fn() = unsafe { std::mem::transmute(addr) };
             f();
             None
         }
         EntryResult::I32 => {
+            // SAFETY: see above: `fn() -> i32`.
             let f: extern "C" fn() -> i32 = unsafe { std::mem::transmute(addr) };
             Some(f().to_string())
         }
         EntryResult::I64 => {
+            // SAFETY: see above: `fn() -> i64`.
             let f: extern "C" fn() -> i64 = unsafe { std::mem::transmute(addr) };
             Some(f().to_string())
         }
         EntryResult::F32 => {
+            // SAFETY: see above: `fn() -> f32`.
             let f: extern "C" fn() -> f32 = unsafe { std::mem::transmute(addr) };
             Some(format_exponent(f64::from(f())))
         }

@@ -59,9 +59,23 @@ struct Candidate {
 pub fn vectorize(f: &mut Function) -> usize {
     let mut count = 0;
     let nblocks = f.blocks.len();
+    // Computed once: a transform only adds blocks and values of its own,
+    // and redirects its preheader (kept up to date below).
+    let defs = def_sites(f);
+    let mut preds: Vec<Vec<Block>> = vec![Vec::new(); nblocks];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for s in b.term.successors() {
+            if let Some(p) = preds.get_mut(s.0 as usize) {
+                p.push(Block(bi as u32));
+            }
+        }
+    }
     for h in 0..nblocks {
-        if let Some(c) = candidate(f, Block(h as u32)) {
+        if let Some(c) = candidate(f, Block(h as u32), &defs, &preds) {
             transform(f, &c);
+            // The preheader now enters the check block instead of `h`.
+            let ph = &mut preds[h];
+            ph.retain(|b| *b != c.preheader);
             count += 1;
         }
     }
@@ -97,7 +111,12 @@ fn iconst_value(
     }
 }
 
-fn candidate(f: &Function, h: Block) -> Option<Candidate> {
+fn candidate(
+    f: &Function,
+    h: Block,
+    defs: &HashMap<Value, (Block, Option<usize>)>,
+    preds: &[Vec<Block>],
+) -> Option<Candidate> {
     let hd = f.block(h);
     let [j] = hd.params[..] else { return None };
     let [ref cmp] = hd.insts[..] else { return None };
@@ -125,22 +144,11 @@ fn candidate(f: &Function, h: Block) -> Option<Candidate> {
         return None;
     }
     let jn = back.args[0];
-    let defs = def_sites(f);
     // Predecessors of the header: the body and exactly one other block;
     // the body's only predecessor is the header.
-    let mut preds_h = Vec::new();
-    let mut body_preds = 0;
-    for (bi, b) in f.blocks.iter().enumerate() {
-        for s in b.term.successors() {
-            if s == h {
-                preds_h.push(Block(bi as u32));
-            }
-            if s == body {
-                body_preds += 1;
-            }
-        }
-    }
+    let mut preds_h = preds.get(h.0 as usize)?.clone();
     preds_h.dedup();
+    let body_preds = preds.get(body.0 as usize)?.len();
     if body_preds != 1 || preds_h.len() != 2 || !preds_h.contains(&body) {
         return None;
     }
@@ -193,16 +201,16 @@ fn candidate(f: &Function, h: Block) -> Option<Candidate> {
                         BinOp::Mul => {
                             if ca == 0 && cb == 0 {
                                 Kind::Affine(0)
-                            } else if let Some(k) = iconst_value(f, &defs, *b) {
+                            } else if let Some(k) = iconst_value(f, defs, *b) {
                                 Kind::Affine(ca.checked_mul(k)?)
-                            } else if let Some(k) = iconst_value(f, &defs, *a) {
+                            } else if let Some(k) = iconst_value(f, defs, *a) {
                                 Kind::Affine(cb.checked_mul(k)?)
                             } else {
                                 return None;
                             }
                         }
                         BinOp::Shl => {
-                            let k = iconst_value(f, &defs, *b)?;
+                            let k = iconst_value(f, defs, *b)?;
                             if !(0..32).contains(&k) {
                                 return None;
                             }
@@ -319,7 +327,7 @@ fn candidate(f: &Function, h: Block) -> Option<Candidate> {
         return None;
     };
     match f.block(*b).insts[*i].kind {
-        InstKind::Binary(BinOp::Add, x, y) if (x == j && iconst_value(f, &defs, y) == Some(1)) => {}
+        InstKind::Binary(BinOp::Add, x, y) if (x == j && iconst_value(f, defs, y) == Some(1)) => {}
         _ => return None,
     }
     if !has_store {
@@ -453,9 +461,17 @@ fn transform(f: &mut Function, c: &Candidate) {
     let (vh, vh_params) = new_block(f, &[jt]);
     let jv = vh_params[0];
     let (vb, _) = new_block(f, &[]);
+    // The scalars that do not depend on j, computed once in the check
+    // block (it dominates the vector loop), for the vector body to reuse.
+    let invariant: HashMap<Value, Value>;
     {
         let mut e = Emit { f, block: pre };
         let map = clone_scalars(&mut e, &body, &c.kinds, c.j, j0);
+        invariant = map
+            .iter()
+            .filter(|(v, _)| matches!(c.kinds.get(v), Some(Kind::Affine(0) | Kind::Uniform)))
+            .map(|(v, n)| (*v, *n))
+            .collect();
         let k = e.iconst(jt, step);
         let lim = e.bin(BinOp::Add, j0, k);
         let mut ok = e.icmp(IntCC::Sle, lim, c.n);
@@ -531,7 +547,7 @@ fn transform(f: &mut Function, c: &Candidate) {
                 let k = e.iconst(jt, u * c.lanes);
                 e.bin(BinOp::Add, jv, k)
             };
-            let mut map = HashMap::new();
+            let mut map = invariant.clone();
             map.insert(c.j, ju);
             let mut splats: HashMap<Value, Value> = HashMap::new();
             for inst in &body {
@@ -539,6 +555,9 @@ fn transform(f: &mut Function, c: &Candidate) {
                 let is_vec = r.is_some_and(|r| c.kinds.get(&r) == Some(&Kind::Vector));
                 let is_store = matches!(inst.kind, InstKind::Store { .. });
                 if !is_vec && !is_store {
+                    if r.is_some_and(|r| invariant.contains_key(&r)) {
+                        continue;
+                    }
                     let mut kind = inst.kind.clone();
                     remap(&mut kind, &map);
                     if let Some(r) = r {

@@ -93,6 +93,7 @@ fn same_results_as_scalar_for_every_trip_count_and_overlap() {
                     let a = unsafe { base.add(8) };
                     let dst = match shift {
                         None => other.as_mut_ptr(),
+                        // SAFETY: as above.
                         Some(s) => unsafe { a.offset(s) },
                     };
                     k(dst, a, b.as_ptr(), j0, n);

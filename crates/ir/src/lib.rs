@@ -1482,13 +1482,19 @@ impl Context {
         new
     }
     /// Clones every block of `src` to the end of `dst`, remapping values and
-    /// successors.
+    /// successors. Block arguments already in `map` are not cloned (uses
+    /// of them take the mapped value), as MLIR's `Region::cloneInto`.
     pub fn clone_region_into(&mut self, src: Region, dst: Region, map: &mut HashMap<Value, Value>) {
         let blocks = self.regions[src].blocks.clone();
         let mut bmap = HashMap::new();
         for &b in &blocks {
             let nb = self.create_block(&[]);
             for a in self.blocks[b].args.clone() {
+                // An argument the caller mapped already is not cloned (the
+                // inliner maps the entry block's to the call's operands).
+                if map.contains_key(&a) {
+                    continue;
+                }
                 let t = self.values[a].ty;
                 let na = self.add_block_arg(nb, t);
                 if let Some(&l) = self.arg_locs.get(&a) {

@@ -90,6 +90,7 @@ impl Pass for Canonicalize {
         let regions = pc.ctx.regions_of(op).to_vec();
         let config = GreedyConfig {
             llvm15: pc.edition == mlir_async_syntax::Edition::V15,
+            llvm13: pc.edition == mlir_async_syntax::Edition::V13,
             ..self.config
         };
         // Not converging is not an error for `-canonicalize` (MLIR ignores

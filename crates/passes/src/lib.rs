@@ -10,6 +10,7 @@ pub mod canonicalize;
 pub mod cse;
 pub mod expand;
 pub mod func_to_llvm;
+pub mod inline;
 pub mod linalg_to_loops;
 pub mod llvm_common;
 pub mod memref_expand;
@@ -58,6 +59,10 @@ pub enum OptionKind {
     Int32,
     /// A comma-separated list of strings (`ListOption<std::string>`).
     StringList,
+    /// One string (`cl::opt<std::string>`).
+    String,
+    /// An unsigned 32-bit integer (`cl::opt<unsigned>`).
+    UInt,
 }
 
 /// A pass option, declared with the pass: `--help` and the checks of
@@ -116,7 +121,8 @@ impl PassOption {
             OptionKind::Bool => "",
             OptionKind::Int => "=<long>",
             OptionKind::Int32 => "=<int>",
-            OptionKind::StringList => "=<string>",
+            OptionKind::StringList | OptionKind::String => "=<string>",
+            OptionKind::UInt => "=<uint>",
         }
     }
 
@@ -136,7 +142,13 @@ impl PassOption {
                     self.name
                 )
             }),
-            OptionKind::StringList => Ok(()),
+            OptionKind::UInt => v.parse::<u32>().map(|_| ()).map_err(|_| {
+                format!(
+                    "for the --{} option: '{v}' value invalid for uint argument!",
+                    self.name
+                )
+            }),
+            OptionKind::StringList | OptionKind::String => Ok(()),
         }
     }
 }
@@ -165,6 +177,33 @@ impl PassOptions {
     pub fn int(&self, name: &str) -> i64 {
         self.raw(name).parse().unwrap_or(0)
     }
+    pub fn string(&self, name: &str) -> String {
+        self.raw(name).to_string()
+    }
+    /// A list whose elements may hold commas inside parentheses
+    /// (pipelines: `func.func(canonicalize,cse)`), split at the others.
+    pub fn list_raw(&self, name: &str) -> Vec<String> {
+        let mut out = vec![];
+        let mut depth = 0i32;
+        let mut cur = String::new();
+        for ch in self.raw(name).chars() {
+            match ch {
+                '(' | '{' => depth += 1,
+                ')' | '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    out.push(std::mem::take(&mut cur));
+                    continue;
+                }
+                _ => {}
+            }
+            cur.push(ch);
+        }
+        out.push(cur);
+        out.into_iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
     pub fn list(&self, name: &str) -> Vec<String> {
         self.raw(name)
             .split(',')
@@ -192,6 +231,7 @@ pub fn registry() -> Vec<PassInfo> {
         async_parallel_for::info(),
         canonicalize::info(),
         cse::info(),
+        inline::info(),
         symbol_dce::info(),
         expand::info_arith(),
         expand::info_std(),

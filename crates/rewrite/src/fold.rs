@@ -143,11 +143,25 @@ pub struct OperationFolder {
     scopes: FxHashMap<Region, FxHashMap<(Symbol, Attribute, Type), Op>>,
     /// Uniqued constant op -> the dialects it is registered under.
     referenced: FxHashMap<Op, Vec<Symbol>>,
+    /// Op name -> its dialect's name, interned: asked at every fold.
+    dialects: FxHashMap<Symbol, Symbol>,
 }
 
 impl OperationFolder {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The interned name of `op`'s dialect.
+    fn dialect_sym(&mut self, ctx: &mut Context, op: Op) -> Symbol {
+        let name = ctx.op_name(op);
+        if let Some(&d) = self.dialects.get(&name) {
+            return d;
+        }
+        let text = dialect_of(ctx, op).to_string();
+        let d = ctx.sym(&text);
+        self.dialects.insert(name, d);
+        d
     }
 
     /// Whether `op` is a constant this folder created or adopted (folding
@@ -194,8 +208,7 @@ impl OperationFolder {
         let Some(entry) = ctx.entry_block(region) else {
             return true;
         };
-        let d = dialect_of(ctx, op).to_string();
-        let d = ctx.sym(&d);
+        let d = self.dialect_sym(ctx, op);
         let ty = ctx.value_type(ctx.result(op, 0));
         let scope = self.scopes.entry(region).or_default();
         if let Some(&existing) = scope.get(&(d, value, ty)) {
@@ -367,8 +380,7 @@ impl OperationFolder {
         // The constants go before the op that is first now; everything
         // from the block's start up to it afterwards is new.
         let old_first = ctx.first_op(entry);
-        let dialect = dialect_of(ctx, op).to_string();
-        let dialect = ctx.sym(&dialect);
+        let dialect = self.dialect_sym(ctx, op);
         let loc = ctx.op_loc(op);
         let mut out = Vec::with_capacity(results.len());
         for (i, r) in results.into_iter().enumerate() {

@@ -7,7 +7,7 @@ use crate::fold::OpInterfaces;
 use crate::greedy::would_op_be_trivially_dead;
 use crate::rewriter::{RewriteError, Rewriter};
 use mlir_async_ir::entity::SecondaryMap;
-use mlir_async_ir::fxhash::FxHashMap;
+use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::{Block, Context, Op, Region, Type, Value, ValueDef};
 
 /// Runs the three simplifications; whether any changed the IR.
@@ -33,17 +33,23 @@ fn block_successors(ctx: &Context, b: Block) -> &[Block] {
 /// Blocks reachable from `entry`, in post-order of a depth-first walk
 /// taking successors in order (LLVM's `post_order`).
 pub fn post_order(ctx: &Context, entry: Block) -> Vec<Block> {
-    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::default();
+    // Most regions are one block: no walk, no set.
+    if block_successors(ctx, entry).is_empty() {
+        return vec![entry];
+    }
+    // A set sized by the region, not by the context's block count: a
+    // table indexed by handle would be allocated and cleared for every
+    // region, quadratic in a module of many small regions.
+    let mut seen: FxHashSet<Block> = FxHashSet::default();
     let mut out = vec![];
     let mut stack = vec![(entry, 0usize)];
-    seen[entry] = true;
+    seen.insert(entry);
     while let Some(&mut (b, ref mut next)) = stack.last_mut() {
         let succs = block_successors(ctx, b);
         if *next < succs.len() {
             let s = succs[*next];
             *next += 1;
-            if !seen[s] {
-                seen[s] = true;
+            if seen.insert(s) {
                 stack.push((s, 0));
             }
         } else {
@@ -68,16 +74,18 @@ pub fn erase_unreachable_blocks(
             continue;
         };
         if blocks.len() == 1 {
-            for o in rw.ctx.block_ops(entry) {
-                worklist.extend(rw.ctx.regions_of(o).iter().copied());
+            let ctx = &*rw.ctx;
+            for o in ctx.block_ops_iter(entry) {
+                worklist.extend(ctx.regions_of(o).iter().copied());
             }
             continue;
         }
-        let mut reachable: SecondaryMap<Block, bool> = SecondaryMap::default();
-        for b in post_order(rw.ctx, entry) {
-            reachable[b] = true;
-        }
-        let dead: Vec<Block> = blocks.iter().copied().filter(|&b| !reachable[b]).collect();
+        let reachable: FxHashSet<Block> = post_order(rw.ctx, entry).into_iter().collect();
+        let dead: Vec<Block> = blocks
+            .iter()
+            .copied()
+            .filter(|b| !reachable.contains(b))
+            .collect();
         // Dead blocks may branch to and use each other: cut every
         // reference among them before erasing any.
         for &b in &dead {
@@ -86,7 +94,7 @@ pub fn erase_unreachable_blocks(
             }
         }
         for &b in &blocks {
-            if !reachable[b] {
+            if !reachable.contains(&b) {
                 rw.erase_block(b)?;
                 erased_any = true;
                 continue;
@@ -219,10 +227,9 @@ fn delete_dead(
         // Dead ops may use each other (graph regions): cut their
         // references first, as MLIR's `dropAllUses` does one by one.
         for &b in &order {
-            for o in rw.ctx.block_ops(b) {
-                if !live.ops[o] {
-                    rw.ctx.drop_all_references(o);
-                }
+            let dead: Vec<Op> = rw.ctx.block_ops_iter(b).filter(|&o| !live.ops[o]).collect();
+            for o in dead {
+                rw.ctx.drop_all_references(o);
             }
         }
         for &b in &order {
@@ -592,9 +599,10 @@ pub fn merge_identical_blocks(
             push(&mut worklist, &mut queued, region);
             changed = true;
         }
-        for b in rw.ctx.region_blocks(region).to_vec() {
-            for o in rw.ctx.block_ops(b) {
-                for &r in rw.ctx.regions_of(o) {
+        let ctx = &*rw.ctx;
+        for &b in ctx.region_blocks(region) {
+            for o in ctx.block_ops_iter(b) {
+                for &r in ctx.regions_of(o) {
                     push(&mut worklist, &mut queued, r);
                 }
             }

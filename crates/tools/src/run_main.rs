@@ -5,7 +5,7 @@ use crate::stdio;
 use mlir_async_dialects::Registry;
 use mlir_async_executor::{codegen::OptLevel, engine, frontend, EntryResult, RunOptions};
 use mlir_async_ir::Context;
-use mlir_async_syntax::{parse_source_bytes, Diagnostic};
+use mlir_async_syntax::{parse_source_bytes, Diagnostic, Edition};
 use std::io::Read;
 
 /// The parsed command line.
@@ -161,6 +161,20 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 1;
         }
     };
+    // As mlir-cpu-runner: the module must verify (ops of dialects we do
+    // not know are left to the front end, which names them).
+    if let Err(e) = mlir_async_dialects::verify::verify(&ctx, &reg, parsed.module, parsed.edition) {
+        stdio::eprint(Diagnostic::from_ir(&ctx, &e).render(Some(&text)));
+        stdio::eprint("could not parse the input IR\n");
+        return 1;
+    }
+    if !is_llvm_module(&ctx, parsed.module) {
+        if let Err(d) = standard_lowering(&mut ctx, &reg, parsed.module, parsed.edition, o.verbose)
+        {
+            stdio::eprint(d.render(Some(&text)));
+            return 1;
+        }
+    }
     let lowered = engine::catch_panic(|| Ok(frontend::lower(&ctx, parsed.module)));
     let module = match lowered {
         Ok(Ok(m)) => m,
@@ -210,8 +224,176 @@ pub fn main_with_args(args: &[String]) -> i32 {
     }
 }
 
+/// Whether every op of the module is the LLVM dialect's (what the
+/// executor runs directly).
+fn is_llvm_module(ctx: &Context, module: mlir_async_ir::Op) -> bool {
+    ctx.regions_of(module).iter().all(|r| {
+        ctx.region_blocks(*r).iter().all(|b| {
+            ctx.block_ops_iter(*b)
+                .all(|op| ctx.name(op).starts_with("llvm."))
+        })
+    })
+}
+
+/// Our standard lowering to the LLVM dialect, as the upstream runner tests
+/// spell it in each generation.
+fn standard_pipeline(edition: Edition) -> &'static [&'static str] {
+    match edition {
+        Edition::V13 => &[
+            "async-to-async-runtime",
+            "async-runtime-ref-counting",
+            "async-runtime-ref-counting-opt",
+            "convert-async-to-llvm",
+            "convert-linalg-to-loops",
+            "convert-scf-to-std",
+            "convert-memref-to-llvm",
+            "convert-std-to-llvm",
+            "reconcile-unrealized-casts",
+        ],
+        Edition::V14 => &[
+            "async-to-async-runtime",
+            "async-runtime-ref-counting",
+            "async-runtime-ref-counting-opt",
+            "convert-async-to-llvm",
+            "convert-linalg-to-loops",
+            "convert-scf-to-std",
+            "convert-memref-to-llvm",
+            "convert-arith-to-llvm",
+            "convert-std-to-llvm",
+            "reconcile-unrealized-casts",
+        ],
+        Edition::V15 => &[
+            "async-to-async-runtime",
+            "async-runtime-ref-counting",
+            "async-runtime-ref-counting-opt",
+            "convert-async-to-llvm",
+            "convert-linalg-to-loops",
+            "convert-scf-to-cf",
+            "convert-memref-to-llvm",
+            "convert-arith-to-llvm",
+            "convert-func-to-llvm",
+            "reconcile-unrealized-casts",
+        ],
+    }
+}
+
+/// Lowers a module that is not in the LLVM dialect yet with our passes
+/// (said on stderr with `-v`); a pass we do not have yet is a diagnostic
+/// naming it.
+fn standard_lowering(
+    ctx: &mut Context,
+    reg: &Registry,
+    module: mlir_async_ir::Op,
+    edition: Edition,
+    verbose: bool,
+) -> Result<(), Diagnostic> {
+    let names = standard_pipeline(edition);
+    // The first op that is not the LLVM dialect's.
+    let first = ctx.regions_of(module).iter().find_map(|r| {
+        ctx.region_blocks(*r).iter().find_map(|b| {
+            ctx.block_ops_iter(*b)
+                .find(|op| !ctx.name(*op).starts_with("llvm."))
+        })
+    });
+    let loc = ctx.op_loc(first.unwrap_or(module));
+    let missing: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| mlir_async_passes::make_pass(n, "").is_err())
+        .collect();
+    if !missing.is_empty() {
+        return Err(Diagnostic::at(
+            ctx,
+            loc,
+            mlir_async_syntax::Severity::Error,
+            &format!(
+                "the input is not in the LLVM dialect, and our lowering to it lacks -{} (not implemented yet): lower it with mlir-opt first",
+                missing.join(", -")
+            ),
+        ));
+    }
+    if verbose {
+        stdio::eprint(format!(
+            "mlir-async-run: the input is not in the LLVM dialect: lowering it with -{}\n",
+            names.join(" -")
+        ));
+    }
+    for n in names {
+        let (pass, anchor) = mlir_async_passes::make_pass(n, "")
+            .map_err(|m| Diagnostic::at(ctx, loc, mlir_async_syntax::Severity::Error, &m))?;
+        let entry = mlir_async_passes::PipelineEntry {
+            pass,
+            nesting: if anchor == "builtin.module" || anchor.is_empty() {
+                vec![]
+            } else {
+                vec![anchor.to_string()]
+            },
+        };
+        let mut pc = mlir_async_passes::PassContext {
+            ctx,
+            registry: reg,
+            edition,
+        };
+        mlir_async_passes::run_entry(&mut pc, &entry, module)
+            .map_err(|e| Diagnostic::from_ir(ctx, &e))?;
+        mlir_async_dialects::verify::verify(ctx, reg, module, edition)
+            .map_err(|e| Diagnostic::from_ir(ctx, &e))?;
+    }
+    Ok(())
+}
+
 fn report(diags: &[Diagnostic], text: &str) {
     for d in diags {
         stdio::eprint(d.render(Some(text)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Options {
+        let v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        match parse_args(&v) {
+            Ok(Ok(o)) => o,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The spellings `mlir-cpu-runner` (LLVM's command-line library)
+    /// accepts: one or two dashes, `=` or a separate value, repeated and
+    /// comma-separated libraries.
+    #[test]
+    fn option_spellings() {
+        let o = parse(&["-e", "entry", "--entry-point-result=i64", "-O3", "in.mlir"]);
+        assert_eq!(o.run.entry, "entry");
+        assert_eq!(o.run.result, "i64");
+        assert_eq!(o.run.opt, Some(OptLevel::O3));
+        assert_eq!(o.input.as_deref(), Some("in.mlir"));
+        let o = parse(&[
+            "--e=f",
+            "-shared-libs=a.so,b.so",
+            "-shared-libs",
+            "c.so",
+            "--trace=t.json",
+        ]);
+        assert_eq!(o.run.entry, "f");
+        assert_eq!(o.run.shared_libs, ["a.so", "b.so", "c.so"]);
+        assert_eq!(o.trace.as_deref(), Some("t.json"));
+        // Defaults: main, f32, stdin.
+        let o = parse(&[]);
+        assert_eq!(
+            (o.run.entry.as_str(), o.run.result.as_str()),
+            ("main", "f32")
+        );
+        assert!(o.input.is_none());
+    }
+
+    #[test]
+    fn bad_command_lines_are_errors() {
+        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(parse_args(&v(&["-bogus"])).is_err());
+        assert!(parse_args(&v(&["-e"])).is_err());
+        assert!(parse_args(&v(&["a.mlir", "b.mlir"])).is_err());
     }
 }

@@ -367,6 +367,16 @@ pub(super) fn try_sharded(
         own.push(body[..s.own].to_vec());
         outlined.push(body[n..].to_vec());
     }
+    // The first part's module frames the text: it needs a body to hold
+    // the place of the parts (a module in the generic form may be cut
+    // before its first op).
+    if shards
+        .first()
+        .and_then(|s| Printer::body_ops(&s.ctx, s.module))
+        .is_none_or(|b| b.is_empty())
+    {
+        return Err("the first part is empty");
+    }
     let mut sources = vec![];
     for (s, ops) in shards.iter().zip(own) {
         sources.push(BodySource {

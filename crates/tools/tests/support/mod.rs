@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod gen;
+pub mod gen_parallel;
 pub mod normalize;
 
 use std::path::{Path, PathBuf};

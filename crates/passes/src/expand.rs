@@ -86,6 +86,11 @@ impl Pass for ArithExpand {
             target.add_illegal_op(name);
             patterns.add_fn(name, name, expand);
         }
+        // 13's std-expand also did what 14 moved to -memref-expand.
+        if self.name == "std-expand" {
+            crate::memref_expand::add_legality(&mut target);
+            crate::memref_expand::populate(&mut patterns);
+        }
         let ifaces = Interfaces::new(pc.edition);
         // Before LLVM 15 the pass runs on each function (the first failure
         // ends it, as a sequential pass manager stops); from 15 on the op

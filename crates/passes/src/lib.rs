@@ -11,7 +11,9 @@ pub mod cse;
 pub mod expand;
 pub mod func_to_llvm;
 pub mod inline;
+pub mod linalg_to_loops;
 pub mod llvm_common;
+pub mod memref_expand;
 pub mod memref_to_llvm;
 pub mod reconcile_casts;
 pub mod ref_counting;
@@ -243,7 +245,11 @@ pub fn registry() -> Vec<PassInfo> {
         func_to_llvm::info_func(),
         func_to_llvm::info_cf(),
         memref_to_llvm::info(),
+        memref_expand::info(),
         vector_to_llvm::info(),
+        linalg_to_loops::info_loops(),
+        linalg_to_loops::info_parallel(),
+        linalg_to_loops::info_llvm(),
         scf_to_cf::info_cf(),
         scf_to_cf::info_std(),
         ref_counting::info(),

@@ -64,6 +64,9 @@ impl Pass for VectorToLlvm {
         let regions = pc.ctx.regions_of(op).to_vec();
         let config = GreedyConfig {
             llvm15: pc.edition == Edition::V15,
+            // MLIR's `GreedyRewriteConfig` default (the canonicalizer
+            // alone asks for top-down): ops visited bottom-up.
+            top_down: false,
             ..GreedyConfig::default()
         };
         apply_patterns_and_fold_greedily(pc.ctx, &regions, &frozen, &ifaces, config)

@@ -73,9 +73,10 @@ pub trait OpInterfaces: Sync {
         14
     }
 
-    /// Is `op` commutative? By default its registered trait; a dialect
-    /// overrides it where the trait changed between generations (LLVM 15
-    /// made `arith.maxsi` and its kin commutative).
+    /// Whether `op` has MLIR's `Commutative` trait (the folder moves its
+    /// constant operands last): by default the registered trait; a
+    /// dialect whose ops gained the trait in a later release says so
+    /// here.
     fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
         ctx.traits_of(op).commutative
     }

@@ -333,9 +333,14 @@ fn standard_lowering(
             ctx,
             registry: reg,
             edition,
+            warnings: vec![],
         };
-        mlir_async_passes::run_entry(&mut pc, &entry, module)
-            .map_err(|e| Diagnostic::from_ir(ctx, &e))?;
+        let r = mlir_async_passes::run_entry(&mut pc, &entry, module);
+        for w in std::mem::take(&mut pc.warnings) {
+            let d = Diagnostic::at(ctx, w.loc, mlir_async_syntax::Severity::Warning, &w.message);
+            stdio::eprint(d.render(None));
+        }
+        r.map_err(|e| Diagnostic::from_ir(ctx, &e))?;
         mlir_async_dialects::verify::verify(ctx, reg, module, edition)
             .map_err(|e| Diagnostic::from_ir(ctx, &e))?;
     }

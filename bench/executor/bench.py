@@ -2,7 +2,13 @@
 """mlir-async-run against mlir-cpu-runner-14 (-O3, upstream's runtime and
 runner utilities), side by side on the same mlir-opt-14 lowering.
 
-  bench/executor/bench.py [--run target/release/mlir-async-run] [--runs 3] [--only REGEX]
+  bench/executor/bench.py [--run target/release/mlir-async-run] [--runs 3] [--only REGEX] [--toolchain]
+
+With --toolchain the rows time the whole toolchain instead, from the source
+file to exit: `mlir-async-opt <pipeline> | mlir-async-run` against
+`mlir-opt-14 <pipeline> | mlir-cpu-runner-14 -O3` on upstream's runtime
+(the same pass pipeline text for both), and the microbenchmarks are lowered
+by each tool's own opt. Peak memory is then that of the larger process.
 
 Rows: the task programs of <shared>/bench/programs (fan-out, chain, the fib
 tree with eliminate-blocking-await-ops), a trivial program (start-up), and
@@ -28,13 +34,20 @@ ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
 ap.add_argument("--runs", type=int, default=3)
 ap.add_argument("--only", default="")
 ap.add_argument("--generic", action="store_true", help="feed mlir-async-run mlir-opt's generic form")
+ap.add_argument("--toolchain", action="store_true", help="time source to exit: our opt + run against mlir-opt-14 + mlir-cpu-runner-14")
 a = ap.parse_args()
 tmp = tempfile.mkdtemp()
+
+
+OPT = os.path.join(os.path.dirname(a.run), "mlir-async-opt")
 
 
 def lower(src_text, name, a2ar, extra=()):
     base = os.path.join(tmp, name)
     open(base + ".mlir", "w").write(src_text)
+    if a.toolchain:
+        # The rows pipe the source through each toolchain themselves.
+        return base + ".mlir", [*a2ar, *PIPE, *extra]
     subprocess.run(["mlir-opt-14", base + ".mlir", *a2ar, *PIPE, *extra, "-o", base + ".ll.mlir"], check=True)
     if not a.generic:
         return base + ".ll.mlir", base + ".ll.mlir"
@@ -66,6 +79,12 @@ func private @printI64(i64)
 func private @printNewline()
 """
 
+def toolchain(opt, src, passes, runner):
+    """One shell pipeline, source file to exit; a failing stage fails it."""
+    q = lambda xs: " ".join("'" + x + "'" for x in xs)
+    return ["bash", "-o", "pipefail", "-c", f"{q([opt, src, *passes])} | {q(runner)}"]
+
+
 rows = [
     ("fan-out into a group", "fanout", 10**5, 100, False),
     ("fan-out into a group", "fanout", 10**6, 100, False),
@@ -74,7 +93,10 @@ rows = [
     ("fib tree, eliminate-blocking-await-ops", "fib", 25, 0, True),
     ("trivial program (start-up)", "trivial", 1, 0, False),
 ]
-print("| program | N | mlir-cpu-runner-14 s | mlir-async-run s | speed-up | upstream MiB | ours MiB | same output |")
+if a.toolchain:
+    print("| program | N | mlir-opt-14 + mlir-cpu-runner-14 s | mlir-async-opt + mlir-async-run s | speed-up | upstream MiB | ours MiB | same output |")
+else:
+    print("| program | N | mlir-cpu-runner-14 s | mlir-async-run s | speed-up | upstream MiB | ours MiB | same output |")
 print("|---|---:|---:|---:|---:|---:|---:|---|")
 print(f"load average before: {os.getloadavg()}", file=open(os.devnull, "w"))
 load0 = os.getloadavg()
@@ -85,12 +107,20 @@ for label, prog, n, w, elim in rows:
         ll, gen = lower(TRIVIAL, "trivial", ["-async-to-async-runtime"])
     else:
         ll, gen = program(prog, n, w, elim)
+    run_args = ["-e", "main", "-entry-point-result=void", "-O3"]
+    if a.toolchain:
+        src, passes = ll, gen
+        up_cmd = toolchain("mlir-opt-14", src, passes, ["mlir-cpu-runner-14", *run_args, LIBS])
+        our_cmd = toolchain(OPT, src, passes, [a.run, *run_args])
+    else:
+        up_cmd = ["mlir-cpu-runner-14", ll, *run_args, LIBS]
+        our_cmd = [a.run, gen, *run_args]
     up, ours = [], []
     outs = set()
     for _ in range(a.runs):
-        rc, wall, rss, out = timed(["mlir-cpu-runner-14", ll, "-e", "main", "-entry-point-result=void", "-O3", LIBS])
+        rc, wall, rss, out = timed(up_cmd)
         up.append((wall, rss, rc)); outs.add(("up", out))
-        rc, wall, rss, out = timed([a.run, gen, "-e", "main", "-entry-point-result=void", "-O3"])
+        rc, wall, rss, out = timed(our_cmd)
         ours.append((wall, rss, rc)); outs.add(("ours", out))
     uw = statistics.median(x[0] for x in up); ow = statistics.median(x[0] for x in ours)
     um = max(x[1] for x in up); om = max(x[1] for x in ours)
@@ -109,16 +139,20 @@ for name, pre in micro:
     src = open(f"{a.shared}/upstream-tests/llvm14/mlir/test/Integration/Dialect/Async/CPU/{name}.mlir").read()
     base = os.path.join(tmp, name)
     open(base + ".mlir", "w").write(src)
-    cmd = ["mlir-opt-14", base + ".mlir", *pre, "-async-to-async-runtime", *PIPE[:3], "-convert-linalg-to-loops",
-           "-convert-scf-to-std", "-arith-expand", "-memref-expand", "-convert-vector-to-llvm",
-           "-convert-memref-to-llvm", "-convert-std-to-llvm", "-reconcile-unrealized-casts", "-o", base + ".ll.mlir"]
-    subprocess.run(cmd, check=True)
+    passes = [*pre, "-async-to-async-runtime", *PIPE[:3], "-convert-linalg-to-loops",
+              "-convert-scf-to-std", "-arith-expand", "-memref-expand", "-convert-vector-to-llvm",
+              "-convert-memref-to-llvm", "-convert-std-to-llvm", "-reconcile-unrealized-casts"]
+    subprocess.run(["mlir-opt-14", base + ".mlir", *passes, "-o", base + ".ll.mlir"], check=True)
+    ours_in = base + ".ll.mlir"
+    if a.toolchain:
+        ours_in = base + ".ours.ll.mlir"
+        subprocess.run([OPT, base + ".mlir", *passes, "-o", ours_in], check=True)
     ut, ot = [], []
     for _ in range(a.runs):
         out = subprocess.run(["mlir-cpu-runner-14", base + ".ll.mlir", "-e", "entry", "-entry-point-result=void", "-O3", LIBS],
                              capture_output=True, text=True).stdout
         ut.append(float(out.strip().splitlines()[-1]))
-        out = subprocess.run([a.run, base + ".ll.mlir", "-e", "entry", "-entry-point-result=void", "-O3"],
+        out = subprocess.run([a.run, ours_in, "-e", "entry", "-entry-point-result=void", "-O3"],
                              capture_output=True, text=True).stdout
         ot.append(float(out.strip().splitlines()[-1]))
     u, o = statistics.median(ut), statistics.median(ot)

@@ -257,6 +257,42 @@ pub fn load(b: &mut dyn Builder, loc: Location, ptr: Value) -> R {
     op1(b, "llvm.load", loc, &[ptr], ty, &[])
 }
 
+/// `llvm.atomicrmw` with `bin_op` and `ordering` named as the op prints them.
+pub fn atomicrmw(
+    b: &mut dyn Builder,
+    loc: Location,
+    bin_op: &str,
+    ptr: Value,
+    value: Value,
+    ordering: &str,
+) -> R {
+    let index = |table: &[&str], name: &str| {
+        table
+            .iter()
+            .position(|&n| !n.is_empty() && n == name)
+            .ok_or_else(|| RewriteError::at(loc, format!("no LLVM atomic '{name}'")))
+    };
+    let (op_i, ord_i) = (
+        index(crate::llvm::ops::ATOMIC_BIN_OPS, bin_op)?,
+        index(crate::llvm::ops::ATOMIC_ORDERINGS, ordering)?,
+    );
+    let ctx = b.context();
+    let ty = ctx.value_type(value);
+    let i64t = ctx.int_type(64);
+    let (bin_op, ordering) = (
+        ctx.int_attr(op_i as i128, i64t),
+        ctx.int_attr(ord_i as i128, i64t),
+    );
+    op1(
+        b,
+        "llvm.atomicrmw",
+        loc,
+        &[ptr, value],
+        ty,
+        &[("bin_op", bin_op), ("ordering", ordering)],
+    )
+}
+
 pub fn store(
     b: &mut dyn Builder,
     loc: Location,

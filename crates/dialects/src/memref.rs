@@ -385,7 +385,7 @@ const RMW_KINDS: [&str; 13] = [
 ];
 
 /// The kind of a `memref.atomic_rmw`, if its `kind` is one.
-fn rmw_kind(ctx: &Context, op: Op) -> Option<&'static str> {
+pub fn rmw_kind(ctx: &Context, op: Op) -> Option<&'static str> {
     match ctx.attr_kind(ctx.get_attr(op, "kind")?) {
         AttrKind::Integer(i, _) => usize::try_from(*i)
             .ok()

@@ -86,6 +86,7 @@ impl Pass for MemRefToLlvm {
 /// MLIR's `populateMemRefToLLVMConversionPatterns`.
 pub fn populate(l: &Rc<Lowering>, set: &mut ConversionPatternSet) {
     l.add(set, "memref.alloca", "AllocaOpLowering", alloc_like);
+    l.add(set, "memref.atomic_rmw", "AtomicRMWOpLowering", atomic_rmw);
     l.add(
         set,
         "memref.alloca_scope",
@@ -669,6 +670,42 @@ fn store(l: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewriter) 
     let p = strided_element_ptr(l, rw, loc, t, operands[1], &operands[2..])?;
     lb::store(rw, loc, operands[0], p)?;
     rw.erase_op(op)?;
+    Ok(true)
+}
+
+/// `memref.atomic_rmw` kinds that are one `llvm.atomicrmw` operation; the
+/// others (`mulf`, `muli`, `maxf`, `minf`) are left for `-memref-expand`'s
+/// compare-and-swap loop, as MLIR's `matchSimpleAtomicOp` leaves them.
+fn simple_atomic_op(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "addf" => "fadd",
+        "addi" => "add",
+        "assign" => "xchg",
+        "maxs" => "max",
+        "maxu" => "umax",
+        "mins" => "min",
+        "minu" => "umin",
+        "ori" => "_or",
+        "andi" => "_and",
+        _ => return None,
+    })
+}
+
+fn atomic_rmw(l: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewriter) -> R {
+    let ctx = rw.ctx();
+    let t = ctx.value_type(ctx.operand(op, 1));
+    if !has_identity_layout(l, ctx, t) {
+        return Ok(false);
+    }
+    let Some(bin_op) = mlir_async_dialects::memref::rmw_kind(ctx, op).and_then(simple_atomic_op)
+    else {
+        return Ok(false);
+    };
+    let loc = ctx.op_loc(op);
+    rw.set_insertion_point(op);
+    let p = strided_element_ptr(l, rw, loc, t, operands[1], &operands[2..])?;
+    let v = lb::atomicrmw(rw, loc, bin_op, p, operands[0], "acq_rel")?;
+    rw.replace_op(op, &[v])?;
     Ok(true)
 }
 

@@ -257,6 +257,60 @@ fn llvm_chain_matches_upstream() {
     check(t);
 }
 
+fn expandable_shape(edition: u32) -> Shape {
+    Shape {
+        expandable: true,
+        ..scf_memref_shape(edition)
+    }
+}
+
+/// LLVM 13's lowerings (its `std` spellings, its conversion driver): each
+/// pass alone and the whole chain.
+#[test]
+fn llvm13_lowerings_match_upstream() {
+    if !have("mlir-opt-13") {
+        eprintln!("skipped: needs mlir-opt-13");
+        return;
+    }
+    let mut t = Tally::new("llvm13: std, memref to llvm, std-expand, the chain");
+    generated(
+        &mut t,
+        0x13_0001,
+        memref_shape,
+        &[
+            (13, &["-convert-std-to-llvm"]),
+            (13, &["-convert-memref-to-llvm"]),
+            (13, &["-convert-memref-to-llvm", "-convert-std-to-llvm"]),
+        ],
+    );
+    generated(
+        &mut t,
+        0x13_0002,
+        expandable_shape,
+        &[
+            (13, &["-std-expand"]),
+            (
+                13,
+                &[
+                    "-convert-scf-to-std",
+                    "-std-expand",
+                    "-convert-memref-to-llvm",
+                    "-convert-std-to-llvm",
+                ],
+            ),
+            (
+                13,
+                &[
+                    "-convert-scf-to-std",
+                    "-convert-std-to-llvm",
+                    "-convert-memref-to-llvm",
+                ],
+            ),
+        ],
+    );
+    check(t);
+}
+
 /// The `mlir-opt` commands of a test file's RUN lines (continuations
 /// joined), as argument lists without the input.
 fn run_line_pipelines(text: &str) -> Vec<Vec<String>> {

@@ -13,7 +13,9 @@
 //! from the entry along successors, last successor first), fold-first
 //! legalization, the recursive legalization of the ops a pattern creates
 //! and where the materializations land all follow LLVM 14, because they
-//! are visible in the output.
+//! are visible in the output; where LLVM 13's driver differs (it builds
+//! the casts at once, see `State::llvm13`), a conversion whose
+//! interfaces name release 13 follows 13.
 //!
 //! One difference from MLIR: nothing is rolled back. A pattern must either
 //! succeed or leave the IR untouched (the contract of every pattern here),

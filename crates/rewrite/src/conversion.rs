@@ -1115,7 +1115,7 @@ struct Legalizer<'p> {
 
 /// Converts `root` and everything nested in it, as the LLVM release the
 /// interfaces name converts: LLVM 13's driver builds each cast a pattern
-/// needs at once (see [`State::llvm13`]), later ones record them and
+/// needs at once (see `State::llvm13`), later ones record them and
 /// resolve them at the end.
 pub fn apply_conversion(
     ctx: &mut Context,

@@ -45,6 +45,14 @@ impl OpInterfaces for Interfaces {
         }
     }
     fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
+        // 13's std dialect marked only these integer ops commutative (not
+        // `addf` and `mulf`).
+        if self.edition == Edition::V13 && ctx.name(op).starts_with("arith.") {
+            return matches!(
+                ctx.name(op),
+                "arith.addi" | "arith.andi" | "arith.muli" | "arith.ori" | "arith.xori"
+            );
+        }
         ctx.traits_of(op).commutative
             || (self.edition == Edition::V15
                 && matches!(

@@ -1265,10 +1265,13 @@ impl Legalizer<'_> {
         let mut values = Vec::with_capacity(results.len());
         let dialect = dialect_of(ctx, op).to_string();
         let mut created = vec![];
+        // LLVM 13's `OpBuilder::tryFold` took a folded value of another
+        // type as it was.
+        let any_type = self.interfaces.llvm_release() <= 13;
         for (i, r) in results.into_iter().enumerate() {
             let ty = ctx.value_type(ctx.result(op, i));
             match r {
-                FoldResult::Value(v) if ctx.value_type(v) == ty => values.push(v),
+                FoldResult::Value(v) if any_type || ctx.value_type(v) == ty => values.push(v),
                 FoldResult::Value(_) => return self.undo_constants(ctx, created),
                 FoldResult::Attr(a) => {
                     let loc = ctx.op_loc(op);

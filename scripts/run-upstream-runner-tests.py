@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Runs the upstream runner tests (mlir-cpu-runner/async*.mlir and
 Integration/Dialect/Async/CPU/*.mlir of LLVM 13, 14 and 15) with
-mlir-async-run in place of mlir-cpu-runner: each RUN line's mlir-opt
-pipeline is run by that generation's upstream mlir-opt-N (mlir-async-opt has
-not all the LLVM lowerings yet), the result (custom form, or generic form
-with --generic) by mlir-async-run with the RUN line's options, the output
-checked by mlir-async-filecheck against the test.
+mlir-async-run in place of mlir-cpu-runner, on upstream's lowering: each
+RUN line's mlir-opt pipeline is run by that generation's upstream
+mlir-opt-N, the result (custom form, or generic form with --generic) by
+mlir-async-run with the RUN line's options, the output checked by
+mlir-async-filecheck against the test. (The conformance run with
+mlir-async-lit runs the same tests on mlir-async-opt's own lowering; this
+one checks that mlir-async-run takes what upstream's tools produce.)
 
     scripts/run-upstream-runner-tests.py [--bin DIR] [--shared DIR] [--generic] [-v] [FILTER]
 

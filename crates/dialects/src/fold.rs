@@ -455,6 +455,11 @@ fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
     let name = ctx.name(op);
     let ops = ctx.operands(op);
     let shaped = is_shaped(&ctx, ctx.value_type(result));
+    if ed == Edition::V13 {
+        if let Some(folded) = fold_13(ctx, op, name, ops, result) {
+            return folded;
+        }
+    }
     if name == "arith.select" {
         return fold_select(ctx, ops, width(&ctx, ctx.value_type(result)) == Some(1));
     }
@@ -852,6 +857,162 @@ fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
         }
         _ => None,
     }
+}
+
+/// The folders LLVM 13's `std` ops had where they differ from the
+/// `arith` ones of 14 (`None`: as 14): fewer identities (no `addi` of a
+/// `subi`, no float identities, no `extsi`/`trunci` chains, no casts
+/// between integers and floats, `select` of `true`/`false` kept), but
+/// `andi`/`ori` of one value twice fold before their constants do, and
+/// an `index_cast` of an `index_cast` back to the first type folds.
+fn fold_13(ctx: Cx, op: Op, name: &str, ops: &[Value], result: Value) -> Option<Option<Folded>> {
+    use Folded::{Const, Value as V};
+    let rt = ctx.value_type(result);
+    let shaped = is_shaped(&ctx, rt);
+    let c = |i: usize| ops.get(i).and_then(|&v| const_bits(ctx, v));
+    let binary = || match ops {
+        &[l, r] => Some((l, r, c(0), c(1))),
+        _ => None,
+    };
+    Some(match name {
+        "arith.addi" => (|| {
+            let (l, _, a, b) = binary()?;
+            if b == Some(0) {
+                return Some(V(l));
+            }
+            Some(Const(a?.wrapping_add(b?) & mask(width(&ctx, rt)?)))
+        })(),
+        "arith.andi" => (|| {
+            let (l, r, a, b) = binary()?;
+            let m = mask(width(&ctx, rt)?);
+            if b == Some(0) {
+                return Some(V(r));
+            }
+            if b == Some(m) {
+                return Some(V(l));
+            }
+            if l == r {
+                return Some(V(r));
+            }
+            Some(Const(a? & b?))
+        })(),
+        "arith.ori" => (|| {
+            let (l, r, a, b) = binary()?;
+            if b == Some(0) {
+                return Some(V(l));
+            }
+            if l == r {
+                return Some(V(r));
+            }
+            Some(Const(a? | b?))
+        })(),
+        "arith.xori" => (|| {
+            let (l, r, a, b) = binary()?;
+            if b == Some(0) {
+                return Some(V(l));
+            }
+            if l == r {
+                return Some(Const(0));
+            }
+            Some(Const(a? ^ b?))
+        })(),
+        // Scalars only: the folder reads `IntegerAttr`s and answers with
+        // a `BoolAttr`.
+        "arith.cmpi" if shaped => None,
+        "arith.cmpi" => (|| {
+            let (l, r, a, b) = binary()?;
+            let p = predicate(&ctx, op)?;
+            let w = width(&ctx, ctx.value_type(l))?;
+            if l == r {
+                return Some(Const(u128::from(compare(p, 0, 0, w)?)));
+            }
+            Some(Const(u128::from(compare(p, a?, b?, w)?)))
+        })(),
+        "arith.cmpf" if shaped => None,
+        "arith.cmpf" => (|| {
+            let &[l, r] = ops else {
+                return None;
+            };
+            const_float(ctx, l)?;
+            const_float(ctx, r)?;
+            fold_cmpf(ctx, op, ops)
+        })(),
+        "arith.index_cast" => (|| {
+            let &[x] = ops else {
+                return None;
+            };
+            if let Some(&[y]) = defined_by(&ctx, x, "arith.index_cast") {
+                if ctx.value_type(y) == rt {
+                    return Some(V(y));
+                }
+            }
+            if shaped {
+                return None;
+            }
+            let a = c(0)?;
+            let w = width(&ctx, ctx.value_type(x))?;
+            Some(Const(signed(a, w) as u128 & mask(width(&ctx, rt)?)))
+        })(),
+        "arith.select" => (|| {
+            let &[cond, t, f] = ops else {
+                return None;
+            };
+            if t == f {
+                return Some(V(t));
+            }
+            match const_bits(ctx, cond) {
+                Some(1) => return Some(V(t)),
+                Some(0) => return Some(V(f)),
+                _ => {}
+            }
+            let d = ctx.defining_op(cond)?;
+            if ctx.name(d) != "arith.cmpi" {
+                return None;
+            }
+            let &[x, y] = ctx.operands(d) else {
+                return None;
+            };
+            if !((x == t && y == f) || (y == t && x == f)) {
+                return None;
+            }
+            match predicate(&ctx, d)? {
+                "eq" => Some(V(f)),
+                "ne" => Some(V(t)),
+                _ => None,
+            }
+        })(),
+        "arith.extsi" | "arith.trunci" if shaped => None,
+        "arith.extsi" | "arith.trunci" => (|| {
+            let &[x] = ops else {
+                return None;
+            };
+            // trunci(zexti(a)) -> a, trunci(sexti(a)) -> a
+            if name == "arith.trunci" {
+                let d = ctx.defining_op(x);
+                if let Some(d) = d.filter(|&d| matches!(ctx.name(d), "arith.extsi" | "arith.extui"))
+                {
+                    let y = ctx.operand(d, 0);
+                    return (ctx.value_type(y) == rt).then_some(V(y));
+                }
+            }
+            let a = c(0)?;
+            let w = width(&ctx, ctx.value_type(x))?;
+            Some(Const(signed(a, w) as u128 & mask(width(&ctx, rt)?)))
+        })(),
+        "arith.extui" | "arith.sitofp" | "arith.uitofp" | "arith.fptosi" | "arith.fptoui"
+        | "arith.extf" | "arith.truncf" => None,
+        "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" => (|| {
+            let &[l, r] = ops else {
+                return None;
+            };
+            // Constants only: no identities in 13.
+            const_float(ctx, l)?;
+            const_float(ctx, r)?;
+            let f = &name["arith.".len()..name.len() - 1];
+            fold_float(ctx, f, ops, rt, Edition::V14)
+        })(),
+        _ => return None,
+    })
 }
 
 /// `APInt`'s wrapping signed arithmetic with its overflow flag: each

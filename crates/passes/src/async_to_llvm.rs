@@ -26,10 +26,9 @@ use mlir_async_ir::{
     AttrKind, Attribute, Context, DenseElem, InsertPoint, IrError, Location, Op, Symbol, Type,
     TypeKind, Value,
 };
-use mlir_async_rewrite::conversion::{apply_conversion_config, ConversionConfig, ConversionMode};
 use mlir_async_rewrite::{
-    ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget, RewriteError,
-    TypeConversion, TypeConverter,
+    apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter,
+    ConversionTarget, RewriteError, TypeConversion, TypeConverter,
 };
 use mlir_async_syntax::Edition;
 use std::rc::Rc;
@@ -163,12 +162,16 @@ fn async_types(_: &TypeConverter, ctx: &mut Context, t: Type) -> TypeConversion 
 }
 
 /// Upstream's `AsyncRuntimeTypeConverter`: async types to handles, every
-/// other type kept.
-fn async_runtime_converter() -> TypeConverter {
+/// other type kept. It has no materializations: LLVM 14's driver leaves
+/// its own casts where they are needed (as ours does with casts from the
+/// converter), LLVM 13's builds none.
+fn async_runtime_converter(edition: Edition) -> TypeConverter {
     let mut conv = TypeConverter::new();
     conv.add_conversion(|_, _, t| TypeConversion::To(vec![t]));
     conv.add_conversion(async_types);
-    conv.add_cast_materializations();
+    if edition != Edition::V13 {
+        conv.add_cast_materializations();
+    }
     conv
 }
 
@@ -181,8 +184,8 @@ impl Pass for ConvertAsyncToLlvm {
     }
     fn run(&self, pc: &mut PassContext, module: Op) -> Result<(), IrError> {
         add_api_declarations(pc.ctx, module, pc.edition);
-        let conv = Rc::new(async_runtime_converter());
-        let mut llvm_conv = llvm_type_converter(LowerToLlvmOptions::default());
+        let conv = Rc::new(async_runtime_converter(pc.edition));
+        let mut llvm_conv = llvm_type_converter(LowerToLlvmOptions::default(), pc.edition);
         llvm_conv.add_conversion(async_types);
         let llvm_conv = Rc::new(llvm_conv);
 
@@ -260,11 +263,7 @@ impl Pass for ConvertAsyncToLlvm {
         target.add_dynamically_legal_op("func.call", move |ctx, op| c.is_legal_op(ctx, op));
 
         let ifaces = Interfaces::new(pc.edition);
-        let config = ConversionConfig {
-            mode: ConversionMode::Partial,
-            casts_before_user: pc.edition == Edition::V13,
-        };
-        apply_conversion_config(pc.ctx, module, &target, &patterns, None, &ifaces, config)
+        apply_partial_conversion(pc.ctx, module, &target, &patterns, None, &ifaces)
             .map_err(|e| e.into_ir_error(pc.ctx))
     }
 }

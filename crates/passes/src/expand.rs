@@ -86,6 +86,14 @@ impl Pass for ArithExpand {
             target.add_illegal_op(name);
             patterns.add_fn(name, name, expand);
         }
+        // 13's `std` dialect held what became `func` and `cf` too, and
+        // `memref` was legal: none of those fold here.
+        if pc.edition == Edition::V13 {
+            target
+                .add_legal_dialect("func")
+                .add_legal_dialect("cf")
+                .add_legal_dialect("memref");
+        }
         // 13's std-expand also did what 14 moved to -memref-expand.
         if self.name == "std-expand" {
             crate::memref_expand::add_legality(&mut target);

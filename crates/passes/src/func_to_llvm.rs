@@ -21,6 +21,7 @@ use mlir_async_dialects::interfaces::Interfaces;
 use mlir_async_dialects::llvm::types as llvm;
 use mlir_async_dialects::llvm_build as lb;
 use mlir_async_ir::{AttrKind, Attribute, IrError, Op, Symbol, Type, TypeKind, Value};
+use mlir_async_rewrite::conversion::UNREALIZED_CAST;
 use mlir_async_rewrite::{
     apply_partial_conversion, ConversionPatternSet, ConversionRewriter, RewriteError,
 };
@@ -137,11 +138,23 @@ impl Pass for FuncToLlvm {
                 arith_to_llvm::populate(&l, &mut patterns);
             }
         }
+        let mut target = llvm_target();
+        if pc.edition == Edition::V13 {
+            // 13 had no -reconcile-unrealized-casts: this pass removed the
+            // casts whose two sides convert to the same type.
+            l.add(
+                &mut patterns,
+                UNREALIZED_CAST,
+                "UnrealizedConversionCastOpLowering",
+                unrealized_cast,
+            );
+            target.add_illegal_op(UNREALIZED_CAST);
+        }
         let ifaces = Interfaces::new(pc.edition);
         apply_partial_conversion(
             pc.ctx,
             op,
-            &llvm_target(),
+            &target,
             &patterns,
             Some(l.conv.clone()),
             &ifaces,
@@ -661,5 +674,21 @@ fn assert(_: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewriter)
     rw.set_insertion_point_to_end(block);
     lb::cond_br(rw, loc, operands[0], cont, &[], fail, &[])?;
     rw.erase_op(op)?;
+    Ok(true)
+}
+
+/// A cast between a value and its converted type goes away: its input
+/// (converted) already has the type its result converts to, or converts to
+/// the result's type (LLVM 13's `UnrealizedConversionCastOpLowering`).
+fn unrealized_cast(l: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewriter) -> R {
+    let ctx = rw.ctx();
+    let outs = types_of(ctx, ctx.results(op));
+    let ins = types_of(ctx, operands);
+    let forwards = l.conv.convert_types(ctx, &outs).as_deref() == Some(&ins[..])
+        || l.conv.convert_types(ctx, &ins).as_deref() == Some(&outs[..]);
+    if !forwards {
+        return Ok(false);
+    }
+    rw.replace_op(op, operands)?;
     Ok(true)
 }

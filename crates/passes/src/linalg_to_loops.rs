@@ -103,6 +103,7 @@ impl Pass for LinalgToLoops {
         let ifaces = Interfaces::new(pc.edition);
         let config = GreedyConfig {
             llvm15: pc.edition == Edition::V15,
+            llvm13: pc.edition == Edition::V13,
             // MLIR's `GreedyRewriteConfig` default (the canonicalizer
             // alone asks for top-down): ops visited bottom-up.
             top_down: false,

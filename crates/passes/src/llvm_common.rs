@@ -50,7 +50,10 @@ const POINTER_BITS: u32 = 64;
 
 /// MLIR's `LLVMTypeConverter`. Later conversions are tried first, so the
 /// catch-all "LLVM-compatible types stay" comes before the specific ones.
-pub fn llvm_type_converter(opts: LowerToLlvmOptions) -> TypeConverter {
+/// Its casts are source and target materializations; LLVM 14's driver
+/// also falls back to a cast where no argument materialization applies,
+/// LLVM 13's keeps the new argument itself.
+pub fn llvm_type_converter(opts: LowerToLlvmOptions, edition: Edition) -> TypeConverter {
     let mut conv = TypeConverter::new();
     conv.add_conversion(move |c, ctx, t| {
         let converted = match ctx.kind(t).clone() {
@@ -145,7 +148,11 @@ pub fn llvm_type_converter(opts: LowerToLlvmOptions) -> TypeConverter {
             unranked::pack(b, loc, inputs).ok()
         }
     });
-    conv.add_cast_materializations();
+    if edition == Edition::V13 {
+        conv.add_source_and_target_casts();
+    } else {
+        conv.add_cast_materializations();
+    }
     conv
 }
 
@@ -358,7 +365,7 @@ impl ConversionPattern for LlvmPattern {
 impl Lowering {
     pub fn new(opts: LowerToLlvmOptions, edition: Edition) -> Rc<Self> {
         Rc::new(Lowering {
-            conv: Rc::new(llvm_type_converter(opts)),
+            conv: Rc::new(llvm_type_converter(opts, edition)),
             opts,
             edition,
         })

@@ -64,6 +64,7 @@ impl Pass for VectorToLlvm {
         let regions = pc.ctx.regions_of(op).to_vec();
         let config = GreedyConfig {
             llvm15: pc.edition == Edition::V15,
+            llvm13: pc.edition == Edition::V13,
             // MLIR's `GreedyRewriteConfig` default (the canonicalizer
             // alone asks for top-down): ops visited bottom-up.
             top_down: false,

@@ -13,7 +13,9 @@
 //! from the entry along successors, last successor first), fold-first
 //! legalization, the recursive legalization of the ops a pattern creates
 //! and where the materializations land all follow LLVM 14, because they
-//! are visible in the output.
+//! are visible in the output; where LLVM 13's driver differs (it builds
+//! the casts at once, see `State::llvm13`), a conversion whose
+//! interfaces name release 13 follows 13.
 //!
 //! One difference from MLIR: nothing is rolled back. A pattern must either
 //! succeed or leave the IR untouched (the contract of every pattern here),
@@ -260,17 +262,18 @@ impl TypeConverter {
         self
     }
     /// All three materializations as one `builtin.unrealized_conversion_cast`
-    /// of a single value, as the LLVM type converter registers them.
+    /// of a single value.
     pub fn add_cast_materializations(&mut self) -> &mut Self {
-        fn cast(rw: &mut Rewriter, ty: Type, inputs: &[Value], loc: Location) -> Option<Value> {
-            if inputs.len() != 1 {
-                return None;
-            }
-            build_cast(rw.ctx, rw.insertion_point()?, loc, inputs, ty).ok()
-        }
-        self.add_source_materialization(cast);
-        self.add_target_materialization(cast);
-        self.add_argument_materialization(cast);
+        self.add_source_and_target_casts();
+        self.add_argument_materialization(cast_one);
+        self
+    }
+    /// Source and target materializations as one
+    /// `builtin.unrealized_conversion_cast` of a single value, as the LLVM
+    /// type converter registers them.
+    pub fn add_source_and_target_casts(&mut self) -> &mut Self {
+        self.add_source_materialization(cast_one);
+        self.add_target_materialization(cast_one);
         self
     }
 
@@ -365,6 +368,14 @@ impl TypeConverter {
     ) -> Option<Value> {
         list.iter().rev().find_map(|f| f(rw, ty, inputs, loc))
     }
+}
+
+/// A cast of one value at the rewriter's insertion point.
+fn cast_one(rw: &mut Rewriter, ty: Type, inputs: &[Value], loc: Location) -> Option<Value> {
+    if inputs.len() != 1 {
+        return None;
+    }
+    build_cast(rw.ctx, rw.insertion_point()?, loc, inputs, ty).ok()
 }
 
 /// Builds `builtin.unrealized_conversion_cast inputs : ... to ty` at `ip`.
@@ -569,8 +580,19 @@ struct State {
     arg_replacements: Vec<Value>,
     /// Ops updated in place by the pattern being applied.
     root_updates: Vec<Op>,
-    /// See [`ConversionConfig::casts_before_user`].
-    casts_before_user: bool,
+    /// LLVM 13's driver: a pattern's operand of the wrong type gets the
+    /// type converter's target materialization at once, right before the
+    /// op, one per use, an op the pattern made (legalized with its others)
+    /// and never revisited; a block argument gets its argument
+    /// materialization at the block's start, or the new argument itself;
+    /// at the end, results and dropped arguments still used get a source
+    /// materialization (legalized too), and uses move to the last value in
+    /// the mapping whatever its type. Later releases record casts and
+    /// resolve them at the end.
+    llvm13: bool,
+    /// Casts built for the operands of the pattern being tried (LLVM 13):
+    /// erased again when it does not apply.
+    remap_casts: Vec<Op>,
 }
 
 impl State {
@@ -891,12 +913,33 @@ impl<'a> ConversionRewriter<'a> {
                 continue;
             }
             let repl = &new_args[m.first..m.first + m.size];
-            let orig_ty = ctx.value_type(orig);
+            let orig_ty = self.rw.ctx.value_type(orig);
             let new_arg = if repl.len() == 1
-                && (self.converter.is_none() || ctx.value_type(repl[0]) == orig_ty)
+                && (self.converter.is_none() || self.rw.ctx.value_type(repl[0]) == orig_ty)
             {
                 repl[0]
+            } else if self.state.llvm13 {
+                // Built at once; a 1->1 conversion without one keeps the
+                // new argument itself.
+                let loc = self.rw.ctx.value_loc(orig);
+                let saved = self.rw.insertion_point();
+                let made = self.converter.clone().and_then(|c| {
+                    self.rw.restore_insertion_point(Some(start));
+                    TypeConverter::materialize(&c.argument, &mut self.rw, orig_ty, repl, loc)
+                });
+                self.rw.restore_insertion_point(saved);
+                match (made, repl) {
+                    (Some(v), _) => v,
+                    (None, [one]) => *one,
+                    (None, _) => {
+                        return Err(RewriteError::at(
+                            loc,
+                            "couldn't materialize the result of 1->N conversion",
+                        ))
+                    }
+                }
             } else {
+                let ctx = &mut *self.rw.ctx;
                 let out_ty = self
                     .converter
                     .as_ref()
@@ -946,10 +989,28 @@ impl<'a> ConversionRewriter<'a> {
             };
             let mut new = self.state.lookup_or_default(v, desired, self.rw.ctx);
             if let Some(d) = desired {
+                if self.rw.ctx.value_type(new) != d && self.state.llvm13 {
+                    let conv = self
+                        .converter
+                        .clone()
+                        .expect("a desired type has a converter");
+                    let loc = self.rw.ctx.op_loc(op);
+                    self.rw.set_insertion_point(op);
+                    let Some(cast) =
+                        TypeConverter::materialize(&conv.target, &mut self.rw, d, &[new], loc)
+                    else {
+                        self.discard_remap_casts();
+                        return Ok(None);
+                    };
+                    if let Some(c) = self.rw.ctx.defining_op(cast) {
+                        self.state.remap_casts.push(c);
+                    }
+                    out.push(cast);
+                    continue;
+                }
                 if self.rw.ctx.value_type(new) != d {
                     let ctx = &mut *self.rw.ctx;
                     let ip = match ctx.value_def(new) {
-                        _ if self.state.casts_before_user => InsertPoint::Before(op),
                         ValueDef::Result(o, _) => ctx.after(o),
                         ValueDef::BlockArg(b, _) => match ctx.first_op(b) {
                             Some(f) => InsertPoint::Before(f),
@@ -974,6 +1035,17 @@ impl<'a> ConversionRewriter<'a> {
             out.push(new);
         }
         Ok(Some(out))
+    }
+
+    /// Erases the casts built for a pattern that then did not apply (LLVM
+    /// 13 rolls them back).
+    fn discard_remap_casts(&mut self) {
+        for c in std::mem::take(&mut self.state.remap_casts)
+            .into_iter()
+            .rev()
+        {
+            let _ = self.rw.ctx.erase_op(c);
+        }
     }
 }
 
@@ -1041,17 +1113,10 @@ struct Legalizer<'p> {
     active: Vec<usize>,
 }
 
-/// How a conversion runs beyond its target and patterns.
-#[derive(Clone, Copy, Debug)]
-pub struct ConversionConfig {
-    pub mode: ConversionMode,
-    /// LLVM 13 built the cast a pattern's operand needs right before the
-    /// op being converted; later generations build it right after the
-    /// value it casts.
-    pub casts_before_user: bool,
-}
-
-#[allow(clippy::too_many_arguments)]
+/// Converts `root` and everything nested in it, as the LLVM release the
+/// interfaces name converts: LLVM 13's driver builds each cast a pattern
+/// needs at once (see `State::llvm13`), later ones record them and
+/// resolve them at the end.
 pub fn apply_conversion(
     ctx: &mut Context,
     root: Op,
@@ -1061,25 +1126,6 @@ pub fn apply_conversion(
     interfaces: &dyn OpInterfaces,
     mode: ConversionMode,
 ) -> Result<(), RewriteError> {
-    let config = ConversionConfig {
-        mode,
-        casts_before_user: false,
-    };
-    apply_conversion_config(ctx, root, target, patterns, converter, interfaces, config)
-}
-
-/// [`apply_conversion`] with every setting.
-#[allow(clippy::too_many_arguments)]
-pub fn apply_conversion_config(
-    ctx: &mut Context,
-    root: Op,
-    target: &ConversionTarget,
-    patterns: &ConversionPatternSet,
-    converter: Option<Conv>,
-    interfaces: &dyn OpInterfaces,
-    config: ConversionConfig,
-) -> Result<(), RewriteError> {
-    let mode = config.mode;
     let mut to_convert = vec![root];
     for r in ctx.regions_of(root).to_vec() {
         compute_conversion_set(ctx, r, target, &mut to_convert)?;
@@ -1095,7 +1141,7 @@ pub fn apply_conversion_config(
         active: vec![],
     };
     let mut state = State {
-        casts_before_user: config.casts_before_user,
+        llvm13: interfaces.llvm_release() <= 13,
         ..State::default()
     };
     for op in to_convert {
@@ -1121,7 +1167,11 @@ pub fn apply_conversion_config(
             }
         }
     }
-    finalize(ctx, &mut state, interfaces.llvm_release())?;
+    if state.llvm13 {
+        lg.finalize_llvm13(ctx, &mut state)?;
+    } else {
+        finalize(ctx, &mut state, interfaces.llvm_release())?;
+    }
     apply_rewrites(ctx, &mut state)
 }
 
@@ -1304,13 +1354,16 @@ impl Legalizer<'_> {
                 converter,
             };
             crw.rw.set_insertion_point(op);
+            crw.state.remap_casts.clear();
             let Some(operands) = crw.remap_operands(op)? else {
                 continue;
             };
             let applied = pattern.match_and_rewrite(op, &operands, &mut crw)?;
             if !applied {
+                crw.discard_remap_casts();
                 continue;
             }
+            state.remap_casts.clear();
             let updates = std::mem::take(&mut state.root_updates);
             self.active.push(pi);
             let result =
@@ -1365,6 +1418,138 @@ impl Legalizer<'_> {
             }
         }
         Ok(true)
+    }
+}
+
+impl Legalizer<'_> {
+    /// LLVM 13's `finalize`: block arguments dropped or replaced by a value
+    /// of another type, then results whose type changed, that still have
+    /// users the conversion did not replace get the source
+    /// materialization of the converter that replaced them (an argument
+    /// after its replacement or at its block's start, a result before its
+    /// op), legalized at once; uses move to it when the rewrites apply.
+    fn finalize_llvm13(
+        &mut self,
+        ctx: &mut Context,
+        state: &mut State,
+    ) -> Result<(), RewriteError> {
+        let mark = ctx.num_ops();
+        for bi in 0..state.converted_blocks.len() {
+            let (orig, new) = (
+                state.converted_blocks[bi].orig,
+                state.converted_blocks[bi].new,
+            );
+            let converter = state.converted_blocks[bi].converter.clone();
+            for (i, orig_arg) in ctx.block_args(orig).to_vec().into_iter().enumerate() {
+                if state.converted_blocks[bi].args[i].is_some() {
+                    continue;
+                }
+                let repl = state.lookup_or_default(orig_arg, None, ctx);
+                let dropped = repl == orig_arg;
+                let orig_ty = ctx.value_type(orig_arg);
+                if ctx.value_type(repl) == orig_ty && !dropped {
+                    continue;
+                }
+                if !ctx.users(orig_arg).any(|u| !state.is_ignored(ctx, u)) {
+                    continue;
+                }
+                let ip = match ctx.value_def(repl) {
+                    ValueDef::Result(d, _) if !dropped => ctx.after(d),
+                    _ => match ctx.first_op(new) {
+                        Some(f) => InsertPoint::Before(f),
+                        None => InsertPoint::AtEnd(new),
+                    },
+                };
+                let loc = ctx.value_loc(orig_arg);
+                let inputs: Vec<Value> = if dropped { vec![] } else { vec![repl] };
+                let made = converter.as_ref().and_then(|c| {
+                    let mut l = NoListener;
+                    let mut rw = Rewriter::new(ctx, &mut l);
+                    rw.restore_insertion_point(Some(ip));
+                    TypeConverter::materialize(&c.source, &mut rw, orig_ty, &inputs, loc)
+                });
+                let Some(v) = made else {
+                    return Err(RewriteError::at(
+                        loc,
+                        format!("failed to materialize conversion for block argument #{i} that remained live after conversion"),
+                    ));
+                };
+                state.mapping.insert(orig_arg, v);
+            }
+        }
+        for c in created_since(ctx, state, mark) {
+            if !self.legalize(ctx, state, c)? {
+                return Err(RewriteError::at(
+                    ctx.op_loc(c),
+                    "failed to legalize conversion operation generated for block argument that remained live after conversion",
+                ));
+            }
+        }
+        let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+        for (&from, &to) in &state.mapping {
+            inverse.entry(to).or_default().push(from);
+        }
+        let mut k = 0;
+        while k < state.changed_results.len() {
+            let op = state.replacements[state.changed_results[k]];
+            let converter = state.replacement_converters[state.changed_results[k]].clone();
+            k += 1;
+            for r in ctx.results(op).to_vec() {
+                let Some(new) = state.lookup_or_null(r, None, ctx) else {
+                    if ctx.users(r).any(|u| !state.is_ignored(ctx, u)) {
+                        return Err(RewriteError::at(
+                            ctx.op_loc(op),
+                            format!(
+                                "failed to legalize operation '{}' marked as erased",
+                                ctx.name(op)
+                            ),
+                        ));
+                    }
+                    continue;
+                };
+                let ty = ctx.value_type(r);
+                if ctx.value_type(new) == ty || !has_live_user_of_replaced(ctx, state, &inverse, r)
+                {
+                    continue;
+                }
+                // Without a converter the new value is forwarded as it is.
+                let Some(c) = converter.clone() else {
+                    continue;
+                };
+                let loc = ctx.op_loc(op);
+                let mark = ctx.num_ops();
+                let made = {
+                    let mut l = NoListener;
+                    let mut rw = Rewriter::new(ctx, &mut l);
+                    rw.set_insertion_point(op);
+                    TypeConverter::materialize(&c.source, &mut rw, ty, &[new], loc)
+                };
+                let Some(v) = made else {
+                    return Err(RewriteError::at(
+                        loc,
+                        format!(
+                            "failed to materialize conversion for result #{} of operation '{}' that remained live after conversion",
+                            result_index(ctx, r),
+                            ctx.name(op)
+                        ),
+                    ));
+                };
+                for c in created_since(ctx, state, mark) {
+                    if !self.legalize(ctx, state, c)? {
+                        return Err(RewriteError::at(
+                            loc,
+                            format!(
+                                "failed to legalize conversion operation generated for result #{} of operation '{}' that remained live after conversion",
+                                result_index(ctx, r),
+                                ctx.name(op)
+                            ),
+                        ));
+                    }
+                }
+                state.mapping.insert(r, v);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1674,11 +1859,12 @@ fn lookup_remapped(ctx: &Context, state: &State, root: Value, v: Value, ty: Type
 /// Applies what was recorded: uses move to the replacing values, replaced
 /// ops and pending casts are erased, converted blocks' old arguments go.
 fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteError> {
+    // LLVM 13 takes the last value of the mapping, whatever its type.
+    let desired = |ctx: &Context, v: Value| (!state.llvm13).then(|| ctx.value_type(v));
     for i in 0..state.replacements.len() {
         let op = state.replacements[i];
         for r in ctx.results(op).to_vec() {
-            let ty = ctx.value_type(r);
-            if let Some(new) = state.lookup_or_null(r, Some(ty), ctx) {
+            if let Some(new) = state.lookup_or_null(r, desired(ctx, r), ctx) {
                 ctx.replace_all_uses_with(r, new);
             }
         }
@@ -1687,8 +1873,7 @@ fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteErr
     // of the block's ops per argument was quadratic in large blocks).
     let order = std::cell::RefCell::new(mlir_async_ir::order::OpOrder::new());
     for &arg in &state.arg_replacements {
-        let ty = ctx.value_type(arg);
-        let Some(repl) = state.lookup_or_null(arg, Some(ty), ctx) else {
+        let Some(repl) = state.lookup_or_null(arg, desired(ctx, arg), ctx) else {
             continue;
         };
         match ctx.defining_op(repl) {
@@ -1727,7 +1912,16 @@ fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteErr
     }
     for cb in std::mem::take(&mut state.converted_blocks) {
         for (i, a) in ctx.block_args(cb.orig).to_vec().into_iter().enumerate() {
-            if ctx.has_uses(a) {
+            if ctx.has_uses(a) && state.llvm13 {
+                let repl = match cb.args[i] {
+                    Some(v) => Some(state.lookup_or_default(v, None, ctx)),
+                    None => state.lookup_or_null(a, None, ctx),
+                };
+                match repl {
+                    Some(v) => ctx.replace_all_uses_with(a, v),
+                    None => drop_uses(ctx, state, a)?,
+                }
+            } else if ctx.has_uses(a) {
                 let repl =
                     cb.args[i].map(|v| state.lookup_or_default(v, Some(ctx.value_type(a)), ctx));
                 match repl {

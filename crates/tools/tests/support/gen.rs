@@ -12,7 +12,8 @@ use super::Rng;
 /// What to generate.
 #[derive(Clone, Copy)]
 pub struct Shape {
-    /// Syntax generation: 14 or 15.
+    /// Syntax generation: 13, 14 or 15 (13 spells the `arith` ops as the
+    /// `std` ops they were).
     pub edition: u32,
     /// At most this many blocks per function.
     pub max_blocks: usize,
@@ -156,7 +157,13 @@ impl Fn<'_> {
                     return;
                 };
                 let op = if self.shape.expandable && self.rng.below(2) == 0 {
-                    EXPANDABLE[self.rng.below(EXPANDABLE.len())]
+                    // 13 had only the signed ceiling and floor divisions.
+                    let n = if self.shape.edition == 13 {
+                        2
+                    } else {
+                        EXPANDABLE.len()
+                    };
+                    EXPANDABLE[self.rng.below(n)]
                 } else {
                     BINARY[self.rng.below(BINARY.len())]
                 };
@@ -696,10 +703,46 @@ pub fn function(
             .collect();
     }
     let vis = if private { "private " } else { "" };
-    format!(
-        "{func} {vis}@{name}(%a: i32, %b: i32, %c: i1, %i: index, %m: memref<8xi32>) -> i32 {{\n{}}}\n",
+    let body = if shape.edition == 13 {
+        spell_13(&f.out)
+    } else {
         f.out
+    };
+    format!(
+        "{func} {vis}@{name}(%a: i32, %b: i32, %c: i1, %i: index, %m: memref<8xi32>) -> i32 {{\n{body}}}\n"
     )
+}
+
+/// The `arith` ops of `text` as LLVM 13 spelled them: `std` ops without a
+/// prefix, some under older names.
+fn spell_13(text: &str) -> String {
+    const NAMES: &[(&str, &str)] = &[
+        ("andi", "and"),
+        ("ori", "or"),
+        ("divsi", "divi_signed"),
+        ("divui", "divi_unsigned"),
+        ("remsi", "remi_signed"),
+        ("remui", "remi_unsigned"),
+        ("shli", "shift_left"),
+        ("shrsi", "shift_right_signed"),
+        ("shrui", "shift_right_unsigned"),
+        ("ceildivsi", "ceildivi_signed"),
+        ("floordivsi", "floordivi_signed"),
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("arith.") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + "arith.".len()..];
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(rest.len());
+        let op = &rest[..end];
+        out.push_str(NAMES.iter().find(|n| n.0 == op).map_or(op, |n| n.1));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A module of `n` functions; each may call the ones before it.

@@ -73,17 +73,23 @@ fn is_ref_counted(ctx: &Context, v: Value) -> bool {
 /// in post-order, as MLIR's block walk), then op results (ops in
 /// post-order). Fails at the first high-level async op left.
 fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
+    let high_level: Vec<Symbol> = [
+        "async.execute",
+        "async.await",
+        "async.await_all",
+        "async.yield",
+    ]
+    .iter()
+    .filter_map(|n| ctx.lookup_sym(n))
+    .collect();
     let mut bad = None;
-    ctx.walk_post(op, &mut |o| {
-        if bad.is_none()
-            && matches!(
-                ctx.name(o),
-                "async.execute" | "async.await" | "async.await_all" | "async.yield"
-            )
-        {
-            bad = Some(o);
-        }
-    });
+    if !high_level.is_empty() {
+        ctx.walk_post(op, &mut |o| {
+            if bad.is_none() && high_level.contains(&ctx.op(o).name) {
+                bad = Some(o);
+            }
+        });
+    }
     if let Some(o) = bad {
         return Err(IrError::new(
             ctx.op_loc(o),
@@ -193,6 +199,11 @@ impl Pass for RefCounting {
     }
     fn display_name(&self) -> &'static str {
         "AsyncRuntimeRefCounting"
+    }
+    fn local_to_functions(&self) -> bool {
+        // Upstream's too: it walks the values of each function's regions,
+        // asks liveness only there, and looks up no symbol.
+        true
     }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let k = Counts::new(pc);
@@ -415,6 +426,11 @@ impl Pass for PolicyRefCounting {
     fn display_name(&self) -> &'static str {
         "AsyncRuntimePolicyBasedRefCounting"
     }
+    fn local_to_functions(&self) -> bool {
+        // Upstream's too: it walks the values of each function's regions,
+        // asks liveness only there, and looks up no symbol.
+        true
+    }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let k = Counts::new(pc);
         let llvm13 = pc.edition == mlir_async_syntax::Edition::V13;
@@ -460,15 +476,37 @@ impl Pass for RefCountingOpt {
     fn display_name(&self) -> &'static str {
         "AsyncRuntimeRefCountingOpt"
     }
+    fn local_to_functions(&self) -> bool {
+        // Upstream's too: it walks the values of each function's regions,
+        // asks liveness only there, and looks up no symbol.
+        true
+    }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let ctx = &mut *pc.ctx;
-        let values = values_in_walk_order(ctx, op);
+        // A pair needs an `add_ref`: only the values some `add_ref` takes
+        // are looked at (upstream looks at every value in walk order; the
+        // pairs of one value never depend on another's, so the order does
+        // not show).
+        let mut values: Vec<Value> = vec![];
+        if let Some(add_ref) = ctx.lookup_sym("async.runtime.add_ref") {
+            let mut seen: SecondaryMap<Value, bool> = SecondaryMap::default();
+            ctx.walk_post(op, &mut |o| {
+                if ctx.op(o).name == add_ref {
+                    for &v in ctx.operands(o) {
+                        if !seen[v] && is_ref_counted(ctx, v) {
+                            seen[v] = true;
+                            values.push(v);
+                        }
+                    }
+                }
+            });
+        }
         // drop_ref -> the add_ref it cancels, in the order found (a set
         // beside it: asking the list for each candidate was quadratic in
         // the module).
         let mut cancel: Vec<(Op, Op)> = vec![];
-        let mut dropped: mlir_async_ir::entity::SecondaryMap<Op, bool> = Default::default();
-        let mut order = mlir_async_ir::order::OpOrder::new();
+        let mut dropped: SecondaryMap<Op, bool> = Default::default();
+        let mut order = OpOrder::new();
         for v in values {
             cancellable_pairs(ctx, &mut order, v, &mut cancel, &mut dropped);
         }
@@ -491,10 +529,10 @@ fn count_of(ctx: &Context, op: Op) -> Option<i128> {
 
 fn cancellable_pairs(
     ctx: &Context,
-    order: &mut mlir_async_ir::order::OpOrder,
+    order: &mut OpOrder,
     v: Value,
     cancel: &mut Vec<(Op, Op)>,
-    dropped: &mut mlir_async_ir::entity::SecondaryMap<Op, bool>,
+    dropped: &mut SecondaryMap<Op, bool>,
 ) {
     let Some(region) = value_region(ctx, v) else {
         return;

@@ -710,12 +710,17 @@ impl Context {
             .get_mut()
             .unwrap_or_else(|e| e.into_inner());
         let Some(m) = c.get_mut(&t) else { return };
-        if m.contains_key(&k) {
+        let duplicate = match m.entry(k) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(op);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(_) => true,
+        };
+        if duplicate {
             // Two children of one name: which one a lookup finds depends
             // on their order, so rebuild.
             c.remove(&t);
-        } else {
-            m.insert(k, op);
         }
     }
     /// The removal counterpart of [`Context::note_inserted`].

@@ -293,6 +293,40 @@ pub fn atomicrmw(
     )
 }
 
+/// `llvm.cmpxchg ptr, cmp, value` with its two orderings: a `{T, i1}`
+/// of the value found and whether it was swapped.
+pub fn cmpxchg(
+    b: &mut dyn Builder,
+    loc: Location,
+    ptr: Value,
+    cmp: Value,
+    value: Value,
+    success: &str,
+    failure: &str,
+) -> R {
+    let index = |name: &str| {
+        crate::llvm::ops::ATOMIC_ORDERINGS
+            .iter()
+            .position(|&n| !n.is_empty() && n == name)
+            .ok_or_else(|| RewriteError::at(loc, format!("no LLVM atomic ordering '{name}'")))
+    };
+    let (s, f) = (index(success)?, index(failure)?);
+    let ctx = b.context();
+    let ty = ctx.value_type(value);
+    let i1 = ctx.int_type(1);
+    let pair = crate::llvm::types::literal_struct(ctx, &[ty, i1], false);
+    let i64t = ctx.int_type(64);
+    let (s, f) = (ctx.int_attr(s as i128, i64t), ctx.int_attr(f as i128, i64t));
+    op1(
+        b,
+        "llvm.cmpxchg",
+        loc,
+        &[ptr, cmp, value],
+        pair,
+        &[("failure_ordering", f), ("success_ordering", s)],
+    )
+}
+
 pub fn store(
     b: &mut dyn Builder,
     loc: Location,

@@ -139,7 +139,8 @@ impl Pass for FuncToLlvm {
             }
         }
         let mut target = llvm_target();
-        if pc.edition == Edition::V13 {
+        if pc.edition == Edition::V13 && self.kind == Kind::Std {
+            crate::memref_to_llvm::populate_std_13(&l, &mut patterns);
             // 13 had no -reconcile-unrealized-casts: this pass removed the
             // casts whose two sides convert to the same type.
             l.add(

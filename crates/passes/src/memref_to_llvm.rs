@@ -83,10 +83,14 @@ impl Pass for MemRefToLlvm {
     }
 }
 
-/// MLIR's `populateMemRefToLLVMConversionPatterns`.
+/// MLIR's `populateMemRefToLLVMConversionPatterns`. In 13 `rank` and the
+/// atomics were `std` ops, lowered by `-convert-std-to-llvm`
+/// ([`populate_std_13`]).
 pub fn populate(l: &Rc<Lowering>, set: &mut ConversionPatternSet) {
     l.add(set, "memref.alloca", "AllocaOpLowering", alloc_like);
-    l.add(set, "memref.atomic_rmw", "AtomicRMWOpLowering", atomic_rmw);
+    if l.edition != Edition::V13 {
+        l.add(set, "memref.atomic_rmw", "AtomicRMWOpLowering", atomic_rmw);
+    }
     l.add(
         set,
         "memref.alloca_scope",
@@ -110,12 +114,30 @@ pub fn populate(l: &Rc<Lowering>, set: &mut ConversionPatternSet) {
         "MemRefReinterpretCastOpLowering",
         reinterpret_cast,
     );
-    l.add(set, "memref.rank", "RankOpLowering", rank);
+    if l.edition != Edition::V13 {
+        l.add(set, "memref.rank", "RankOpLowering", rank);
+    }
     l.add(set, "memref.store", "StoreOpLowering", store);
     l.add(set, "memref.subview", "SubViewOpLowering", subview);
     l.add(set, "memref.transpose", "TransposeOpLowering", transpose);
     l.add(set, "memref.alloc", "AllocOpLowering", alloc_like);
     l.add(set, "memref.dealloc", "DeallocOpLowering", dealloc);
+}
+
+/// The `memref` ops that were `std` ops in LLVM 13, as its
+/// `-convert-std-to-llvm` lowers them. (14 and 15 list the
+/// `generic_atomic_rmw` lowering in `-convert-memref-to-llvm`, where the
+/// ops it moves into the loop's blocks never legalize and upstream undoes
+/// it: it is not added there.)
+pub fn populate_std_13(l: &Rc<Lowering>, set: &mut ConversionPatternSet) {
+    l.add(set, "memref.atomic_rmw", "AtomicRMWOpLowering", atomic_rmw);
+    l.add(
+        set,
+        "memref.generic_atomic_rmw",
+        "GenericAtomicRMWOpLowering",
+        generic_atomic_rmw,
+    );
+    l.add(set, "memref.rank", "RankOpLowering", rank);
 }
 
 // ----------------------------------------------------------------------
@@ -706,6 +728,80 @@ fn atomic_rmw(l: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewri
     let p = strided_element_ptr(l, rw, loc, t, operands[1], &operands[2..])?;
     let v = lb::atomicrmw(rw, loc, bin_op, p, operands[0], "acq_rel")?;
     rw.replace_op(op, &[v])?;
+    Ok(true)
+}
+
+/// `generic_atomic_rmw` as a compare-and-swap loop: the block splits
+/// after the op, a loop block (the loaded value its argument) holds the
+/// body's ops and an `llvm.cmpxchg` of their result, branching back with
+/// the value found until the swap succeeds, and the ops after the atomic
+/// move to an end block (cloned there, the originals erased).
+fn generic_atomic_rmw(l: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewriter) -> R {
+    let ctx = rw.ctx();
+    let t = ctx.value_type(ctx.operand(op, 0));
+    if !has_identity_layout(l, ctx, t) {
+        return Ok(false);
+    }
+    let loc = ctx.op_loc(op);
+    let result = ctx.result(op, 0);
+    let rt = ctx.value_type(result);
+    let Some(value_ty) = l.convert(ctx, rt) else {
+        return Ok(false);
+    };
+    let (Some(init_block), Some(&body)) = (ctx.parent_block(op), ctx.regions_of(op).first()) else {
+        return Ok(false);
+    };
+    let Some(&entry) = ctx.region_blocks(body).first() else {
+        return Ok(false);
+    };
+    let Some(region) = ctx.parent_region(init_block) else {
+        return Ok(false);
+    };
+    let current = ctx.block_args(entry)[0];
+    let body_ops = ctx.block_ops(entry);
+    let Some((&yield_op, body_ops)) = body_ops.split_last() else {
+        return Ok(false);
+    };
+    let yielded = ctx.operand(yield_op, 0);
+    let mut after = vec![];
+    let mut cur = ctx.next_op(op);
+    while let Some(o) = cur {
+        after.push(o);
+        cur = ctx.next_op(o);
+    }
+    let next = {
+        let blocks = ctx.region_blocks(region);
+        let i = blocks.iter().position(|&b| b == init_block);
+        i.and_then(|i| blocks.get(i + 1)).copied()
+    };
+    let loop_block = rw.create_block(region, next, &[value_ty]);
+    let end_block = rw.create_block(region, next, &[]);
+    rw.set_insertion_point_to_end(init_block);
+    let ptr = strided_element_ptr(l, rw, loc, t, operands[0], &operands[1..])?;
+    let init = lb::load(rw, loc, ptr)?;
+    lb::br(rw, loc, loop_block, &[init])?;
+    rw.set_insertion_point_to_start(loop_block);
+    let loop_arg = rw.ctx_ref().block_args(loop_block)[0];
+    let mut map = std::collections::HashMap::new();
+    map.insert(current, loop_arg);
+    for &o in body_ops {
+        rw.clone_op(o, &mut map)?;
+    }
+    let new_value = map.get(&yielded).copied().unwrap_or(yielded);
+    let pair = lb::cmpxchg(rw, loc, ptr, loop_arg, new_value, "acq_rel", "monotonic")?;
+    let loaded = lb::extract_value(rw, loc, pair, &[0])?;
+    let ok = lb::extract_value(rw, loc, pair, &[1])?;
+    lb::cond_br(rw, loc, ok, end_block, &[], loop_block, &[loaded])?;
+    rw.set_insertion_point_to_end(end_block);
+    let mut map = std::collections::HashMap::new();
+    map.insert(result, loaded);
+    for &o in &after {
+        rw.clone_op(o, &mut map)?;
+    }
+    for &o in &after {
+        rw.erase_op(o)?;
+    }
+    rw.replace_op(op, &[loaded])?;
     Ok(true)
 }
 

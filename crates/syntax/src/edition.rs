@@ -45,6 +45,20 @@ const RENAMES: &[(&str, &str, &str, &str)] = &[
     ("arith.select", "select", "select", "std.select"),
 ];
 
+/// `(canonical name, 13 custom, 13 generic)`: `memref` ops that were
+/// `std` ops in 13 (14 moved them). 13 prints `generic_atomic_rmw` with its
+/// prefix even in custom form.
+const STD_13: &[(&str, &str, &str)] = &[
+    ("memref.atomic_rmw", "atomic_rmw", "std.atomic_rmw"),
+    (
+        "memref.generic_atomic_rmw",
+        "std.generic_atomic_rmw",
+        "std.generic_atomic_rmw",
+    ),
+    ("memref.atomic_yield", "atomic_yield", "std.atomic_yield"),
+    ("memref.rank", "rank", "std.rank"),
+];
+
 /// `arith` ops that were unprefixed `std` ops in 13: `(name after
 /// "arith.", 13 spelling)`; several were renamed when they moved (13's
 /// `divi_signed` is `arith.divsi`, `and` is `arith.andi`).
@@ -126,6 +140,9 @@ pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
                     return n;
                 }
             }
+            if let Some(r) = STD_13.iter().find(|r| r.0 == name) {
+                return r.1;
+            }
         }
     }
     name
@@ -154,6 +171,9 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
                 if let Some(n) = arith_13_spelling(rest) {
                     return format!("std.{n}");
                 }
+            }
+            if let Some(r) = STD_13.iter().find(|r| r.0 == name) {
+                return r.2.to_string();
             }
         }
     }
@@ -191,6 +211,12 @@ pub fn canonical_name_cow(spelled: &str) -> (std::borrow::Cow<'_, str>, Option<E
         }
         if spelled == r.0 {
             return (Cow::Borrowed(r.0), Some(Edition::V15));
+        }
+    }
+    // With or without the `std.` prefix.
+    for r in STD_13 {
+        if spelled == r.1 || spelled == r.2 || r.2.strip_prefix("std.") == Some(spelled) {
+            return (Cow::Borrowed(r.0), Some(Edition::V13));
         }
     }
     if let Some(n) = arith_13_name(spelled) {

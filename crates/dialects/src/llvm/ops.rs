@@ -1271,6 +1271,25 @@ fn print_cmpxchg(p: &mut Printer, op: Op) {
 fn verify_cmpxchg(ctx: &Context, op: Op) -> Result<(), String> {
     let ops = ctx.operands(op);
     let pt = ctx.value_type(ops[0]);
+    // ODS first: integers and pointers only (the op's own verifier, which
+    // also names floats, is never reached with one).
+    let int_or_ptr =
+        |t: Type| matches!(ctx.kind(t), TypeKind::Integer(..)) || ty::is_pointer(ctx, t);
+    if !matches!(ty::as_pointer(ctx, pt), Some((Some(e), _)) if int_or_ptr(e)) {
+        return Err(format!(
+            "operand #0 must be LLVM pointer to integer or LLVM pointer type, but got '{}'",
+            tn(ctx, pt)
+        ));
+    }
+    for (i, &v) in ops.iter().enumerate().skip(1) {
+        let t = ctx.value_type(v);
+        if !int_or_ptr(t) {
+            return Err(format!(
+                "operand #{i} must be integer or LLVM pointer type, but got '{}'",
+                tn(ctx, t)
+            ));
+        }
+    }
     let Some((pointee, _)) = ty::as_pointer(ctx, pt) else {
         return Err("expected LLVM IR pointer type for operand #0".into());
     };

@@ -362,7 +362,21 @@ const _: fn() = || {
 };
 
 /// Symbol table op -> interned name -> the first symbol op of that name.
-type SymbolCache = FxHashMap<Op, FxHashMap<Symbol, Op>>;
+/// Per symbol table, its direct children by a hash of their name (first
+/// in block order wins; a hit is checked against the name, so a collision
+/// only costs a scan).
+type SymbolCache = FxHashMap<Op, FxHashMap<u64, Op>>;
+
+fn symbol_key(name: &str) -> u64 {
+    symbol_key_bytes(name.as_bytes())
+}
+
+fn symbol_key_bytes(name: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = fxhash::FxHasher::default();
+    h.write(name);
+    h.finish()
+}
 
 /// Owns all IR entities and interned data of a compilation.
 #[derive(Default)]
@@ -443,12 +457,7 @@ impl Context {
     // ----- interning -----
 
     pub fn sym(&mut self, s: &str) -> Symbol {
-        let (i, new) = self.strings.intern::<str, _>(s, Box::from);
-        if new {
-            // Symbol tables are cached by interned name: one that skipped
-            // this name (not interned then) would not find it now.
-            self.touch();
-        }
+        let (i, _) = self.strings.intern::<str, _>(s, Box::from);
         Symbol::from_index(i)
     }
     /// Makes room for `n` more interned strings and attributes: a pass
@@ -665,15 +674,105 @@ impl Context {
     pub fn num_blocks(&self) -> usize {
         self.blocks.len()
     }
-    /// Forgets cached symbol tables; called by every mutation that can
-    /// change which op a symbol lookup finds.
-    fn touch(&mut self) {
+    /// Forgets cached symbol tables a change to the ops of `b` can change: a cached
+    /// table is its direct children, so only a change to a table's body
+    /// block can change it. Conversions create and erase ops in function
+    /// bodies while they look up the runtime functions they call: those
+    /// must not rebuild the module's table each time.
+    fn touch_block(&mut self, b: Block) {
         let c = self
             .symbol_cache
             .get_mut()
             .unwrap_or_else(|e| e.into_inner());
-        if !c.is_empty() {
+        if c.is_empty() {
+            return;
+        }
+        let table = self.blocks[b].parent.and_then(|r| self.regions[r].parent);
+        if table.is_some_and(|t| c.contains_key(&t)) {
             c.clear();
+        }
+    }
+    /// Keeps a cached table whose body is `b` in step with `op` having
+    /// just been inserted there: conversions add the runtime functions
+    /// they call one by one while they look others up.
+    fn note_inserted(&mut self, b: Block, op: Op) {
+        if self.no_cached_tables() {
+            return;
+        }
+        let Some(t) = self.blocks[b].parent.and_then(|r| self.regions[r].parent) else {
+            return;
+        };
+        let Some(k) = self.symbol_key_of(op) else {
+            return;
+        };
+        let c = self
+            .symbol_cache
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner());
+        let Some(m) = c.get_mut(&t) else { return };
+        let duplicate = match m.entry(k) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(op);
+                false
+            }
+            std::collections::hash_map::Entry::Occupied(_) => true,
+        };
+        if duplicate {
+            // Two children of one name: which one a lookup finds depends
+            // on their order, so rebuild.
+            c.remove(&t);
+        }
+    }
+    /// The removal counterpart of [`Context::note_inserted`].
+    fn note_removed(&mut self, op: Op) {
+        if self.no_cached_tables() {
+            return;
+        }
+        let Some(b) = self.ops[op].parent else { return };
+        let Some(t) = self.blocks[b].parent.and_then(|r| self.regions[r].parent) else {
+            return;
+        };
+        let Some(k) = self.symbol_key_of(op) else {
+            return;
+        };
+        let c = self
+            .symbol_cache
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner());
+        if c.get(&t).and_then(|m| m.get(&k)) == Some(&op) {
+            // Another child of the same name may now be the one found.
+            c.remove(&t);
+        }
+    }
+    fn no_cached_tables(&mut self) -> bool {
+        self.symbol_cache
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+    }
+    fn symbol_key_of(&self, op: Op) -> Option<u64> {
+        match self.attr_kind(self.get_attr(op, "sym_name")?) {
+            AttrKind::String(n, _) => Some(symbol_key_bytes(n)),
+            _ => None,
+        }
+    }
+    /// [`Context::touch_block`] for the blocks of region `r` (a table's
+    /// body block is the first of its region).
+    fn touch_region(&mut self, r: Region) {
+        if let Some(&b) = self.regions[r].blocks.first() {
+            self.touch_block(b);
+        } else if let Some(t) = self.regions[r].parent {
+            let c = self
+                .symbol_cache
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner());
+            c.remove(&t);
+        }
+    }
+    /// [`Context::touch_block`] for a change to `op` itself (its name).
+    fn touch_op(&mut self, op: Op) {
+        if let Some(b) = self.ops[op].parent {
+            self.touch_block(b);
         }
     }
 
@@ -683,7 +782,7 @@ impl Context {
         &self.ops[op]
     }
     pub fn op_mut(&mut self, op: Op) -> &mut OperationData {
-        self.touch();
+        self.touch_op(op);
         &mut self.ops[op]
     }
     pub fn block(&self, b: Block) -> &BlockData {
@@ -818,7 +917,9 @@ impl Context {
     /// [`Context::set_attr`] with the name already interned (passes set
     /// the same few names on thousands of ops).
     pub fn set_attr_sym(&mut self, op: Op, s: Symbol, a: Attribute) {
-        self.touch();
+        if &*self.strings[s.index()] == "sym_name" {
+            self.touch_op(op);
+        }
         let name = &self.strings[s.index()];
         let pos = self
             .attrs(op)
@@ -834,7 +935,9 @@ impl Context {
         }
     }
     pub fn remove_attr(&mut self, op: Op, name: &str) -> Option<Attribute> {
-        self.touch();
+        if name == "sym_name" {
+            self.touch_op(op);
+        }
         let pos = self
             .attrs(op)
             .binary_search_by(|(k, _)| self.strings[k.index()].as_ref().cmp(name))
@@ -1160,7 +1263,6 @@ impl Context {
         }
     }
     pub fn insert_op(&mut self, ip: InsertPoint, op: Op) {
-        self.touch();
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
         match ip {
             InsertPoint::AtEnd(b) => {
@@ -1174,6 +1276,7 @@ impl Context {
                 }
                 self.blocks[b].last = Some(op);
                 self.ops[op].parent = Some(b);
+                self.note_inserted(b, op);
             }
             InsertPoint::AtStart(b) => match self.blocks[b].first {
                 Some(f) => self.insert_op(InsertPoint::Before(f), op),
@@ -1191,6 +1294,7 @@ impl Context {
                     None => self.blocks[b].first = Some(op),
                 }
                 self.ops[op].parent = Some(b);
+                self.note_inserted(b, op);
             }
         }
     }
@@ -1198,7 +1302,6 @@ impl Context {
     /// `InsertPoint::AtEnd(b)`, inlined where parsers build blocks op by op.
     #[inline(always)]
     pub fn append_op(&mut self, b: Block, op: Op) {
-        self.touch();
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
         let last = self.blocks[b].last;
         self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
@@ -1211,6 +1314,7 @@ impl Context {
             None => self.blocks[b].first = Some(op),
         }
         self.blocks[b].last = Some(op);
+        self.note_inserted(b, op);
     }
     /// The insertion point right after `op`.
     pub fn after(&self, op: Op) -> InsertPoint {
@@ -1221,7 +1325,7 @@ impl Context {
     }
     /// Unlinks an op from its block (it keeps its operands and regions).
     pub fn detach_op(&mut self, op: Op) {
-        self.touch();
+        self.note_removed(op);
         let Some(b) = self.ops[op].parent else { return };
         self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
         let (prev, next) = (self.ops[op].prev, self.ops[op].next);
@@ -1282,7 +1386,8 @@ impl Context {
     }
     /// Removes all ops of a region's blocks and the blocks themselves.
     pub fn clear_region(&mut self, r: Region) {
-        self.touch();
+        // Tables nested in `r` go with it: their entries are never read.
+        self.touch_region(r);
         let blocks = std::mem::take(&mut self.regions[r].blocks);
         for b in &blocks {
             for o in self.block_ops(*b) {
@@ -1298,7 +1403,6 @@ impl Context {
     /// whole (unreachable blocks, dead cycles) may use itself in cycles,
     /// and no single erasure order would leave each op unused first.
     pub fn drop_all_references(&mut self, op: Op) {
-        self.touch();
         let mut all = vec![op];
         self.walk_nested(op, &mut |o| all.push(o));
         for o in all {
@@ -1316,19 +1420,19 @@ impl Context {
         self.ops[op].erased
     }
     pub fn append_block(&mut self, r: Region, b: Block) {
-        self.touch();
+        self.touch_region(r);
         self.blocks[b].parent = Some(r);
         self.regions[r].blocks.push(b);
     }
     pub fn insert_block_after(&mut self, after: Block, b: Block) {
-        self.touch();
+        self.touch_block(after);
         let r = self.blocks[after].parent.expect("block in a region");
         let pos = self.block_index(after) + 1;
         self.blocks[b].parent = Some(r);
         self.regions[r].blocks.insert(pos, b);
     }
     pub fn insert_block_before(&mut self, before: Block, b: Block) {
-        self.touch();
+        self.touch_block(before);
         let r = self.blocks[before].parent.expect("block in a region");
         let pos = self.block_index(before);
         self.blocks[b].parent = Some(r);
@@ -1348,7 +1452,7 @@ impl Context {
     }
     /// Unlinks a block from its region.
     pub fn detach_block(&mut self, b: Block) {
-        self.touch();
+        self.touch_block(b);
         if let Some(r) = self.blocks[b].parent {
             self.regions[r].blocks.retain(|x| *x != b);
             self.blocks[b].parent = None;
@@ -1379,7 +1483,11 @@ impl Context {
     /// lowering splits a block at every await, and moving ops one by one
     /// showed up in its profile.
     fn splice_tail(&mut self, src: Block, from: Op, ip: InsertPoint) {
-        self.touch();
+        self.touch_block(src);
+        match ip {
+            InsertPoint::AtEnd(b) | InsertPoint::AtStart(b) => self.touch_block(b),
+            InsertPoint::Before(o) => self.touch_op(o),
+        }
         debug_assert_eq!(self.ops[from].parent, Some(src), "op in the source block");
         let last = self.blocks[src].last.expect("source block holds `from`");
         match self.ops[from].prev {
@@ -1432,14 +1540,16 @@ impl Context {
     }
     /// Moves every block of `src` to the end of `dst`.
     pub fn take_body(&mut self, dst: Region, src: Region) {
-        self.touch();
+        self.touch_region(dst);
+        self.touch_region(src);
         for b in std::mem::take(&mut self.regions[src].blocks) {
             self.append_block(dst, b);
         }
     }
     /// Moves the blocks of `src` into `dst`, before block `before`.
     pub fn inline_region_before(&mut self, src: Region, before: Block) {
-        self.touch();
+        self.touch_block(before);
+        self.touch_region(src);
         for b in std::mem::take(&mut self.regions[src].blocks) {
             self.insert_block_before(before, b);
         }
@@ -1627,27 +1737,12 @@ impl Context {
     }
     /// Looks a symbol up among the direct children of a symbol table op.
     pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
-        match self.lookup_sym(name) {
-            Some(s) => self.lookup_symbol_id(table, s),
-            // A name never interned is named by no symbol reference: the
-            // rare caller asking by text alone pays a scan.
-            None => {
-                let r = *self.regions_of(table).first()?;
-                let b = *self.regions[r].blocks.first()?;
-                self.block_ops_iter(b)
-                    .find(|&o| self.symbol_name(o) == Some(name))
-            }
-        }
-    }
-    /// [`Context::lookup_symbol`] by interned name, as symbol references
-    /// hold it: at every call the verifier asks, and a table keyed by
-    /// `u32` stays in cache where one keyed by strings did not.
-    pub fn lookup_symbol_id(&self, table: Op, name: Symbol) -> Option<Op> {
         let r = *self.regions_of(table).first()?;
         let b = *self.regions[r].blocks.first()?;
+        let key = symbol_key(name);
         let found = {
             let cache = self.symbol_cache.read().unwrap_or_else(|e| e.into_inner());
-            cache.get(&table).map(|m| m.get(&name).copied())
+            cache.get(&table).map(|m| m.get(&key).copied())
         };
         let found = match found {
             Some(f) => f,
@@ -1658,28 +1753,37 @@ impl Context {
                 let m = cache.entry(table).or_insert_with(|| {
                     let mut m = FxHashMap::default();
                     for o in self.block_ops_iter(b) {
-                        // Names never interned cannot be asked for by id.
-                        if let Some(s) = self.symbol_name(o).and_then(|n| self.lookup_sym(n)) {
-                            m.entry(s).or_insert(o);
+                        if let Some(n) = self.symbol_name(o) {
+                            m.entry(symbol_key(n)).or_insert(o);
                         }
                     }
                     m
                 });
-                m.get(&name).copied()
+                m.get(&key).copied()
             }
         };
-        // The cache is cleared on every mutation and every newly interned
-        // string (renames go through `set_attr`, which clears it too);
-        // this re-check only guards against a structural path that forgot.
+        // The cache follows every insertion, removal and rename of a
+        // table's children (`note_inserted`, `note_removed`, `touch_op`);
+        // this re-check guards against a hash collision and a structural
+        // path that forgot.
         match found {
-            Some(o) if !self.ops[o].erased && self.ops[o].parent == Some(b) => Some(o),
-            Some(_) => {
-                let name = self.str(name);
-                self.block_ops_iter(b)
-                    .find(|&o| self.symbol_name(o) == Some(name))
+            Some(o)
+                if !self.ops[o].erased
+                    && self.ops[o].parent == Some(b)
+                    && self.symbol_name(o) == Some(name) =>
+            {
+                Some(o)
             }
+            Some(_) => self
+                .block_ops_iter(b)
+                .find(|&o| self.symbol_name(o) == Some(name)),
             None => None,
         }
+    }
+    /// [`Context::lookup_symbol`] by interned name, as symbol references
+    /// hold it.
+    pub fn lookup_symbol_id(&self, table: Op, name: Symbol) -> Option<Op> {
+        self.lookup_symbol(table, self.str(name))
     }
     /// Resolves `@a::@b` from `table`, descending into nested tables.
     pub fn lookup_symbol_path(&self, table: Op, root: &str, nested: &[&str]) -> Option<Op> {

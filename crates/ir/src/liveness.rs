@@ -320,3 +320,129 @@ impl Liveness {
         out
     }
 }
+
+/// Where one value is live: the blocks that have it live on entry and
+/// on exit, found from its uses alone (each use's block and the blocks
+/// around it up to the defining region are live on entry, and so,
+/// backwards, is every predecessor until the defining block). In the
+/// defining region and the regions nested in it, this is exactly what
+/// [`Liveness`] says of the value. (Around them, MLIR's analysis also
+/// reports a block argument live into the blocks that enclose its block,
+/// since its walk counts nested ops' results as defined there but not
+/// nested blocks' arguments; nobody asks that of a value outside the
+/// region it is defined in, and it is not reproduced here.)
+///
+/// A pass that asks about a few kinds of values (the async
+/// reference-counting pass asks about tokens, values and groups only)
+/// pays for their live ranges instead of for every value's, and since it
+/// is computed when asked, blocks the pass added before are seen as they
+/// are. The tables are reused from one value to the next.
+#[derive(Default)]
+pub struct ValueLiveness {
+    /// The value's number (`epoch`) where it is live on entry / exit.
+    live_in_at: SecondaryMap<Block, u32>,
+    live_out_at: SecondaryMap<Block, u32>,
+    epoch: u32,
+    live_in: Vec<Block>,
+    live_out: Vec<Block>,
+    work: Vec<Block>,
+}
+
+impl ValueLiveness {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Computes where `v` is live, replacing what was computed before.
+    pub fn compute(&mut self, ctx: &Context, v: Value) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.live_in_at.clear();
+            self.live_out_at.clear();
+            self.epoch = 1;
+        }
+        self.live_in.clear();
+        self.live_out.clear();
+        self.work.clear();
+        let Some(def) = ctx.value_block(v) else {
+            return;
+        };
+        let Some(def_region) = ctx.parent_region(def) else {
+            return;
+        };
+        // Whether a use is outside `def` (MLIR's initial live-out set).
+        let mut escapes = false;
+        for u in ctx.users(v) {
+            // The use's block and each block around it, up to the
+            // defining region: the value is used there and defined
+            // elsewhere.
+            let mut b = ctx.parent_block(u);
+            loop {
+                let Some(ub) = b else {
+                    escapes = true;
+                    break;
+                };
+                if ub == def {
+                    break;
+                }
+                self.mark_live_in(ub);
+                let r = ctx.parent_region(ub);
+                if r == Some(def_region) {
+                    escapes = true;
+                    break;
+                }
+                b = r
+                    .and_then(|r| ctx.region_parent(r))
+                    .and_then(|o| ctx.parent_block(o));
+            }
+        }
+        if escapes {
+            self.mark_live_out(def);
+        }
+        while let Some(b) = self.work.pop() {
+            for &t in ctx.pred_ops(b) {
+                let Some(p) = ctx.parent_block(t) else {
+                    continue;
+                };
+                self.mark_live_out(p);
+                if p != def {
+                    self.mark_live_in(p);
+                }
+            }
+        }
+    }
+
+    fn mark_live_in(&mut self, b: Block) {
+        let e = self.epoch;
+        let at = &mut self.live_in_at[b];
+        if *at != e {
+            *at = e;
+            self.live_in.push(b);
+            self.work.push(b);
+        }
+    }
+
+    fn mark_live_out(&mut self, b: Block) {
+        let e = self.epoch;
+        let at = &mut self.live_out_at[b];
+        if *at != e {
+            *at = e;
+            self.live_out.push(b);
+        }
+    }
+
+    pub fn is_live_in(&self, b: Block) -> bool {
+        self.epoch != 0 && self.live_in_at[b] == self.epoch
+    }
+    pub fn is_live_out(&self, b: Block) -> bool {
+        self.epoch != 0 && self.live_out_at[b] == self.epoch
+    }
+    /// The blocks where the value is live on entry, in no useful order.
+    pub fn live_in_blocks(&self) -> &[Block] {
+        &self.live_in
+    }
+    /// The blocks where the value is live on exit, in no useful order.
+    pub fn live_out_blocks(&self) -> &[Block] {
+        &self.live_out
+    }
+}

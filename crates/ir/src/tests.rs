@@ -211,4 +211,24 @@ fn symbol_lookup_by_text_and_by_interned_name() {
     let hs = c.sym("h");
     assert_eq!(c.lookup_symbol_id(module, hs), Some(f));
     assert_eq!(c.lookup_symbol(module, "f"), None);
+
+    // The cached table follows insertions and removals of children (a
+    // conversion adds and looks up runtime functions op by op).
+    let k = symbol(&mut c, "k");
+    assert_eq!(c.lookup_symbol(module, "k"), Some(k));
+    // A second child of one name: the first in block order is found, also
+    // when the new one comes first.
+    let k_before = c.build(InsertPoint::Before(f), OperationState::new(func, loc));
+    let a = c.string_attr("k");
+    c.set_attr(k_before, "sym_name", a);
+    assert_eq!(c.lookup_symbol(module, "k"), Some(k_before));
+    c.detach_op(k_before);
+    assert_eq!(c.lookup_symbol(module, "k"), Some(k));
+    c.erase_op(k).unwrap();
+    assert_eq!(c.lookup_symbol(module, "k"), None);
+    // A symbol inserted after the table was cached, then removed.
+    let late = symbol(&mut c, "late");
+    assert_eq!(c.lookup_symbol(module, "late"), Some(late));
+    c.detach_op(late);
+    assert_eq!(c.lookup_symbol(module, "late"), None);
 }

@@ -45,6 +45,15 @@ pub trait Pass {
     /// The class name mlir-opt shows in IR dumps (`AsyncToAsyncRuntime`).
     fn display_name(&self) -> &'static str;
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError>;
+    /// Whether, run on a module, the pass changes each top-level function
+    /// by what that function holds alone, and adds, removes or renames no
+    /// top-level op: then a module split into parts (each with
+    /// declarations of the others' functions) can run it part by part
+    /// and print what the whole module would (see `mlir-async-opt`'s
+    /// sharded runs).
+    fn local_to_functions(&self) -> bool {
+        false
+    }
 }
 
 /// Builds a pass from its options, checked against their declarations.

@@ -25,9 +25,11 @@
 //! (upstream's order of new blocks follows pointer hashes).
 
 use crate::{Pass, PassContext, PassInfo};
-use mlir_async_ir::liveness::{BlockLiveness, Liveness};
+use mlir_async_ir::entity::SecondaryMap;
+use mlir_async_ir::liveness::ValueLiveness;
+use mlir_async_ir::order::OpOrder;
 use mlir_async_ir::{
-    AttrKind, Block, Context, InsertPoint, IrError, Op, TypeKind, Value, ValueDef,
+    AttrKind, Block, Context, InsertPoint, IrError, Op, Symbol, TypeKind, Value, ValueDef,
 };
 
 pub fn info() -> PassInfo {
@@ -71,17 +73,23 @@ fn is_ref_counted(ctx: &Context, v: Value) -> bool {
 /// in post-order, as MLIR's block walk), then op results (ops in
 /// post-order). Fails at the first high-level async op left.
 fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
+    let high_level: Vec<Symbol> = [
+        "async.execute",
+        "async.await",
+        "async.await_all",
+        "async.yield",
+    ]
+    .iter()
+    .filter_map(|n| ctx.lookup_sym(n))
+    .collect();
     let mut bad = None;
-    ctx.walk_post(op, &mut |o| {
-        if bad.is_none()
-            && matches!(
-                ctx.name(o),
-                "async.execute" | "async.await" | "async.await_all" | "async.yield"
-            )
-        {
-            bad = Some(o);
-        }
-    });
+    if !high_level.is_empty() {
+        ctx.walk_post(op, &mut |o| {
+            if bad.is_none() && high_level.contains(&ctx.op(o).name) {
+                bad = Some(o);
+            }
+        });
+    }
     if let Some(o) = bad {
         return Err(IrError::new(
             ctx.op_loc(o),
@@ -122,22 +130,33 @@ fn values_in_walk_order(ctx: &Context, op: Op) -> Vec<Value> {
     out
 }
 
-/// How the passes build reference-counting ops: the count's type
-/// depends on the syntax generation.
+/// How the passes build reference-counting ops (the count's type
+/// depends on the syntax generation), and the op names they look for.
 #[derive(Clone, Copy)]
 struct Counts {
     ty: mlir_async_ir::Type,
+    drop_ref: Symbol,
+    add_ref: Symbol,
+    count: Symbol,
+    call: Symbol,
+    coro_suspend: Symbol,
 }
 
 impl Counts {
     fn new(pc: &mut PassContext) -> Self {
+        let ctx = &mut *pc.ctx;
         Counts {
-            ty: mlir_async_dialects::asyncd::ref_count_type(pc.ctx, pc.edition),
+            ty: mlir_async_dialects::asyncd::ref_count_type(ctx, pc.edition),
+            drop_ref: ctx.sym("async.runtime.drop_ref"),
+            add_ref: ctx.sym("async.runtime.add_ref"),
+            count: ctx.sym("count"),
+            call: ctx.sym("func.call"),
+            coro_suspend: ctx.sym("async.coro.suspend"),
         }
     }
 }
 
-fn ref_op(ctx: &mut Context, k: Counts, name: &str, v: Value, count: i64, ip: InsertPoint) {
+fn ref_op(ctx: &mut Context, k: Counts, name: Symbol, v: Value, count: i64, ip: InsertPoint) {
     let loc = ctx.value_loc(v);
     ref_op_at(ctx, k, name, v, count, ip, loc);
 }
@@ -145,16 +164,14 @@ fn ref_op(ctx: &mut Context, k: Counts, name: &str, v: Value, count: i64, ip: In
 fn ref_op_at(
     ctx: &mut Context,
     k: Counts,
-    name: &str,
+    name: Symbol,
     v: Value,
     count: i64,
     ip: InsertPoint,
     loc: mlir_async_ir::Location,
 ) {
     let c = ctx.int_attr(i128::from(count), k.ty);
-    let name = ctx.sym(name);
-    let key = ctx.sym("count");
-    let op = ctx.create_op_from(name, loc, &[v], &[], &[(key, c)], &[], &[]);
+    let op = ctx.create_op_from(name, loc, &[v], &[], &[(k.count, c)], &[], &[]);
     ctx.insert_op(ip, op);
 }
 
@@ -170,7 +187,7 @@ fn drop_if_unused(ctx: &mut Context, k: Counts, v: Value) -> bool {
             None => InsertPoint::AtEnd(b),
         },
     };
-    ref_op(ctx, k, "async.runtime.drop_ref", v, 1, ip);
+    ref_op(ctx, k, k.drop_ref, v, 1, ip);
     true
 }
 
@@ -183,44 +200,77 @@ impl Pass for RefCounting {
     fn display_name(&self) -> &'static str {
         "AsyncRuntimeRefCounting"
     }
+    fn local_to_functions(&self) -> bool {
+        // Upstream's too: it walks the values of each function's regions,
+        // asks liveness only there, and looks up no symbol.
+        true
+    }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let k = Counts::new(pc);
         let ctx = &mut *pc.ctx;
         let values = ref_counted_values(ctx, op)?;
-        let mut liveness = Liveness::new(ctx, op);
+        let mut s = State {
+            live: ValueLiveness::new(),
+            order: OpOrder::new(),
+            block_pos: block_positions(ctx, op),
+        };
         for v in values {
             if drop_if_unused(ctx, k, v) {
                 continue;
             }
-            drop_after_last_use(ctx, k, &mut liveness, v)?;
+            // Computed for each value when it is reached, so the blocks
+            // added for the values before are seen as they are.
+            s.live.compute(ctx, v);
+            drop_after_last_use(ctx, k, &mut s, v)?;
             add_ref_before_calls(ctx, k, v);
-            drop_in_divergent_successors(ctx, k, &mut liveness, v)?;
+            drop_in_divergent_successors(ctx, k, &s, v)?;
         }
         Ok(())
     }
 }
 
-fn value_region(ctx: &Context, v: Value) -> Option<mlir_async_ir::Region> {
-    let b = match ctx.value_def(v) {
-        ValueDef::Result(op, _) => ctx.parent_block(op)?,
-        ValueDef::BlockArg(b, _) => b,
+/// What the liveness-based pass keeps from one value to the next.
+struct State {
+    live: ValueLiveness,
+    order: OpOrder,
+    /// Each block's position in its region when the pass started (the
+    /// blocks it adds have one successor, so they never diverge and need
+    /// none; `u32::MAX` for them).
+    block_pos: SecondaryMap<Block, u32>,
+}
+
+fn block_positions(ctx: &Context, op: Op) -> SecondaryMap<Block, u32> {
+    let mut pos = SecondaryMap::with_default(u32::MAX);
+    let mut number = |o: Op| {
+        for &r in ctx.regions_of(o) {
+            for (i, &b) in ctx.region_blocks(r).iter().enumerate() {
+                pos[b] = i as u32;
+            }
+        }
     };
-    ctx.parent_region(b)
+    number(op);
+    ctx.walk_nested(op, &mut number);
+    pos
+}
+
+fn value_region(ctx: &Context, v: Value) -> Option<mlir_async_ir::Region> {
+    ctx.parent_region(ctx.value_block(v)?)
 }
 
 fn drop_after_last_use(
     ctx: &mut Context,
     k: Counts,
-    liveness: &mut Liveness,
+    s: &mut State,
     v: Value,
 ) -> Result<(), IrError> {
     let Some(region) = value_region(ctx, v) else {
         return Ok(());
     };
-    // One user per block of the defining region (the last one MLIR's map
-    // keeps: users are visited newest first).
+    // Per block of the defining region where a user sits (in the order
+    // MLIR's map meets them: users newest first), the last of the users'
+    // ancestors there: where the value dies if it is not live on exit.
     let mut users: Vec<(Block, Op)> = vec![];
-    for u in ctx.users(v).collect::<Vec<_>>() {
+    for u in ctx.users(v) {
         let Some(ub) = ctx.parent_block(u) else {
             continue;
         };
@@ -231,16 +281,19 @@ fn drop_after_last_use(
             continue;
         };
         match users.iter_mut().find(|(x, _)| *x == b) {
-            Some(e) => e.1 = a,
+            Some(e) => {
+                if s.order.is_before_in_block(ctx, e.1, a) {
+                    e.1 = a;
+                }
+            }
             None => users.push((b, a)),
         }
     }
     let mut last_users: Vec<Op> = vec![];
-    for (b, user) in users {
-        if liveness.block(b).is_some_and(|l| l.is_live_out(v)) {
+    for (b, last) in users {
+        if s.live.is_live_out(b) {
             continue;
         }
-        let last = liveness.end_op(ctx, b, v, user);
         if !last_users.contains(&last) {
             last_users.push(last);
         }
@@ -257,55 +310,57 @@ fn drop_after_last_use(
         }
         let loc = ctx.value_loc(v);
         let ip = ctx.after(last);
-        ref_op_at(ctx, k, "async.runtime.drop_ref", v, 1, ip, loc);
+        ref_op_at(ctx, k, k.drop_ref, v, 1, ip, loc);
     }
     Ok(())
 }
 
 fn add_ref_before_calls(ctx: &mut Context, k: Counts, v: Value) {
-    let calls: Vec<Op> = ctx
-        .users(v)
-        .filter(|&u| ctx.name(u) == "func.call")
-        .collect();
+    let calls: Vec<Op> = ctx.users(v).filter(|&u| ctx.op(u).name == k.call).collect();
     for c in calls {
-        ref_op(
-            ctx,
-            k,
-            "async.runtime.add_ref",
-            v,
-            1,
-            InsertPoint::Before(c),
-        );
+        ref_op(ctx, k, k.add_ref, v, 1, InsertPoint::Before(c));
     }
 }
 
 fn drop_in_divergent_successors(
     ctx: &mut Context,
     k: Counts,
-    liveness: &mut Liveness,
+    s: &State,
     v: Value,
 ) -> Result<(), IrError> {
     let Some(region) = value_region(ctx, v) else {
         return Ok(());
     };
+    // Only a block the value is live out of can diverge: those of the
+    // defining region, in region order.
+    let mut candidates: Vec<Block> = s
+        .live
+        .live_out_blocks()
+        .iter()
+        .copied()
+        .filter(|&b| ctx.parent_region(b) == Some(region))
+        .filter(|&b| ctx.last_op(b).is_some_and(|t| ctx.successors(t).len() > 1))
+        .collect();
+    if candidates.iter().any(|&b| s.block_pos[b] == u32::MAX) {
+        candidates.sort_by_cached_key(|&b| ctx.block_index(b));
+    } else {
+        candidates.sort_unstable_by_key(|&b| s.block_pos[b]);
+    }
     let mut divergent: Vec<(Block, Vec<Block>)> = vec![];
-    for b in ctx.region_blocks(region).to_vec() {
-        if !liveness.block(b).is_some_and(|l| l.is_live_out(v)) {
-            continue;
-        }
+    for b in candidates {
         let succs = ctx
             .last_op(b)
-            .map(|t| ctx.successors(t).to_vec())
+            .map(|t| ctx.successors(t))
             .unwrap_or_default();
         let (mut live, mut dead): (Vec<Block>, Vec<Block>) = (vec![], vec![]);
-        for s in succs {
-            let set = if liveness.block(s).is_some_and(|l| l.is_live_in(v)) {
+        for &succ in succs {
+            let set = if s.live.is_live_in(succ) {
                 &mut live
             } else {
                 &mut dead
             };
-            if !set.contains(&s) {
-                set.push(s);
+            if !set.contains(&succ) {
+                set.push(succ);
             }
         }
         if !live.is_empty() && !dead.is_empty() {
@@ -316,7 +371,7 @@ fn drop_in_divergent_successors(
         let term = ctx
             .last_op(b)
             .expect("a block with successors has a terminator");
-        if ctx.name(term) == "async.coro.suspend" {
+        if ctx.op(term).name == k.coro_suspend {
             continue;
         }
         if dead.iter().any(|&s| !ctx.block_args(s).is_empty()) {
@@ -329,16 +384,11 @@ fn drop_in_divergent_successors(
             ));
         }
         for s in dead {
-            let preds: Vec<Option<Block>> = ctx
-                .pred_ops(s)
-                .iter()
-                .map(|&p| ctx.parent_block(p))
-                .collect();
+            let preds = ctx.pred_ops(s);
             let unique = preds
                 .first()
-                .copied()
-                .flatten()
-                .filter(|&p| preds.iter().all(|&x| x == Some(p)));
+                .and_then(|&p| ctx.parent_block(p))
+                .filter(|&p| preds.iter().all(|&x| ctx.parent_block(x) == Some(p)));
             let rc = if unique == Some(b) {
                 s
             } else {
@@ -346,21 +396,13 @@ fn drop_in_divergent_successors(
                 ctx.insert_block_before(s, rc);
                 let loc = ctx.value_loc(v);
                 mlir_async_dialects::cf::build_br(ctx, InsertPoint::AtEnd(rc), loc, s, vec![]);
-                // The new block's liveness: what its successor needs, and
-                // the value it drops on the way.
-                let mut live_in = liveness.live_in(s).to_vec();
-                if let Err(i) = live_in.binary_search(&v) {
-                    live_in.insert(i, v);
-                }
-                let live_out = liveness.live_in(s).to_vec();
-                liveness.set_block(rc, BlockLiveness { live_in, live_out });
                 rc
             };
             let ip = match ctx.first_op(rc) {
                 Some(f) => InsertPoint::Before(f),
                 None => InsertPoint::AtEnd(rc),
             };
-            ref_op(ctx, k, "async.runtime.drop_ref", v, 1, ip);
+            ref_op(ctx, k, k.drop_ref, v, 1, ip);
             if rc == s {
                 continue;
             }
@@ -383,6 +425,11 @@ impl Pass for PolicyRefCounting {
     }
     fn display_name(&self) -> &'static str {
         "AsyncRuntimePolicyBasedRefCounting"
+    }
+    fn local_to_functions(&self) -> bool {
+        // Upstream's too: it walks the values of each function's regions,
+        // asks liveness only there, and looks up no symbol.
+        true
     }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let k = Counts::new(pc);
@@ -412,7 +459,7 @@ impl Pass for PolicyRefCounting {
                 let loc = ctx.op_loc(u);
                 if count < 0 {
                     let ip = ctx.after(u);
-                    ref_op_at(ctx, k, "async.runtime.drop_ref", v, -count, ip, loc);
+                    ref_op_at(ctx, k, k.drop_ref, v, -count, ip, loc);
                 }
             }
         }
@@ -429,15 +476,37 @@ impl Pass for RefCountingOpt {
     fn display_name(&self) -> &'static str {
         "AsyncRuntimeRefCountingOpt"
     }
+    fn local_to_functions(&self) -> bool {
+        // Upstream's too: it walks the values of each function's regions,
+        // asks liveness only there, and looks up no symbol.
+        true
+    }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         let ctx = &mut *pc.ctx;
-        let values = values_in_walk_order(ctx, op);
+        // A pair needs an `add_ref`: only the values some `add_ref` takes
+        // are looked at (upstream looks at every value in walk order; the
+        // pairs of one value never depend on another's, so the order does
+        // not show).
+        let mut values: Vec<Value> = vec![];
+        if let Some(add_ref) = ctx.lookup_sym("async.runtime.add_ref") {
+            let mut seen: SecondaryMap<Value, bool> = SecondaryMap::default();
+            ctx.walk_post(op, &mut |o| {
+                if ctx.op(o).name == add_ref {
+                    for &v in ctx.operands(o) {
+                        if !seen[v] && is_ref_counted(ctx, v) {
+                            seen[v] = true;
+                            values.push(v);
+                        }
+                    }
+                }
+            });
+        }
         // drop_ref -> the add_ref it cancels, in the order found (a set
         // beside it: asking the list for each candidate was quadratic in
         // the module).
         let mut cancel: Vec<(Op, Op)> = vec![];
-        let mut dropped: mlir_async_ir::entity::SecondaryMap<Op, bool> = Default::default();
-        let mut order = mlir_async_ir::order::OpOrder::new();
+        let mut dropped: SecondaryMap<Op, bool> = Default::default();
+        let mut order = OpOrder::new();
         for v in values {
             cancellable_pairs(ctx, &mut order, v, &mut cancel, &mut dropped);
         }
@@ -460,10 +529,10 @@ fn count_of(ctx: &Context, op: Op) -> Option<i128> {
 
 fn cancellable_pairs(
     ctx: &Context,
-    order: &mut mlir_async_ir::order::OpOrder,
+    order: &mut OpOrder,
     v: Value,
     cancel: &mut Vec<(Op, Op)>,
-    dropped: &mut mlir_async_ir::entity::SecondaryMap<Op, bool>,
+    dropped: &mut SecondaryMap<Op, bool>,
 ) {
     let Some(region) = value_region(ctx, v) else {
         return;

@@ -1831,15 +1831,13 @@ fn resolve_materializations(
             ));
         };
         ctx.replace_all_uses_with(out, v);
-        let old = state
-            .mapping
-            .iter()
-            .filter(|(_, &m)| m == out)
-            .map(|(&k, _)| k)
-            .collect::<Vec<_>>();
-        for k in old {
+        // What stood for the cast now stands for its materialization (by
+        // the inverse map: a scan of the mapping per cast was quadratic).
+        let old = inverse.remove(&out).unwrap_or_default();
+        for &k in &old {
             state.mapping.insert(k, v);
         }
+        inverse.entry(v).or_default().extend(old);
     }
     Ok(())
 }
@@ -1874,6 +1872,9 @@ fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteErr
             }
         }
     }
+    // One numbering of each block for all the replacements below (a map
+    // of the block's ops per argument was quadratic in large blocks).
+    let order = std::cell::RefCell::new(mlir_async_ir::order::OpOrder::new());
     for &arg in &state.arg_replacements {
         let Some(repl) = state.lookup_or_null(arg, desired(ctx, arg), ctx) else {
             continue;
@@ -1884,17 +1885,9 @@ fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteErr
                 // Uses before the replacing op in its own block keep the
                 // argument (they are being erased).
                 let def_block = ctx.parent_block(def);
-                let order: FxHashMap<Op, usize> = def_block
-                    .map(|b| {
-                        ctx.block_ops_iter(b)
-                            .enumerate()
-                            .map(|(i, o)| (o, i))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let def_pos = order.get(&def).copied();
                 ctx.replace_uses_if(arg, repl, |c, u| {
-                    c.parent_block(u.op) != def_block || order.get(&u.op).copied() > def_pos
+                    c.parent_block(u.op) != def_block
+                        || order.borrow_mut().is_before_in_block(c, def, u.op)
                 });
             }
         }

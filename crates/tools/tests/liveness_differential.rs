@@ -10,7 +10,7 @@ mod support;
 
 use mlir_async_dialects::Registry;
 use mlir_async_ir::entity::SecondaryMap;
-use mlir_async_ir::liveness::Liveness;
+use mlir_async_ir::liveness::{Liveness, ValueLiveness};
 use mlir_async_ir::{Block, Context, Op, Value, ValueDef};
 use mlir_async_syntax::parse_source;
 use std::fmt::Write;
@@ -143,4 +143,83 @@ fn liveness_matches_upstream() {
         different.join("\n")
     );
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Every value's `ValueLiveness` against the whole analysis, on every
+/// block of its defining region and the regions nested in it; returns the
+/// values checked.
+fn check_value_liveness(ctx: &Context, top: Op, what: &str, failures: &mut Vec<String>) -> usize {
+    let live = Liveness::new(ctx, top);
+    let mut blocks = vec![];
+    blocks_preorder(ctx, top, &mut blocks);
+    let mut values = vec![];
+    for &b in &blocks {
+        values.extend_from_slice(ctx.block_args(b));
+        for o in ctx.block_ops_iter(b) {
+            values.extend_from_slice(ctx.results(o));
+        }
+    }
+    let mut one = ValueLiveness::new();
+    for &v in &values {
+        one.compute(ctx, v);
+        let def_region = ctx.value_block(v).and_then(|b| ctx.parent_region(b));
+        for &b in &blocks {
+            // (Around the defining region MLIR reports block arguments
+            // live too: see `ValueLiveness`.)
+            if def_region.is_none_or(|r| ctx.ancestor_block_in_region(r, b).is_none()) {
+                continue;
+            }
+            let whole = live.block(b).expect("every block analysed");
+            if whole.is_live_in(v) != one.is_live_in(b)
+                || whole.is_live_out(v) != one.is_live_out(b)
+            {
+                failures.push(format!("{what}: value {v:?} at block {b:?}"));
+                return values.len();
+            }
+        }
+        let mut ins = one.live_in_blocks().to_vec();
+        ins.sort();
+        ins.dedup();
+        assert_eq!(ins.len(), one.live_in_blocks().len(), "blocks listed once");
+    }
+    values.len()
+}
+
+#[test]
+fn value_liveness_is_the_whole_analysis_for_one_value() {
+    let mut failures = vec![];
+    let mut checked = 0;
+    let mut rng = Rng(0x5555_6666_7777_8888);
+    let mut texts = vec![];
+    for _ in 0..8 {
+        texts.push((
+            "generated".to_string(),
+            module(&mut rng, Shape::new(14), 25),
+        ));
+    }
+    // Our test files (lowered async code: coroutines with many blocks).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = vec![];
+    support::collect(&root.join("tests"), &mut files);
+    for f in files {
+        if let Ok(t) = std::fs::read_to_string(&f) {
+            texts.push((f.display().to_string(), t));
+        }
+    }
+    let mut parsed_files = 0;
+    for (what, text) in &texts {
+        let mut ctx = Context::new();
+        let reg = Registry::new(&mut ctx);
+        let Ok(parsed) = parse_source(&mut ctx, &reg, "m.mlir", text, 0, true) else {
+            continue;
+        };
+        parsed_files += 1;
+        checked += check_value_liveness(&ctx, parsed.module, what, &mut failures);
+    }
+    eprintln!(
+        "value liveness: {parsed_files} modules, {checked} values, {} different",
+        failures.len()
+    );
+    assert!(parsed_files > 20, "only {parsed_files} modules parsed");
+    assert!(failures.is_empty(), "differ:\n{}", failures.join("\n"));
 }

@@ -16,23 +16,7 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 use support::have;
-use support::normalize::normalize;
-
-/// Whether `up` is `ours` with extra `async.runtime.drop_ref` lines.
-fn only_extra_drops(up: &str, ours: &str) -> bool {
-    let mut o = ours.lines().peekable();
-    let mut extra = 0;
-    for l in up.lines() {
-        if o.peek() == Some(&l) {
-            o.next();
-        } else if l.trim_start().starts_with("async.runtime.drop_ref") {
-            extra += 1;
-        } else {
-            return false;
-        }
-    }
-    o.next().is_none() && extra > 0
-}
+use support::normalize::{normalize, only_extra_drops};
 
 fn run(tool: &str, file: &Path, args: &[&str]) -> Option<String> {
     let out = Command::new(tool).arg(file).args(args).output().ok()?;
@@ -104,7 +88,7 @@ fn ref_counting_matches_upstream_up_to_block_order() {
                     if nu.is_some() && nu == nm {
                         same += 1;
                     } else if let (Some(u), Some(m)) = (&nu, &nm) {
-                        if only_extra_drops(u, m) {
+                        if only_extra_drops(u, m).is_some() {
                             upstream_extra_drops += 1;
                         } else {
                             different.push(format!("{} {}", file.display(), args.join(" ")));

@@ -1,4 +1,5 @@
-//! `-async-to-async-runtime` run in parts (`--mlir-shards=N`) must print
+//! `-async-to-async-runtime`, alone or followed by the reference-counting
+//! passes, run in parts (`--mlir-shards=N`) must print
 //! what the whole-module run prints, byte for byte, and fail as it fails
 //! (same diagnostics, same exit code): on every `.mlir` file of our tests
 //! and, when `../shared` is on the machine, of the upstream corpus and of
@@ -12,10 +13,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 use support::{collect, Rng};
 
-fn run(file: &Path, pass: &str, shards: usize) -> Output {
+fn run(file: &Path, passes: &[&str], shards: usize) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mlir-async-opt"))
         .arg(file)
-        .arg(pass)
+        .args(passes)
         .arg(format!("--mlir-shards={shards}"))
         .output()
         .expect("run mlir-async-opt")
@@ -25,13 +26,22 @@ fn run(file: &Path, pass: &str, shards: usize) -> Output {
 /// parts (no "runs whole" note).
 fn check(file: &Path, failures: &mut Vec<String>) -> usize {
     let mut sharded = 0;
-    for pass in [
-        "-async-to-async-runtime",
-        "-async-to-async-runtime=eliminate-blocking-await-ops=true",
+    const A2AR: &str = "-async-to-async-runtime";
+    const ELIMINATE: &str = "-async-to-async-runtime=eliminate-blocking-await-ops=true";
+    const RC: &str = "-async-runtime-ref-counting";
+    const RC_OPT: &str = "-async-runtime-ref-counting-opt";
+    const POLICY: &str = "-async-runtime-policy-based-ref-counting";
+    for passes in [
+        &[A2AR][..],
+        &[ELIMINATE],
+        &[A2AR, RC, RC_OPT],
+        &[ELIMINATE, RC, RC_OPT],
+        &[ELIMINATE, RC],
+        &[A2AR, POLICY],
     ] {
-        let whole = run(file, pass, 1);
+        let whole = run(file, passes, 1);
         for n in [2, 3, 5] {
-            let parts = run(file, pass, n);
+            let parts = run(file, passes, n);
             let stderr = String::from_utf8_lossy(&parts.stderr);
             // The note saying why the module runs whole comes first.
             let note_len = match stderr.strip_prefix("mlir-async-opt: note: --mlir-shards:") {
@@ -45,7 +55,11 @@ fn check(file: &Path, failures: &mut Vec<String>) -> usize {
                 || parts.stderr[note_len..] != whole.stderr[..]
                 || parts.status.code() != whole.status.code()
             {
-                failures.push(format!("{} {pass} --mlir-shards={n}", file.display()));
+                failures.push(format!(
+                    "{} {} --mlir-shards={n}",
+                    file.display(),
+                    passes.join(" ")
+                ));
             }
         }
     }

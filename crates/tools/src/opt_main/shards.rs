@@ -1,7 +1,9 @@
-//! A large module run through `-async-to-async-runtime` in shards: its
+//! A large module run through `-async-to-async-runtime` (and passes local
+//! to functions after it: the reference-counting passes) in shards: its
 //! text is cut between top-level functions, and each part is parsed,
-//! verified, lowered and verified again in its own `Context` on its own
-//! thread; once every part is, they are printed as one module.
+//! verified, lowered and verified again after each pass in its own
+//! `Context` on its own thread; once every part is, they are printed as
+//! one module.
 //!
 //! Parsing and the pass mutate a context, so on one context they run on
 //! one core; in shards they use them all. Each shard also gets private
@@ -22,7 +24,7 @@ use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::fxhash::FxHashSet;
 use mlir_async_ir::{parallel, Context, Op};
 use mlir_async_passes::async_to_async_runtime::{exchange, run_shard, ShardLink};
-use mlir_async_passes::PassContext;
+use mlir_async_passes::{make_pass_for, run_entry, PassContext, PipelineEntry};
 use mlir_async_syntax::printer::{print_type_into, BodySource, Printer};
 use mlir_async_syntax::{parse_source, write_sources, Edition, EditionEvidence, PrintOptions};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -39,9 +41,18 @@ pub(super) struct ShardedRun {
     pub written: Result<(), String>,
 }
 
-/// Is the pipeline `-async-to-async-runtime` alone? Its option if so.
-fn async_to_async_runtime_only(o: &Options) -> Option<bool> {
-    let [(name, opts, false)] = &o.pipeline[..] else {
+/// The pipelines a sharded run takes: `-async-to-async-runtime`, then
+/// passes that change each function by what it holds alone
+/// (`Pass::local_to_functions`: the reference-counting passes).
+struct ShardPipeline<'o> {
+    /// `eliminate-blocking-await-ops`.
+    eliminate: bool,
+    /// The passes after it: name and options.
+    rest: Vec<(&'o str, &'o str)>,
+}
+
+fn shard_pipeline(o: &Options) -> Option<ShardPipeline<'_>> {
+    let ((name, opts, false), rest) = o.pipeline.split_first()? else {
         return None;
     };
     if name != "async-to-async-runtime" {
@@ -54,7 +65,21 @@ fn async_to_async_runtime_only(o: &Options) -> Option<bool> {
         }
         eliminate = mlir_async_passes::parse_bool(&k, &v).ok()?;
     }
-    Some(eliminate)
+    let mut later = vec![];
+    for (name, opts, is_pipeline) in rest {
+        if *is_pipeline {
+            return None;
+        }
+        let (pass, anchor) = make_pass_for(name, opts, None).ok()?;
+        if !anchor.is_empty() || !pass.local_to_functions() {
+            return None;
+        }
+        later.push((name.as_str(), opts.as_str()));
+    }
+    Some(ShardPipeline {
+        eliminate,
+        rest: later,
+    })
 }
 
 /// Where to cut `text` into `parts` parts: at the first line after each
@@ -185,8 +210,9 @@ type Declared = (String, Edition);
 /// did not parse.
 type PartParsed = (usize, Option<(Vec<String>, EditionEvidence)>);
 
-/// Seconds a shard spent parsing, verifying, lowering, verifying again.
-type Phases = [f64; 4];
+/// Seconds a shard spent parsing, verifying, lowering, verifying again,
+/// then in each later pass and the verification after it.
+type Phases = Vec<f64>;
 
 /// One shard, from text to verified lowered IR, on its own thread; the
 /// other shards are met twice: to swap declarations, and in the pass.
@@ -200,9 +226,9 @@ fn run_part(
     parsed: Sender<PartParsed>,
     declared: Receiver<Declared>,
     link: ShardLink,
-    eliminate: bool,
+    pipeline: &ShardPipeline,
 ) -> Result<(ShardState, Phases), &'static str> {
-    let mut phases = [0.0; 4];
+    let mut phases = vec![0.0; 4];
     let t0 = Instant::now();
     let Some(mut s) = parse_shard(o, file, text, line) else {
         let _ = parsed.send((k, None));
@@ -225,13 +251,38 @@ fn run_part(
         edition,
         warnings: vec![],
     };
-    run_shard(&mut pc, s.module, foreign, link, eliminate)
+    run_shard(&mut pc, s.module, foreign, link, pipeline.eliminate)
         .map_err(|_| "the pass needs the whole module")?;
     phases[2] = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
     verify(&s.ctx, &s.reg, s.module, edition)
         .map_err(|_| "a part did not verify after the pass")?;
     phases[3] = t0.elapsed().as_secs_f64();
+    for &(name, opts) in &pipeline.rest {
+        let t0 = Instant::now();
+        let (pass, _) =
+            make_pass_for(name, opts, Some(edition)).map_err(|_| "a pass has bad options")?;
+        let entry = PipelineEntry {
+            pass,
+            nesting: vec![],
+        };
+        let mut pc = PassContext {
+            ctx: &mut s.ctx,
+            registry: &s.reg,
+            edition,
+            warnings: vec![],
+        };
+        run_entry(&mut pc, &entry, s.module).map_err(|_| "a pass failed on a part")?;
+        // Warnings are printed in the whole run's order.
+        if !pc.warnings.is_empty() {
+            return Err("a pass warned");
+        }
+        phases.push(t0.elapsed().as_secs_f64());
+        let t0 = Instant::now();
+        verify(&s.ctx, &s.reg, s.module, edition)
+            .map_err(|_| "a part did not verify after a pass")?;
+        phases.push(t0.elapsed().as_secs_f64());
+    }
     Ok((s, phases))
 }
 
@@ -243,8 +294,10 @@ pub(super) fn try_sharded(
     dest: &str,
     text: &str,
 ) -> Result<ShardedRun, &'static str> {
-    let eliminate = async_to_async_runtime_only(o)
-        .ok_or("the pipeline is not -async-to-async-runtime alone")?;
+    let pipeline = shard_pipeline(o).ok_or(
+        "the pipeline is not -async-to-async-runtime followed by passes local to functions",
+    )?;
+    let pipeline = &pipeline;
     if o.print_generic || o.print_debuginfo || o.print_ir_after_all {
         return Err("the output options print more than the module");
     }
@@ -294,7 +347,7 @@ pub(super) fn try_sharded(
                             parsed,
                             declared,
                             link,
-                            eliminate,
+                            pipeline,
                         )
                     })
                 })
@@ -329,14 +382,14 @@ pub(super) fn try_sharded(
         // A part still waiting for declarations fails, and so does every
         // part waiting in the pass when one stopped.
         drop(to_parts);
-        let _ = coordinator.run(eliminate);
+        let _ = coordinator.run(pipeline.eliminate);
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or(Err("a part stopped")))
             .collect()
     });
     let mut shards = vec![];
-    let mut phases = [0.0f64; 4];
+    let mut phases = vec![0.0f64; 4 + 2 * pipeline.rest.len()];
     for r in results {
         let (s, p) = r?;
         for (a, b) in phases.iter_mut().zip(p) {
@@ -344,12 +397,15 @@ pub(super) fn try_sharded(
         }
         shards.push(s);
     }
-    let mut timing: Vec<(String, f64)> =
-        ["Parser", "Verifier", "async-to-async-runtime", "Verifier"]
-            .iter()
-            .zip(phases)
-            .map(|(n, t)| (n.to_string(), t))
-            .collect();
+    let mut names = vec!["Parser", "Verifier", "async-to-async-runtime", "Verifier"];
+    for &(name, _) in &pipeline.rest {
+        names.extend([name, "Verifier"]);
+    }
+    let mut timing: Vec<(String, f64)> = names
+        .iter()
+        .zip(phases)
+        .map(|(n, t)| (n.to_string(), t))
+        .collect();
 
     let t0 = Instant::now();
     // Each shard's body: its own ops, the declarations, then what the

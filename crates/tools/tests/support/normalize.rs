@@ -6,6 +6,7 @@
 //! renumbers blocks and values.
 
 use mlir_async_dialects::Registry;
+use mlir_async_ir::entity::SecondaryMap;
 use mlir_async_ir::{Block, Context, Op};
 use mlir_async_syntax::{parse_source, print_op, PrintOptions};
 
@@ -14,24 +15,27 @@ fn reorder(ctx: &mut Context, op: Op) {
         let blocks = ctx.region_blocks(r).to_vec();
         if let Some(&entry) = blocks.first() {
             let mut order: Vec<Block> = vec![];
+            let mut placed: SecondaryMap<Block, bool> = SecondaryMap::default();
             let mut stack = vec![entry];
             while let Some(b) = stack.pop() {
-                if order.contains(&b) {
+                if placed[b] {
                     continue;
                 }
+                placed[b] = true;
                 order.push(b);
                 let succs = ctx
                     .last_op(b)
                     .map(|t| ctx.successors(t).to_vec())
                     .unwrap_or_default();
                 for s in succs.into_iter().rev() {
-                    if !order.contains(&s) {
+                    if !placed[s] {
                         stack.push(s);
                     }
                 }
             }
             for &b in &blocks {
-                if !order.contains(&b) {
+                if !placed[b] {
+                    placed[b] = true;
                     order.push(b);
                 }
             }
@@ -63,4 +67,23 @@ pub fn normalize(text: &str) -> Option<String> {
         debug_info: false,
     };
     Some(print_op(&ctx, &reg, parsed.module, opts))
+}
+
+/// Whether `up` is `ours` with extra `async.runtime.drop_ref` lines (both
+/// normalized): upstream's known miscompile, where liveness gone stale
+/// after it added blocks drops references still in use (see
+/// `docs/ref-counting.md`). The number of extra lines if so.
+pub fn only_extra_drops(up: &str, ours: &str) -> Option<usize> {
+    let mut o = ours.lines().peekable();
+    let mut extra = 0;
+    for l in up.lines() {
+        if o.peek() == Some(&l) {
+            o.next();
+        } else if l.trim_start().starts_with("async.runtime.drop_ref") {
+            extra += 1;
+        } else {
+            return None;
+        }
+    }
+    (o.next().is_none() && extra > 0).then_some(extra)
 }

@@ -61,39 +61,48 @@ impl OpInterfaces for Interfaces {
                 ))
     }
     fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
-        if ctx.name(op) == "builtin.unrealized_conversion_cast" {
-            return match fold_unrealized_cast(ctx, op) {
-                Some(vals) => Folded::Results(vals.into_iter().map(FoldResult::Value).collect()),
-                None => Folded::No,
-            };
-        }
-        if ctx.name(op) == "scf.if" {
-            return match fold::fold_if(ctx, op) {
-                true => Folded::InPlace,
-                false => Folded::No,
-            };
-        }
-        if let Some(f) = fold::fold_llvm(ctx, op, self.edition) {
-            return match f {
-                fold::LlvmFold::Value(v) => Folded::Results(vec![FoldResult::Value(v)]),
-                fold::LlvmFold::InPlace => Folded::InPlace,
-            };
-        }
-        if let Some(f) = fold::fold_memref(ctx, op) {
-            return match f {
-                fold::MemrefFold::InPlace => Folded::InPlace,
-                fold::MemrefFold::Value(v) => Folded::Results(vec![FoldResult::Value(v)]),
-                fold::MemrefFold::Index(n) => {
-                    let index = ctx.index_type();
-                    let a = ctx.int_attr(i128::from(n), index);
-                    Folded::Results(vec![FoldResult::Attr(a)])
-                }
-            };
-        }
-        // The folders read constant operands from the IR themselves; they
-        // cover `arith` ops only (most ops of a module are not).
-        if !ctx.name(op).starts_with("arith.") {
-            return Folded::No;
+        // Each dialect's folders know only its ops: the name's prefix picks
+        // them (asked of every op the greedy driver visits).
+        let name = ctx.name(op);
+        let dot = name.bytes().position(|c| c == b'.').unwrap_or(name.len());
+        match &name[..dot] {
+            "builtin" if name == "builtin.unrealized_conversion_cast" => {
+                return match fold_unrealized_cast(ctx, op) {
+                    Some(vals) => {
+                        Folded::Results(vals.into_iter().map(FoldResult::Value).collect())
+                    }
+                    None => Folded::No,
+                };
+            }
+            "scf" if name == "scf.if" => {
+                return match fold::fold_if(ctx, op) {
+                    true => Folded::InPlace,
+                    false => Folded::No,
+                };
+            }
+            "llvm" => {
+                return match fold::fold_llvm(ctx, op, self.edition) {
+                    Some(fold::LlvmFold::Value(v)) => Folded::Results(vec![FoldResult::Value(v)]),
+                    Some(fold::LlvmFold::InPlace) => Folded::InPlace,
+                    None => Folded::No,
+                };
+            }
+            "memref" | "linalg" => {
+                return match fold::fold_memref(ctx, op) {
+                    Some(fold::MemrefFold::InPlace) => Folded::InPlace,
+                    Some(fold::MemrefFold::Value(v)) => Folded::Results(vec![FoldResult::Value(v)]),
+                    Some(fold::MemrefFold::Index(n)) => {
+                        let index = ctx.index_type();
+                        let a = ctx.int_attr(i128::from(n), index);
+                        Folded::Results(vec![FoldResult::Attr(a)])
+                    }
+                    None => Folded::No,
+                };
+            }
+            // The folders read constant operands from the IR themselves;
+            // they cover `arith` ops only (most ops of a module are not).
+            "arith" => {}
+            _ => return Folded::No,
         }
         let Some(f) = fold::fold(ctx, op, self.edition) else {
             return Folded::No;

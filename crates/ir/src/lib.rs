@@ -25,6 +25,7 @@ use fxhash::FxHashMap;
 use interner::Interner;
 use smallvec::SmallVec;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::RwLock;
 
 entity!(
@@ -1558,35 +1559,49 @@ impl Context {
     // ----- cloning -----
 
     /// Clones an op (with its regions) at `ip`, mapping operands through
-    /// `map` and recording the new results in it.
-    pub fn clone_op(&mut self, op: Op, ip: InsertPoint, map: &mut HashMap<Value, Value>) -> Op {
+    /// `map` and recording the new results in it. (Any hasher: a pass
+    /// cloning loop bodies op by op maps with a cheap one.)
+    pub fn clone_op<S: BuildHasher>(
+        &mut self,
+        op: Op,
+        ip: InsertPoint,
+        map: &mut HashMap<Value, Value, S>,
+    ) -> Op {
         let d = &self.ops[op];
-        let mut st = OperationState::new(d.name, d.loc);
-        st.operands = self
+        let (name, loc) = (d.name, d.loc);
+        // Gathered without allocating for the common small op: passes clone
+        // loop bodies op by op.
+        let operands: SmallVec<[Value; 4]> = self
             .operands(op)
             .iter()
             .map(|v| *map.get(v).unwrap_or(v))
             .collect();
-        st.result_types = self
+        let result_types: SmallVec<[Type; 2]> = self
             .results(op)
             .iter()
             .map(|&r| self.values[r].ty)
             .collect();
-        st.attrs = self.attrs(op).to_vec();
-        let succs: Vec<Block> = self.successors(op).to_vec();
-        let regions = self.regions_of(op).to_vec();
-        let results = self.results(op).to_vec();
-        let mut new_regions = Vec::new();
-        for r in regions {
+        let attrs: SmallVec<[(Symbol, Attribute); 4]> = self.attrs(op).iter().copied().collect();
+        let succs: SmallVec<[Block; 2]> = self.successors(op).iter().copied().collect();
+        let mut new_regions: SmallVec<[Region; 2]> = SmallVec::new();
+        for i in 0..self.regions_of(op).len() {
+            let r = self.regions_of(op)[i];
             let nr = self.create_region();
             self.clone_region_into(r, nr, map);
             new_regions.push(nr);
         }
-        st.regions = new_regions;
-        st.successors = succs;
-        let new = self.create_op(st);
-        for (i, r) in results.into_iter().enumerate() {
-            map.insert(r, self.result(new, i));
+        let new = self.create_op_from(
+            name,
+            loc,
+            &operands,
+            &result_types,
+            &attrs,
+            &new_regions,
+            &succs,
+        );
+        for i in 0..result_types.len() {
+            let (r, nr) = (self.result(op, i), self.result(new, i));
+            map.insert(r, nr);
         }
         self.insert_op(ip, new);
         new
@@ -1594,9 +1609,14 @@ impl Context {
     /// Clones every block of `src` to the end of `dst`, remapping values and
     /// successors. Block arguments already in `map` are not cloned (uses
     /// of them take the mapped value), as MLIR's `Region::cloneInto`.
-    pub fn clone_region_into(&mut self, src: Region, dst: Region, map: &mut HashMap<Value, Value>) {
+    pub fn clone_region_into<S: BuildHasher>(
+        &mut self,
+        src: Region,
+        dst: Region,
+        map: &mut HashMap<Value, Value, S>,
+    ) {
         let blocks = self.regions[src].blocks.clone();
-        let mut bmap = HashMap::new();
+        let mut bmap: FxHashMap<Block, Block> = FxHashMap::default();
         for &b in &blocks {
             let nb = self.create_block(&[]);
             for a in self.blocks[b].args.clone() {
@@ -1635,7 +1655,7 @@ impl Context {
             }
         }
     }
-    fn remap_nested(&mut self, op: Op, map: &HashMap<Value, Value>) {
+    fn remap_nested<S: BuildHasher>(&mut self, op: Op, map: &HashMap<Value, Value, S>) {
         for i in 0..self.operands(op).len() {
             let v = self.operands(op)[i];
             if let Some(&n) = map.get(&v) {

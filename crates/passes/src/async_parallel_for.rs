@@ -1206,7 +1206,7 @@ impl Lowering<'_, '_, '_> {
             return self.yield_();
         }
         // The innermost loop runs a copy of the parallel loop's body.
-        let mut map: HashMap<Value, Value> = HashMap::new();
+        let mut map: FxHashMap<Value, Value> = FxHashMap::default();
         let entry = self
             .rw
             .ctx

@@ -352,24 +352,35 @@ impl OperationFolder {
         generated: &mut dyn FnMut(&Context, Op),
     ) -> Option<Vec<Value>> {
         let n = ctx.operands(op).len();
-        // A commutative op gets its constant operands last (stable), and
-        // keeps that order even when it does not fold.
-        if n >= 2 && hooks.is_commutative(ctx, op) {
-            let ops = ctx.operands(op).to_vec();
-            let (mut vars, consts): (Vec<Value>, Vec<Value>) = ops
-                .iter()
-                .partition(|&&v| constant_of(ctx, hooks, v).is_none());
-            vars.extend(consts);
-            if vars != ops {
-                *reordered = true;
-                for (i, v) in vars.into_iter().enumerate() {
-                    ctx.set_operand(op, i, v);
-                }
-            }
-        }
         let mut consts = std::mem::take(&mut self.scratch_consts);
         consts.clear();
         consts.extend(ctx.operands(op).iter().map(|&v| constant_of(ctx, hooks, v)));
+        // A commutative op gets its constant operands last (stable), and
+        // keeps that order even when it does not fold. (Asked only when a
+        // constant comes before a variable: most ops have none.)
+        let misordered = consts
+            .iter()
+            .skip_while(|c| c.is_none())
+            .any(|c| c.is_none());
+        if n >= 2 && misordered && hooks.is_commutative(ctx, op) {
+            let ops = ctx.operands(op).to_vec();
+            let mut vars: Vec<Value> = vec![];
+            let mut rest: Vec<Value> = vec![];
+            for (&v, c) in ops.iter().zip(&consts) {
+                if c.is_none() {
+                    vars.push(v);
+                } else {
+                    rest.push(v);
+                }
+            }
+            vars.extend(rest);
+            *reordered = true;
+            for (i, v) in vars.into_iter().enumerate() {
+                ctx.set_operand(op, i, v);
+            }
+            consts.clear();
+            consts.extend(ctx.operands(op).iter().map(|&v| constant_of(ctx, hooks, v)));
+        }
         let folded = match ctx.traits_of(op).constant_like {
             true => match hooks.constant_value(ctx, op) {
                 Some(a) => Folded::Results(vec![FoldResult::Attr(a)]),

@@ -221,10 +221,10 @@ impl<'a> Rewriter<'a> {
     /// operands through `map` (and recording the clone's results in it).
     /// As MLIR's `OpBuilder::clone`, the ops nested in the clone are
     /// announced first (in post-order), then the clone.
-    pub fn clone_op(
+    pub fn clone_op<S: std::hash::BuildHasher>(
         &mut self,
         op: Op,
-        map: &mut HashMap<Value, Value>,
+        map: &mut HashMap<Value, Value, S>,
     ) -> Result<Op, RewriteError> {
         let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
         let new = self.ctx.clone_op(op, ip, map);

@@ -61,7 +61,8 @@ impl<'a> Verifier<'a> {
             let name = self.ctx.name(op);
             let def = self.reg.get(name);
             OpInfo {
-                shape: shape_of(name),
+                // Only a registered op has the shape of its name.
+                shape: def.and_then(|_| shape_of(name)),
                 invariants: def.and_then(|d| d.invariants),
                 verify: def.and_then(|d| d.verify),
             }
@@ -111,7 +112,27 @@ impl<'a> Verifier<'a> {
         if traits.symbol_table {
             self.verify_symbol_table(op)?;
         }
+        if !registered {
+            self.verify_unknown_op(op)?;
+        }
         Ok(())
+    }
+
+    /// An op the registry does not know, in a dialect it knows: an error
+    /// even with `-allow-unregistered-dialect` (which is about dialects),
+    /// except in `llvm`, which allows unknown ops. Checked after the op's
+    /// regions, as MLIR's verifier does.
+    fn verify_unknown_op(&self, op: Op) -> Result<(), IrError> {
+        let name = self.ctx.name(op);
+        match name.split_once('.') {
+            Some((d, _)) if d != "llvm" && crate::COMPLETE_DIALECTS.contains(&d) => Err(IrError::new(
+                self.ctx.op_loc(op),
+                format!(
+                    "unregistered operation '{name}' found in dialect ('{d}') that does not allow unknown operations"
+                ),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Two symbols of one name in one table make every reference to it

@@ -45,6 +45,34 @@ const RENAMES: &[(&str, &str, &str, &str)] = &[
     ("arith.select", "select", "select", "std.select"),
 ];
 
+/// `std` ops that no later generation has under a name implemented here
+/// (14 moved the float ones to `math`, 15 split `splat` into
+/// `vector.splat` and `tensor.splat`), with the last generation that has
+/// them: stored as `std.<name>`, printed without the prefix as every `std`
+/// op.
+const STD_ONLY: &[(&str, Edition)] = &[
+    ("absf", Edition::V13),
+    ("ceilf", Edition::V13),
+    ("floorf", Edition::V13),
+    ("copysign", Edition::V13),
+    ("fmaf", Edition::V13),
+    ("rank", Edition::V13),
+    ("splat", Edition::V14),
+];
+
+/// `(canonical name, 13 custom, 13 generic)`: ops 14 moved from `std` to
+/// `memref`. 13 prints `generic_atomic_rmw` with its prefix (its printer
+/// wrote the op's full name); its parser takes both spellings.
+const MOVED_FROM_STD: &[(&str, &str, &str)] = &[
+    ("memref.atomic_rmw", "atomic_rmw", "std.atomic_rmw"),
+    (
+        "memref.generic_atomic_rmw",
+        "std.generic_atomic_rmw",
+        "std.generic_atomic_rmw",
+    ),
+    ("memref.atomic_yield", "atomic_yield", "std.atomic_yield"),
+];
+
 /// `arith` ops that were unprefixed `std` ops in 13: `(name after
 /// "arith.", 13 spelling)`; several were renamed when they moved (13's
 /// `divi_signed` is `arith.divsi`, `and` is `arith.andi`).
@@ -117,6 +145,14 @@ pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
         }
     }
     if ed != Edition::V15 {
+        if let Some(rest) = name.strip_prefix("std.") {
+            return rest;
+        }
+        if ed == Edition::V13 {
+            if let Some(r) = MOVED_FROM_STD.iter().find(|r| r.0 == name) {
+                return r.1;
+            }
+        }
         if let Some(r) = RENAMES.iter().find(|r| r.0 == name) {
             return if ed == Edition::V13 { r.1 } else { r.2 };
         }
@@ -143,6 +179,11 @@ pub fn generic_name(name: &str, ed: Edition) -> String {
         // 13's builtin dialect had no prefix.
         if let Some(rest) = name.strip_prefix("builtin.") {
             return rest.to_string();
+        }
+    }
+    if ed == Edition::V13 {
+        if let Some(r) = MOVED_FROM_STD.iter().find(|r| r.0 == name) {
+            return r.2.to_string();
         }
     }
     if ed != Edition::V15 {
@@ -195,6 +236,16 @@ pub fn canonical_name_cow(spelled: &str) -> (std::borrow::Cow<'_, str>, Option<E
     }
     if let Some(n) = arith_13_name(spelled) {
         return (Cow::Owned(format!("arith.{n}")), Some(Edition::V13));
+    }
+    for r in MOVED_FROM_STD {
+        if spelled == r.1 || spelled == r.2 || Some(spelled) == r.2.strip_prefix("std.") {
+            return (Cow::Borrowed(r.0), Some(Edition::V13));
+        }
+    }
+    let bare = spelled.strip_prefix("std.").unwrap_or(spelled);
+    if let Some(&(n, last)) = STD_ONLY.iter().find(|o| o.0 == bare) {
+        let hint = (last == Edition::V13).then_some(Edition::V13);
+        return (Cow::Owned(format!("std.{n}")), hint);
     }
     if let Some(rest) = spelled.strip_prefix("std.") {
         if let Some(n) = arith_13_name(rest) {

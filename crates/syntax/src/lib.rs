@@ -21,6 +21,16 @@ use mlir_async_ir::{Attribute, Context, Op, OperationState, Symbol, Type};
 pub trait DialectHooks: Sync {
     /// Is `name` a dialect whose ops and types are registered?
     fn is_known_dialect(&self, name: &str) -> bool;
+    /// Does the generic form of an op of `dialect` that no dialect
+    /// registered get past the parser, leaving the verdict to the
+    /// verifier? So mlir-opt treats every dialect it loads: the verifier
+    /// rejects such an op ("unregistered operation ... found in dialect"),
+    /// unless the dialect allows unknown ops (`llvm`). A dialect whose ops
+    /// are only partly implemented says no: its valid ops would be called
+    /// unknown.
+    fn knows_every_op_of(&self, _dialect: &str) -> bool {
+        false
+    }
     /// Parses the rest of a custom op after its name into `st`. Returns
     /// `Ok(false)` when `name` has no custom form. `num_results` is the
     /// number of results the text binds; `name_pos` where the name began.

@@ -1312,6 +1312,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         };
         self.parse_trailing_loc(op)?;
         let nres = self.ctx.results(op).len();
+        if nres == 0 && has_names {
+            return self.err(start, "cannot name an operation with no results");
+        }
         if total != nres && has_names {
             let n = self.ctx.name(op).to_string();
             return self
@@ -1575,9 +1578,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let name = self.ctx.sym(&canon);
         let registered = self.ctx.is_registered(name);
-        if !registered && !self.allow_unregistered {
-            // Known dialect or not, mlir-opt reports an unregistered op this
-            // way when parsing the generic form.
+        // An op the parser does not know, of a dialect it knows, is the
+        // verifier's to reject (unless its dialect allows unknown ops, as
+        // `llvm` does), as in mlir-opt; of another dialect, the parser's.
+        let known_dialect = canon
+            .split_once('.')
+            .is_some_and(|(d, _)| self.hooks.knows_every_op_of(d));
+        if !registered && !self.allow_unregistered && !known_dialect {
             return self.err(
                 name_pos,
                 "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",

@@ -165,6 +165,21 @@ pub fn parse_source_bytes(
                     seen: p.seen,
                     legacy_func: p.saw_legacy_func,
                 };
+                if evidence.edition() == Edition::V13 {
+                    for (a, at_name) in std::mem::take(&mut p.arg_locs_before_13) {
+                        p.ctx.set_value_loc(a, at_name);
+                    }
+                }
+                // A bare builtin op name outside a module body read as
+                // 13's, in an input that turned out not to be 13.
+                if let Some((pos, name, default)) = p.bare_builtin {
+                    let ed = evidence.edition();
+                    if ed != Edition::V13 {
+                        let (line, col) = p.line_col(pos);
+                        let m = Parser::bare_builtin_error(name, default, ed);
+                        return Err(Diagnostic::error(file, line, col, m));
+                    }
+                }
                 Ok(Parsed {
                     module,
                     edition: evidence.edition(),

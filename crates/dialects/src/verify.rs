@@ -78,6 +78,7 @@ impl<'a> Verifier<'a> {
         if let Some(inv) = &info.invariants {
             inv.check(ctx, op).map_err(|m| self.op_error(op, m))?;
         }
+        check_single_block_regions(ctx, op).map_err(|m| self.op_error(op, m))?;
         if let Some(f) = info.verify {
             f(ctx, op).map_err(|m| {
                 let (m, note) = crate::split_note(&m);
@@ -603,6 +604,48 @@ fn shape_of(name: &str) -> Option<Shape> {
         "scf.condition" => shape(N::AtLeast(1), N::Exactly(0)),
         _ => return None,
     })
+}
+
+/// The regions of `name` that hold one block: by the `SingleBlock` trait
+/// (`None`: at most one) or by ODS's `SizedRegion<1>` alone (the region's
+/// name: exactly one). A pass that leaves several blocks there (lowering
+/// `scf` inside an `async.execute`) made IR mlir-opt rejects.
+fn single_block_regions(name: &str) -> &'static [(usize, Option<&'static str>)] {
+    match name {
+        "async.execute"
+        | "scf.for"
+        | "scf.parallel"
+        | "scf.foreach_thread"
+        | "scf.foreach_thread.perform_concurrently"
+        | "memref.alloca_scope"
+        | "memref.generic_atomic_rmw" => &[(0, None)],
+        "scf.if" => &[(0, None), (1, None)],
+        "scf.while" => &[(0, Some("before")), (1, Some("after"))],
+        "scf.reduce" => &[(0, Some("reductionOperator"))],
+        _ => &[],
+    }
+}
+
+fn check_single_block_regions(ctx: &Context, op: Op) -> Result<(), String> {
+    let regions = ctx.regions_of(op);
+    for &(i, sized) in single_block_regions(ctx.name(op)) {
+        let Some(&r) = regions.get(i) else {
+            continue;
+        };
+        let n = ctx.region_blocks(r).len();
+        match sized {
+            None if n > 1 => {
+                return Err(format!("expects region #{i} to have 0 or 1 blocks"));
+            }
+            Some(rname) if n != 1 => {
+                return Err(format!(
+                    "region #{i} ('{rname}') failed to verify constraint: region with 1 blocks"
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Checks an op against its [`Shape`]; the message follows ODS's wording.

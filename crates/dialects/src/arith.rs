@@ -186,7 +186,7 @@ fn constant_names(ctx: &Context, op: Op, ed: Edition, set: &mut dyn FnMut(usize,
     }
 }
 
-fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+pub(crate) fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let ops = p.parse_operand_list_pending()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
@@ -195,7 +195,7 @@ fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     Ok(())
 }
 
-fn print_binary(p: &mut Printer, op: Op) {
+pub(crate) fn print_binary(p: &mut Printer, op: Op) {
     p.w(" ");
     let ops = p.ctx.operands(op);
     p.operands(ops);

@@ -207,7 +207,8 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
             arg_attrs.push(p.parse_optional_attr_dict()?);
             if p.peek_ident() == Some("loc") {
                 let l = p.parse_location_body()?;
-                // 13 read the location and kept the argument's position.
+                // 13 read the location and kept the argument's position
+                // (undone at the end if the input turns out to be 13's).
                 if p.seen != Some(Edition::V13) {
                     arg_locs.push((inputs.len() - 1, l));
                 }
@@ -263,7 +264,9 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
         if let Some(entry) = p.ctx.entry_block(r) {
             for (i, l) in arg_locs {
                 if let Some(&a) = p.ctx.block_args(entry).get(i) {
+                    let at_name = p.ctx.value_loc(a);
                     p.ctx.set_value_loc(a, l);
+                    p.arg_locs_before_13.push((a, at_name));
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! The subset of `memref`, `linalg` and `vector` used by the async tests.
 
 use crate::util::*;
-use crate::OpDef;
+use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
 use mlir_async_syntax::printer::print_dict_entries;
 use mlir_async_syntax::{Edition, PResult, Parser, Printer};
@@ -94,6 +94,25 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.dma_wait")
             .syntax(parse_dma_wait, print_dma_wait)
             .verify(verify_dma_wait),
+        OpDef::new("memref.tensor_store")
+            .syntax(parse_tensor_store, print_tensor_store)
+            .invariants(Invariants::new(Arity::Exactly(2), Arity::Exactly(0)))
+            .verify(verify_tensor_store),
+        // 13's bufferization ops, in `memref` until 14 moved them to
+        // `bufferization` (`to_memref`, `to_tensor`, `clone`).
+        OpDef::new("memref.buffer_cast")
+            .syntax(parse_buffer_cast, print_result_typed)
+            .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
+            .verify(verify_buffer_cast)
+            .pure(),
+        OpDef::new("memref.tensor_load")
+            .syntax(parse_tensor_load, print_operand_attrs_type)
+            .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
+            .verify(verify_tensor_load),
+        OpDef::new("memref.clone")
+            .syntax(parse_copy_like_clone, print_clone)
+            .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
+            .verify(verify_clone),
         OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
@@ -1997,4 +2016,240 @@ fn name_start(p: &mut Parser, name: &str) -> usize {
     } else {
         here
     }
+}
+
+/// The tensor type of a memref's shape and element type (memref's
+/// `getTensorTypeFromMemRefType`); `None` for a type that is no memref.
+fn tensor_of_memref(ctx: &mut Context, t: Type) -> Option<Type> {
+    let k = match ctx.kind(t) {
+        TypeKind::MemRef { shape, elem, .. } => TypeKind::Tensor {
+            shape: shape.clone(),
+            elem: *elem,
+            encoding: None,
+        },
+        TypeKind::UnrankedMemRef { elem, .. } => TypeKind::UnrankedTensor(*elem),
+        _ => return None,
+    };
+    Some(ctx.ty(k))
+}
+
+fn is_any_memref(ctx: &Context, t: Type) -> bool {
+    matches!(
+        ctx.kind(t),
+        TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }
+    )
+}
+
+fn is_tensor(ctx: &Context, t: Type) -> bool {
+    matches!(
+        ctx.kind(t),
+        TypeKind::Tensor { .. } | TypeKind::UnrankedTensor(_)
+    )
+}
+
+/// Shape of a shaped type: `None` unranked.
+fn shape_dims(ctx: &Context, t: Type) -> Option<Vec<Option<i64>>> {
+    match ctx.kind(t) {
+        TypeKind::MemRef { shape, .. } | TypeKind::Tensor { shape, .. } => Some(shape.clone()),
+        TypeKind::Vector { shape, .. } => Some(shape.iter().map(|&d| Some(d)).collect()),
+        _ => None,
+    }
+}
+
+/// MLIR's `verifyCompatibleShape`: equal ranks (or one unranked), and
+/// equal static sizes where both are static.
+fn compatible_shapes(ctx: &Context, a: Type, b: Type) -> bool {
+    match (shape_dims(ctx, a), shape_dims(ctx, b)) {
+        (Some(x), Some(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(&y)
+                    .all(|(p, q)| p.is_none() || q.is_none() || p == q)
+        }
+        _ => true,
+    }
+}
+
+fn operand_kind_error(ctx: &Context, what: &str, i: usize, t: Type, kind: &str) -> String {
+    format!("{what} #{i} must be {kind}, but got '{}'", tyname(ctx, t))
+}
+
+const MEMREF_KIND: &str = "unranked.memref of any type values or memref of any type values";
+const TENSOR_KIND: &str = "tensor of any type values";
+
+/// `%tensor, %memref attrs : memref-type`.
+fn parse_tensor_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let t = p.parse_operand_ref()?;
+    p.expect(",")?;
+    let m = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let pos = p.pos;
+    let mt = colon_type(p)?;
+    let Some(tt) = tensor_of_memref(p.ctx, mt) else {
+        return p.err(
+            pos,
+            format!(
+                "custom op 'memref.tensor_store' 'memref' must be {MEMREF_KIND}, but got '{}'",
+                tyname(p.ctx, mt)
+            ),
+        );
+    };
+    st.operands.push(p.resolve_operand(&t, tt)?);
+    st.operands.push(p.resolve_operand(&m, mt)?);
+    Ok(())
+}
+
+fn print_tensor_store(p: &mut Printer, op: Op) {
+    print_operands_attrs_type(p, op, 1)
+}
+
+/// 13 and 14: `SameOperandsShape`, `SameOperandsElementType`; 15 says the
+/// same in one `TypesMatchWith`.
+fn verify_tensor_store(ctx: &Context, op: Op) -> Result<(), String> {
+    let ops = ctx.operands(op);
+    let (tt, mt) = (ctx.value_type(ops[0]), ctx.value_type(ops[1]));
+    if !is_tensor(ctx, tt) {
+        return Err(operand_kind_error(ctx, "operand", 0, tt, TENSOR_KIND));
+    }
+    if !is_any_memref(ctx, mt) {
+        return Err(operand_kind_error(ctx, "operand", 1, mt, MEMREF_KIND));
+    }
+    if !compatible_shapes(ctx, tt, mt) {
+        return Err("requires the same shape for all operands".into());
+    }
+    if elem_of(ctx, tt) != elem_of(ctx, mt) {
+        return Err("requires the same element type for all operands".into());
+    }
+    Ok(())
+}
+
+/// `%tensor attrs : memref-type`, the tensor typed after the memref.
+fn parse_buffer_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let t = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let pos = p.pos;
+    let mt = colon_type(p)?;
+    let Some(tt) = tensor_of_memref(p.ctx, mt) else {
+        return p.err(
+            pos,
+            format!(
+                "custom op 'memref.buffer_cast' 'memref' must be {MEMREF_KIND}, but got '{}'",
+                tyname(p.ctx, mt)
+            ),
+        );
+    };
+    st.operands.push(p.resolve_operand(&t, tt)?);
+    st.result_types.push(mt);
+    Ok(())
+}
+
+/// ` %x attrs : result-type`.
+fn print_result_typed(p: &mut Printer, op: Op) {
+    p.w(" ");
+    p.operand(p.ctx.operands(op)[0]);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
+/// `SameOperandsAndResultShape` and `...ElementType` of a cast between a
+/// tensor and a memref, after the kinds of both.
+fn verify_bufferization_cast(ctx: &Context, op: Op, from_tensor: bool) -> Result<(), String> {
+    let (from, to) = (
+        ctx.value_type(ctx.operands(op)[0]),
+        ctx.value_type(ctx.result(op, 0)),
+    );
+    let (from_kind, to_kind) = if from_tensor {
+        (TENSOR_KIND, MEMREF_KIND)
+    } else {
+        (MEMREF_KIND, TENSOR_KIND)
+    };
+    let is_from = if from_tensor {
+        is_tensor
+    } else {
+        is_any_memref
+    };
+    let is_to = if from_tensor {
+        is_any_memref
+    } else {
+        is_tensor
+    };
+    if !is_from(ctx, from) {
+        return Err(operand_kind_error(ctx, "operand", 0, from, from_kind));
+    }
+    if !is_to(ctx, to) {
+        return Err(operand_kind_error(ctx, "result", 0, to, to_kind));
+    }
+    if !compatible_shapes(ctx, from, to) {
+        return Err("requires the same shape for all operands and results".into());
+    }
+    if elem_of(ctx, from) != elem_of(ctx, to) {
+        return Err("requires the same element type for all operands and results".into());
+    }
+    Ok(())
+}
+
+fn verify_buffer_cast(ctx: &Context, op: Op) -> Result<(), String> {
+    verify_bufferization_cast(ctx, op, true)
+}
+
+/// `%memref attrs : memref-type`, the result typed after the memref.
+fn parse_tensor_load(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
+    let pos = p.pos;
+    parse_operand_attrs_type(p, st, n)?;
+    let mt = p.ctx.value_type(st.operands[0]);
+    let Some(tt) = tensor_of_memref(p.ctx, mt) else {
+        return p.err(
+            pos,
+            format!(
+                "custom op 'memref.tensor_load' 'memref' must be {MEMREF_KIND}, but got '{}'",
+                tyname(p.ctx, mt)
+            ),
+        );
+    };
+    st.result_types.push(tt);
+    Ok(())
+}
+
+fn verify_tensor_load(ctx: &Context, op: Op) -> Result<(), String> {
+    verify_bufferization_cast(ctx, op, false)
+}
+
+/// `%x attrs : T to U`.
+fn parse_copy_like_clone(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let x = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    p.expect_keyword("to")?;
+    let u = p.parse_type()?;
+    st.operands.push(p.resolve_operand(&x, t)?);
+    st.result_types.push(u);
+    Ok(())
+}
+
+fn print_clone(p: &mut Printer, op: Op) {
+    let x = p.ctx.operands(op)[0];
+    p.w(" ");
+    p.operand(x);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let (t, u) = (p.ctx.value_type(x), p.ctx.value_type(p.ctx.result(op, 0)));
+    p.ty(t);
+    p.w(" to ");
+    p.ty(u);
+}
+
+fn verify_clone(ctx: &Context, op: Op) -> Result<(), String> {
+    let (t, u) = (
+        ctx.value_type(ctx.operands(op)[0]),
+        ctx.value_type(ctx.result(op, 0)),
+    );
+    if !is_any_memref(ctx, t) {
+        return Err(operand_kind_error(ctx, "operand", 0, t, MEMREF_KIND));
+    }
+    if !is_any_memref(ctx, u) {
+        return Err(operand_kind_error(ctx, "result", 0, u, MEMREF_KIND));
+    }
+    Ok(())
 }

@@ -22,7 +22,8 @@ pub fn ops() -> Vec<OpDef> {
             .terminator(),
         OpDef::new("scf.while")
             .recursive_effects()
-            .syntax(parse_while, print_while),
+            .syntax(parse_while, print_while)
+            .verify(verify_while),
         OpDef::new("scf.condition")
             .pure()
             .syntax(parse_condition, print_condition)
@@ -44,7 +45,9 @@ pub fn ops() -> Vec<OpDef> {
             .no_terminator()
             .syntax(parse_perform_concurrently, print_perform_concurrently)
             .verify(verify_perform_concurrently),
-        OpDef::new("scf.execute_region").syntax(parse_execute_region, print_execute_region),
+        OpDef::new("scf.execute_region")
+            .syntax(parse_execute_region, print_execute_region)
+            .verify(verify_execute_region),
     ]
 }
 
@@ -723,4 +726,35 @@ fn print_execute_region(p: &mut Printer, op: Op) {
     let r = p.ctx.regions_of(op)[0];
     p.region(r, false, true);
     p.attr_dict(op, &[]);
+}
+
+/// `WhileOp::verify`: each region ends with its own terminator.
+fn verify_while(ctx: &Context, op: Op) -> Result<(), String> {
+    let regions = ctx.regions_of(op);
+    for (i, want, what) in [(0, "scf.condition", "before"), (1, "scf.yield", "after")] {
+        let Some(b) = regions.get(i).and_then(|&r| ctx.entry_block(r)) else {
+            continue;
+        };
+        let last = ctx.last_op(b).filter(|&l| ctx.traits_of(l).is_terminator);
+        if last.is_some_and(|l| ctx.name(l) == want) {
+            continue;
+        }
+        let m = format!("expects the '{what}' region to terminate with '{want}'");
+        return Err(match last {
+            Some(l) => crate::with_note_at(&m, l, "terminator here"),
+            None => m,
+        });
+    }
+    Ok(())
+}
+
+/// `ExecuteRegionOp::verify`.
+fn verify_execute_region(ctx: &Context, op: Op) -> Result<(), String> {
+    let Some(entry) = ctx.regions_of(op).first().and_then(|&r| ctx.entry_block(r)) else {
+        return Err("region needs to have at least one block".into());
+    };
+    if !ctx.block_args(entry).is_empty() {
+        return Err("region cannot have any arguments".into());
+    }
+    Ok(())
 }

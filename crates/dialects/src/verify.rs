@@ -61,7 +61,8 @@ impl<'a> Verifier<'a> {
             let name = self.ctx.name(op);
             let def = self.reg.get(name);
             OpInfo {
-                shape: shape_of(name),
+                // Only a registered op has the shape of its name.
+                shape: def.and_then(|_| shape_of(name)),
                 invariants: def.and_then(|d| d.invariants),
                 verify: def.and_then(|d| d.verify),
             }
@@ -76,6 +77,20 @@ impl<'a> Verifier<'a> {
         }
         if let Some(inv) = &info.invariants {
             inv.check(ctx, op).map_err(|m| self.op_error(op, m))?;
+        }
+        // ODS's trait order: the parent before the terminator's place,
+        // except `scf.yield` in 13 and 14 (its `ParentOneOf` came last).
+        if self.edition == Edition::V15 || ctx.name(op) != "scf.yield" {
+            self.check_parent(op)?;
+            check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
+        } else {
+            check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
+            self.check_parent(op)?;
+        }
+        check_single_block_regions(ctx, op).map_err(|m| self.op_error(op, m))?;
+        // 15 checks the implicit terminator once the regions verified.
+        if self.edition != Edition::V15 {
+            self.check_implicit_terminator(op)?;
         }
         if let Some(f) = info.verify {
             f(ctx, op).map_err(|m| {
@@ -111,7 +126,85 @@ impl<'a> Verifier<'a> {
         if traits.symbol_table {
             self.verify_symbol_table(op)?;
         }
+        if self.edition == Edition::V15 {
+            self.check_implicit_terminator(op)?;
+        }
+        if !registered {
+            self.verify_unknown_op(op)?;
+        }
         Ok(())
+    }
+
+    /// ODS's `HasParent` / `ParentOneOf`, the parents named as the
+    /// generation names them.
+    fn check_parent(&self, op: Op) -> Result<(), IrError> {
+        let ctx = self.ctx;
+        let parents = allowed_parents(ctx.name(op));
+        if parents.is_empty() {
+            return Ok(());
+        }
+        let parent = ctx.parent_op(op).map(|p| ctx.name(p));
+        if parent.is_some_and(|p| parents.contains(&p)) {
+            return Ok(());
+        }
+        let names: Vec<String> = parents
+            .iter()
+            .map(|p| generic_name(p, self.edition))
+            .collect();
+        let m = match names.as_slice() {
+            [one] => format!("expects parent op '{one}'"),
+            _ => format!("expects parent op to be one of '{}'", names.join(", ")),
+        };
+        Err(self.op_error(op, m))
+    }
+
+    /// `SingleBlockImplicitTerminator<T>`: the block of each region ends
+    /// with T.
+    fn check_implicit_terminator(&self, op: Op) -> Result<(), IrError> {
+        let ctx = self.ctx;
+        let Some(want) = implicit_terminator(ctx.name(op)) else {
+            return Ok(());
+        };
+        for &r in ctx.regions_of(op) {
+            let Some(b) = ctx.entry_block(r) else {
+                continue;
+            };
+            let Some(last) = ctx.last_op(b) else {
+                continue;
+            };
+            if ctx.name(last) == want {
+                continue;
+            }
+            let want = generic_name(want, self.edition);
+            let found = generic_name(ctx.name(last), self.edition);
+            return Err(self
+                .op_error(
+                    op,
+                    format!("expects regions to end with '{want}', found '{found}'"),
+                )
+                .with_note(
+                    ctx.op_loc(op),
+                    format!("in custom textual format, the absence of terminator implies '{want}'"),
+                ));
+        }
+        Ok(())
+    }
+
+    /// An op the registry does not know, in a dialect it knows: an error
+    /// even with `-allow-unregistered-dialect` (which is about dialects),
+    /// except in `llvm`, which allows unknown ops. Checked after the op's
+    /// regions, as MLIR's verifier does.
+    fn verify_unknown_op(&self, op: Op) -> Result<(), IrError> {
+        let name = self.ctx.name(op);
+        match name.split_once('.') {
+            Some((d, _)) if d != "llvm" && crate::COMPLETE_DIALECTS.contains(&d) => Err(IrError::new(
+                self.ctx.op_loc(op),
+                format!(
+                    "unregistered operation '{name}' found in dialect ('{d}') that does not allow unknown operations"
+                ),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Two symbols of one name in one table make every reference to it
@@ -584,6 +677,124 @@ fn shape_of(name: &str) -> Option<Shape> {
     })
 }
 
+/// The regions of `name` that hold one block: by the `SingleBlock` trait
+/// (`None`: at most one) or by ODS's `SizedRegion<1>` alone (the region's
+/// name: exactly one). A pass that leaves several blocks there (lowering
+/// `scf` inside an `async.execute`) made IR mlir-opt rejects.
+fn single_block_regions(name: &str) -> &'static [(usize, Option<&'static str>)] {
+    match name {
+        "async.execute"
+        | "scf.for"
+        | "scf.parallel"
+        | "scf.foreach_thread"
+        | "scf.foreach_thread.perform_concurrently"
+        | "memref.alloca_scope"
+        | "memref.generic_atomic_rmw" => &[(0, None)],
+        "scf.if" => &[(0, None), (1, None)],
+        "scf.while" => &[(0, Some("before")), (1, Some("after"))],
+        "scf.reduce" => &[(0, Some("reductionOperator"))],
+        _ => &[],
+    }
+}
+
+/// ODS's name of region `i` of `name` when it is a `SizedRegion<1>`:
+/// an empty one "failed to verify constraint: region with 1 blocks".
+fn sized_region_name(name: &str, i: usize) -> Option<&'static str> {
+    Some(match (name, i) {
+        ("async.execute", 0) => "body",
+        ("scf.for" | "scf.parallel" | "scf.foreach_thread", 0) => "region",
+        ("scf.foreach_thread.perform_concurrently", 0) => "region",
+        ("scf.if", 0) => "thenRegion",
+        ("scf.while", 0) => "before",
+        ("scf.while", 1) => "after",
+        ("scf.reduce", 0) => "reductionOperator",
+        ("memref.alloca_scope", 0) => "bodyRegion",
+        _ => return None,
+    })
+}
+
+/// The ops a terminator (or `scf.reduce`) may sit directly in: ODS's
+/// `HasParent` / `ParentOneOf`.
+fn allowed_parents(name: &str) -> &'static [&'static str] {
+    match name {
+        "scf.yield" => &[
+            "scf.execute_region",
+            "scf.for",
+            "scf.if",
+            "scf.parallel",
+            "scf.while",
+        ],
+        "scf.condition" => &["scf.while"],
+        "scf.reduce" => &["scf.parallel"],
+        "scf.reduce.return" => &["scf.reduce"],
+        "scf.foreach_thread.perform_concurrently" => &["scf.foreach_thread"],
+        "memref.alloca_scope.return" => &["memref.alloca_scope"],
+        "memref.atomic_yield" => &["memref.generic_atomic_rmw"],
+        "async.yield" => &["async.execute"],
+        "func.return" => &["func.func"],
+        _ => &[],
+    }
+}
+
+/// The terminator of `SingleBlockImplicitTerminator<T>` ops.
+fn implicit_terminator(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "async.execute" => "async.yield",
+        "scf.for" | "scf.if" | "scf.parallel" => "scf.yield",
+        "scf.foreach_thread" => "scf.foreach_thread.perform_concurrently",
+        "memref.alloca_scope" => "memref.alloca_scope.return",
+        "memref.generic_atomic_rmw" => "memref.atomic_yield",
+        "linalg.generic" => "linalg.yield",
+        _ => return None,
+    })
+}
+
+/// MLIR's `IsTerminator` trait: a terminator ends its block.
+fn check_terminator_last(ctx: &Context, op: Op) -> Result<(), String> {
+    if ctx.traits_of(op).is_terminator && ctx.next_op(op).is_some() {
+        return Err("must be the last operation in the parent block".into());
+    }
+    Ok(())
+}
+
+fn check_single_block_regions(ctx: &Context, op: Op) -> Result<(), String> {
+    let regions = ctx.regions_of(op);
+    for &(i, sized) in single_block_regions(ctx.name(op)) {
+        let Some(&r) = regions.get(i) else {
+            continue;
+        };
+        let n = ctx.region_blocks(r).len();
+        match sized {
+            None if n > 1 => {
+                return Err(format!("expects region #{i} to have 0 or 1 blocks"));
+            }
+            None if n == 1
+                && !ctx.traits_of(op).no_terminator
+                && ctx.last_op(ctx.region_blocks(r)[0]).is_none() =>
+            {
+                return Err("expects a non-empty block".into());
+            }
+            Some(rname) if n != 1 => {
+                return Err(format!(
+                    "region #{i} ('{rname}') failed to verify constraint: region with 1 blocks"
+                ));
+            }
+            _ => {}
+        }
+    }
+    // ODS's `SizedRegion<1>`, after the trait: no block at all.
+    for (i, &r) in regions.iter().enumerate() {
+        if let Some(rname) = sized_region_name(ctx.name(op), i) {
+            if ctx.region_blocks(r).is_empty() {
+                return Err(format!(
+                    "region #{i} ('{rname}') failed to verify constraint: region with 1 blocks"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks an op against its [`Shape`]; the message follows ODS's wording.
 fn check_shape(ctx: &Context, op: Op, s: &Shape, edition: Edition) -> Result<(), String> {
     // ODS's trait checks, in its order (regions, results, successors,
@@ -620,9 +831,14 @@ fn check_shape(ctx: &Context, op: Op, s: &Shape, edition: Edition) -> Result<(),
     for &(i, nargs) in s.entry {
         match ctx.entry_block(regions[i]) {
             None => {
-                return Err(format!(
-                "region #{i} ('body') failed to verify constraint: region with at least 1 blocks"
-            ))
+                return Err(match sized_region_name(ctx.name(op), i) {
+                    Some(rname) => format!(
+                        "region #{i} ('{rname}') failed to verify constraint: region with 1 blocks"
+                    ),
+                    None => format!(
+                        "region #{i} ('body') failed to verify constraint: region with at least 1 blocks"
+                    ),
+                })
             }
             Some(b) if ctx.block_args(b).len() < nargs => {
                 return Err(format!(

@@ -72,7 +72,12 @@ impl LType {
                     e.scalars(out)?;
                 }
             }
-            t => return Err(format!("values of type {}", t.spelling())),
+            t => {
+                return Err(format!(
+                    "values of type {} are not supported by mlir-async-run",
+                    t.spelling()
+                ))
+            }
         }
         Ok(())
     }
@@ -372,7 +377,7 @@ pub fn lower(ctx: &Context, module: Op) -> Result<lir::Module, Vec<Diagnostic>> 
                     Ok(sig) => {
                         l.functions.insert(sym.clone(), (sig, vararg, r, ps));
                     }
-                    Err(e) => l.error(op, &format!("function '{sym}' has {e}: not supported")),
+                    Err(e) => l.error(op, &format!("function '{sym}': {e}")),
                 },
                 None => l.error(op, &format!("function '{sym}' has no function type")),
             }
@@ -585,6 +590,7 @@ impl Lowerer<'_> {
             vals: HashMap::new(),
             blocks: HashMap::new(),
             consts: HashMap::new(),
+            poisoned: std::collections::HashSet::new(),
             ok: true,
         };
         fl.body(op, &blocks, &sig);
@@ -610,6 +616,9 @@ struct FnLowerer<'a, 'b> {
     /// Integer constants (`llvm.mlir.constant`), for operands that must be
     /// constant (struct indices, alloca counts).
     consts: HashMap<mlir_async_ir::Value, i128>,
+    /// Results of ops that could not be lowered: an op using one is not
+    /// reported again (its error would only repeat the first).
+    poisoned: std::collections::HashSet<mlir_async_ir::Value>,
     ok: bool,
 }
 
@@ -633,8 +642,7 @@ impl FnLowerer<'_, '_> {
                 for &a in ctx.block_args(blk) {
                     if let Err(e) = ltype(ctx, ctx.value_type(a)).scalars(&mut tys) {
                         let loc = ctx.value_loc(a);
-                        self.l
-                            .error_at(loc, &format!("a block argument with {e}: not supported"));
+                        self.l.error_at(loc, &format!("a block argument: {e}"));
                         self.ok = false;
                         return;
                     }
@@ -666,7 +674,10 @@ impl FnLowerer<'_, '_> {
                     break;
                 }
                 if let Err(msg) = self.op(op) {
-                    self.l.error(op, &msg);
+                    if !ctx.operands(op).iter().any(|v| self.poisoned.contains(v)) {
+                        self.l.error(op, &msg);
+                    }
+                    self.poisoned.extend(ctx.results(op).iter().copied());
                     self.ok = false;
                     // Keep going: report every unsupported op.
                     if self.b.current().is_none() {
@@ -716,7 +727,10 @@ impl FnLowerer<'_, '_> {
     fn scalar_ty(&self, v: mlir_async_ir::Value) -> Result<Ty, Fail> {
         match self.lt(v).scalar_types()?.as_slice() {
             [t] => Ok(*t),
-            _ => Err(format!("values of type {}", self.lt(v).spelling())),
+            _ => Err(format!(
+                "values of type {} are not supported by mlir-async-run",
+                self.lt(v).spelling()
+            )),
         }
     }
 

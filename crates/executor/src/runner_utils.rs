@@ -15,6 +15,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 mod c {
     use std::ffi::{c_char, c_int, c_void};
@@ -23,6 +24,7 @@ mod c {
         pub static mut stderr: *mut c_void;
         pub fn fwrite(p: *const c_void, size: usize, n: usize, stream: *mut c_void) -> usize;
         pub fn fflush(stream: *mut c_void) -> c_int;
+        pub fn ferror(stream: *mut c_void) -> c_int;
         pub fn snprintf(buf: *mut c_char, n: usize, fmt: *const c_char, ...) -> c_int;
         pub fn gettimeofday(tv: *mut [i64; 2], tz: *mut c_void) -> c_int;
         pub fn malloc(n: usize) -> *mut c_void;
@@ -31,12 +33,52 @@ mod c {
     }
 }
 
+/// Bytes the program handed to C's `stdout` through these utilities: a
+/// run that printed something into a closed stdout (which std reopens on
+/// `/dev/null` before `main`) lost it, and [`finish_stdout`] says so.
+static STDOUT_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// The `errno` of the first write to C's `stdout` that failed (0: none),
+/// kept because later calls overwrite `errno` and `ferror` keeps no code.
+static STDOUT_ERRNO: AtomicI32 = AtomicI32::new(0);
+
+fn note_stdout_failure() {
+    let code = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+    // EIO when the C library failed without setting errno.
+    let code = if code == 0 { 5 } else { code };
+    let _ = STDOUT_ERRNO.compare_exchange(0, code, Ordering::SeqCst, Ordering::SeqCst);
+}
+
 /// Writes `s` to C's `stdout` (buffered, as `fputs` would).
 pub fn write_stdout(s: &str) {
+    STDOUT_BYTES.fetch_add(s.len() as u64, Ordering::Relaxed);
     // SAFETY: `stdout` is libc's stream, initialised before `main`; the
     // buffer is valid for `s.len()` bytes.
-    unsafe {
-        c::fwrite(s.as_ptr().cast(), 1, s.len(), c::stdout);
+    let n = unsafe { c::fwrite(s.as_ptr().cast(), 1, s.len(), c::stdout) };
+    if n < s.len() {
+        note_stdout_failure();
+    }
+}
+
+/// Flushes C's `stdout` at the end of a run and reports whether all the
+/// program wrote there reached fd 1: `mlir-cpu-runner` exits 0 whatever
+/// became of the program's output (C stdio drops a failed flush at exit),
+/// which turns a full disk into a silent success. `fd1_closed`: fd 1 was
+/// closed when the process started. Returns the bytes the program printed
+/// through the runner utilities.
+pub fn finish_stdout(fd1_closed: bool) -> std::io::Result<u64> {
+    // SAFETY: `stdout` is libc's stream.
+    let (flushed, failed) = unsafe { (c::fflush(c::stdout), c::ferror(c::stdout)) };
+    if flushed != 0 {
+        note_stdout_failure();
+    }
+    let bytes = STDOUT_BYTES.load(Ordering::Relaxed);
+    match STDOUT_ERRNO.load(Ordering::SeqCst) {
+        0 if failed != 0 => Err(std::io::Error::from_raw_os_error(5)),
+        // EBADF: what the writes would have failed with.
+        0 if fd1_closed && bytes > 0 => Err(std::io::Error::from_raw_os_error(9)),
+        0 => Ok(bytes),
+        code => Err(std::io::Error::from_raw_os_error(code)),
     }
 }
 

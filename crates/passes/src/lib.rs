@@ -499,9 +499,17 @@ fn parse_pipeline_list(
                     col: start + 1,
                     message,
                 })?;
-            // A pass tied to an op kind cannot run nested on another.
+            // A pass tied to an op kind cannot run nested on another. The
+            // kind is named as the input's generation names it (13's
+            // module is `module`).
+            let anchor = match edition {
+                Some(ed) if !anchor.is_empty() => {
+                    mlir_async_syntax::edition::generic_name(anchor, ed)
+                }
+                _ => anchor.to_string(),
+            };
             if let Some(inner) = nesting.last() {
-                if !anchor.is_empty() && anchor != inner {
+                if !anchor.is_empty() && anchor != *inner {
                     let mut ms = vec![
                         format!(
                             "Can't add pass '{}' restricted to '{anchor}' on a PassManager intended to run on '{inner}', did you intend to nest?",

@@ -137,7 +137,8 @@ pub fn populate_std_13(l: &Rc<Lowering>, set: &mut ConversionPatternSet) {
         "GenericAtomicRMWOpLowering",
         generic_atomic_rmw,
     );
-    l.add(set, "memref.rank", "RankOpLowering", rank);
+    // 13's `rank` took memrefs and tensors; 14 split it in two.
+    l.add(set, "std.rank", "RankOpLowering", rank);
 }
 
 // ----------------------------------------------------------------------

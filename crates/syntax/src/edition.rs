@@ -45,6 +45,21 @@ const RENAMES: &[(&str, &str, &str, &str)] = &[
     ("arith.select", "select", "select", "std.select"),
 ];
 
+/// `std` ops that no later generation has under a name implemented here
+/// (14 moved the float ones to `math`, 15 split `splat` into
+/// `vector.splat` and `tensor.splat`), with the last generation that has
+/// them: stored as `std.<name>`, printed without the prefix as every `std`
+/// op.
+const STD_ONLY: &[(&str, Edition)] = &[
+    ("absf", Edition::V13),
+    ("ceilf", Edition::V13),
+    ("floorf", Edition::V13),
+    ("copysign", Edition::V13),
+    ("fmaf", Edition::V13),
+    ("rank", Edition::V13),
+    ("splat", Edition::V14),
+];
+
 /// `(canonical name, 13 custom, 13 generic)`: `memref` ops that were
 /// `std` ops in 13 (14 moved them). 13 prints `generic_atomic_rmw` with its
 /// prefix even in custom form.
@@ -56,7 +71,6 @@ const STD_13: &[(&str, &str, &str)] = &[
         "std.generic_atomic_rmw",
     ),
     ("memref.atomic_yield", "atomic_yield", "std.atomic_yield"),
-    ("memref.rank", "rank", "std.rank"),
 ];
 
 /// `arith` ops that were unprefixed `std` ops in 13: `(name after
@@ -131,6 +145,9 @@ pub fn custom_name(name: &str, ed: Edition, in_func_body: bool) -> &str {
         }
     }
     if ed != Edition::V15 {
+        if let Some(rest) = name.strip_prefix("std.") {
+            return rest;
+        }
         if let Some(r) = RENAMES.iter().find(|r| r.0 == name) {
             return if ed == Edition::V13 { r.1 } else { r.2 };
         }
@@ -221,6 +238,11 @@ pub fn canonical_name_cow(spelled: &str) -> (std::borrow::Cow<'_, str>, Option<E
     }
     if let Some(n) = arith_13_name(spelled) {
         return (Cow::Owned(format!("arith.{n}")), Some(Edition::V13));
+    }
+    let bare = spelled.strip_prefix("std.").unwrap_or(spelled);
+    if let Some(&(n, last)) = STD_ONLY.iter().find(|o| o.0 == bare) {
+        let hint = (last == Edition::V13).then_some(Edition::V13);
+        return (Cow::Owned(format!("std.{n}")), hint);
     }
     if let Some(rest) = spelled.strip_prefix("std.") {
         if let Some(n) = arith_13_name(rest) {

@@ -404,6 +404,16 @@ pub struct Parser<'a, 'c> {
     /// The generation the spelling of the input betrays.
     pub seen: Option<Edition>,
     pub saw_legacy_func: bool,
+    /// The first bare builtin op name (`module`, `func`) outside a module
+    /// body, read while the generation was open: only 13 takes those
+    /// there (they were the ops' full names). Position, name, and the
+    /// default dialect 15 would have tried; an error unless the input
+    /// turns out to be 13 (see [`Parser::bare_builtin_error`]).
+    pub bare_builtin: Option<(usize, &'static str, &'static str)>,
+    /// Function arguments given a location of their own (`%a: i32
+    /// loc(...)`) before the generation was known, with the location of
+    /// their name: 13 ignored the written one.
+    pub arg_locs_before_13: Vec<(Value, Location)>,
     /// Where the name of the op whose custom form is being parsed began
     /// (MLIR's `getNameLoc`); read it first thing, nested ops move it.
     pub op_name_pos: usize,
@@ -636,6 +646,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             allow_unregistered: false,
             seen: None,
             saw_legacy_func: false,
+            bare_builtin: None,
+            arg_locs_before_13: Vec::new(),
             op_name_pos: 0,
             depth: 0,
             custom_parents: Vec::new(),
@@ -1263,13 +1275,26 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             // `func` directly in a `func.func` body of the 15 syntax is
             // that function's default dialect at work, not 14's `func`.
-            if name == "func" && !(self.seen == Some(Edition::V15) && self.in_func_body()) {
-                // In 13 and 14 a function body's default dialect is `std`,
-                // which has no `func`: only a module body takes it bare.
-                if self.in_func_body() {
-                    return self.err(name_pos, "custom op 'func' is unknown");
+            let legacy_func =
+                name == "func" && !(self.seen == Some(Edition::V15) && self.in_func_body());
+            if legacy_func || name == "module" {
+                // 13 registered its builtin ops under these bare names, so
+                // they parse anywhere; 14 and 15 reach them through the
+                // default dialect, which is `builtin` only in a module
+                // body (a function's is `std` in 14, `func` in 15).
+                if !self.in_module_body() {
+                    let bare = if legacy_func { "func" } else { "module" };
+                    let default = self.default_dialect();
+                    if let Some(e @ (Edition::V14 | Edition::V15)) = self.seen {
+                        let m = Parser::bare_builtin_error(bare, default, e);
+                        return self.err(name_pos, m);
+                    }
+                    self.note_edition(Edition::V13);
+                    self.bare_builtin.get_or_insert((name_pos, bare, default));
                 }
-                self.saw_legacy_func = true;
+                if legacy_func {
+                    self.saw_legacy_func = true;
+                }
             }
             // A state from the free list: its vectors keep their capacity,
             // so parsing an op allocates no lists of its own.
@@ -1312,6 +1337,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         };
         self.parse_trailing_loc(op)?;
         let nres = self.ctx.results(op).len();
+        if nres == 0 && has_names {
+            return self.err(start, "cannot name an operation with no results");
+        }
         if total != nres && has_names {
             let n = self.ctx.name(op).to_string();
             return self
@@ -1359,6 +1387,32 @@ impl<'a, 'c> Parser<'a, 'c> {
             name_pos,
             format!("custom op '{name}' is unknown (tried '{default}.{name}' as well)"),
         )
+    }
+
+    /// Is the op being parsed directly in a module body (or at the top)?
+    fn in_module_body(&self) -> bool {
+        self.custom_parents
+            .last()
+            .is_none_or(|&p| self.ctx.str(p) == "builtin.module")
+    }
+
+    /// The default dialect 15 tries for a bare name here: that of the
+    /// innermost op read in its custom form (only those set one).
+    fn default_dialect(&self) -> &'static str {
+        match self.custom_parents.last().map(|&p| self.ctx.str(p)) {
+            None | Some("builtin.module") => "builtin",
+            Some("func.func") => "func",
+            Some(_) => "",
+        }
+    }
+
+    /// What 14 or 15 say of a bare builtin op name outside a module body.
+    pub fn bare_builtin_error(name: &str, default: &str, ed: Edition) -> String {
+        if ed == Edition::V15 {
+            format!("custom op '{name}' is unknown (tried '{default}.{name}' as well)")
+        } else {
+            format!("custom op '{name}' is unknown")
+        }
     }
 
     /// Is the op being parsed directly in a `func.func` body?
@@ -1575,9 +1629,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let name = self.ctx.sym(&canon);
         let registered = self.ctx.is_registered(name);
-        if !registered && !self.allow_unregistered {
-            // Known dialect or not, mlir-opt reports an unregistered op this
-            // way when parsing the generic form.
+        // An op the parser does not know, of a dialect it knows, is the
+        // verifier's to reject (unless its dialect allows unknown ops, as
+        // `llvm` does), as in mlir-opt; of another dialect, the parser's.
+        let known_dialect = canon
+            .split_once('.')
+            .is_some_and(|(d, _)| self.hooks.knows_every_op_of(d));
+        if !registered && !self.allow_unregistered && !known_dialect {
             return self.err(
                 name_pos,
                 "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",

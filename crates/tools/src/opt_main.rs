@@ -16,8 +16,8 @@ use crate::stdio;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
-    make_pass, make_pass_for, parse_pipeline, parse_pipeline_for, registry, run_entry, PassContext,
-    PipelineEntry, PipelineError,
+    make_pass, make_pass_for, parse_pipeline_for, registry, run_entry, PassContext, PipelineEntry,
+    PipelineError,
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
@@ -433,6 +433,15 @@ fn process_chunk(
         if *is_pipeline {
             match parse_pipeline_for(name, Some(edition)) {
                 Ok(es) => entries.extend(es),
+                // The pass manager's complaints about nesting in this
+                // generation, as `pipeline_errors` reports them.
+                Err(PipelineError::Unlocated(ms)) => {
+                    return ChunkResult::Failed(
+                        ms.iter()
+                            .map(|m| Diagnostic::error("<unknown>", 0, 0, m.clone()))
+                            .collect(),
+                    )
+                }
                 // Checked before the input was read (`pipeline_errors`).
                 Err(e) => {
                     return ChunkResult::Failed(vec![Diagnostic::error(file, 0, 0, e.message())])
@@ -519,29 +528,42 @@ fn process_chunk(
 }
 
 /// Runs the tool; returns the exit code.
-/// The diagnostics of the first `--pass-pipeline` that does not parse,
-/// as mlir-opt reports them while reading its command line (before the
-/// input): at a column of the pipeline text, or at `<unknown>:0` for the
-/// pass manager's complaints.
-fn pipeline_errors(o: &Options) -> Option<String> {
+/// What checking the `--pass-pipeline`s before reading the input found.
+enum PipelineCheck {
+    Ok,
+    /// The diagnostics of the first pipeline that does not parse, as
+    /// mlir-opt reports them while reading its command line (before the
+    /// input): at a column of the pipeline text, or at `<unknown>:0` for
+    /// the pass manager's complaints.
+    Failed(String),
+    /// The pass manager's complaints depend on the generation (which op
+    /// kinds a pass may nest on, and their names: 13's module is
+    /// `module`), and none was given: the input must tell.
+    NeedsEdition,
+}
+
+fn pipeline_errors(o: &Options, edition: Option<Edition>, defer: bool) -> PipelineCheck {
     for (text, opts, is_pipeline) in &o.pipeline {
         if !*is_pipeline {
             // A pass flag's options are checked as the command line is
             // read, as LLVM's option parser does.
             if let Err(m) = make_pass(text, opts) {
-                return Some(format!("mlir-async-opt: {m}\n"));
+                return PipelineCheck::Failed(format!("mlir-async-opt: {m}\n"));
             }
             continue;
         }
-        match parse_pipeline(text) {
+        match parse_pipeline_for(text, edition) {
             Ok(_) => {}
             Err(PipelineError::At { col, message }) => {
                 let d =
                     Diagnostic::error("MLIR Textual PassPipeline Parser", 1, col as u32, message);
-                return Some(d.render(Some(text)));
+                return PipelineCheck::Failed(d.render(Some(text)));
+            }
+            Err(PipelineError::Unlocated(_)) if defer && edition.is_none() => {
+                return PipelineCheck::NeedsEdition;
             }
             Err(PipelineError::Unlocated(ms)) => {
-                return Some(
+                return PipelineCheck::Failed(
                     ms.iter()
                         .map(|m| format!("<unknown>:0: error: {m}\n"))
                         .collect(),
@@ -549,7 +571,7 @@ fn pipeline_errors(o: &Options) -> Option<String> {
             }
         }
     }
-    None
+    PipelineCheck::Ok
 }
 
 pub fn main_with_args(args: &[String]) -> i32 {
@@ -567,10 +589,14 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 1;
         }
     };
-    if let Some(report) = pipeline_errors(&o) {
-        eprint!("{report}");
-        return 1;
-    }
+    let needs_edition = match pipeline_errors(&o, o.edition, true) {
+        PipelineCheck::Ok => false,
+        PipelineCheck::Failed(report) => {
+            eprint!("{report}");
+            return 1;
+        }
+        PipelineCheck::NeedsEdition => true,
+    };
     let input = o.input.clone().unwrap_or_else(|| "-".into());
     let mut bytes = vec![];
     let read = if input == "-" {
@@ -593,6 +619,30 @@ pub fn main_with_args(args: &[String]) -> i32 {
     // MLIR reads bytes: invalid UTF-8 is fine in comments and strings.
     let text = mlir_async_syntax::decode_source(&bytes);
     let text: &str = &text;
+    if needs_edition {
+        // The generation of the input (of its first part), then the
+        // pipeline's verdict in it, still before anything else is said.
+        let (chunks, _) = split_chunks(text, &bytes, o.split_input_file);
+        let edition = chunks.first().and_then(|c| {
+            let mut ctx = Context::new();
+            let reg = Registry::new(&mut ctx);
+            parse_source_bytes(
+                &mut ctx,
+                &reg,
+                &file,
+                c.text,
+                c.raw,
+                0,
+                o.allow_unregistered,
+            )
+            .ok()
+            .map(|p| p.edition)
+        });
+        if let PipelineCheck::Failed(report) = pipeline_errors(&o, edition, false) {
+            eprint!("{report}");
+            return 1;
+        }
+    }
     let mut outputs: Vec<Option<Vec<String>>> = vec![];
     let mut edition_seen = o.edition;
     let mut failed = false;

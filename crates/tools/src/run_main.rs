@@ -126,8 +126,10 @@ pub fn main_with_args(args: &[String]) -> i32 {
     let o = match parse_args(args) {
         Ok(Ok(o)) => o,
         Ok(Err(text)) => {
-            let _ = stdio::write_stdout(text.as_bytes());
-            return 0;
+            return match stdio::write_stdout(text.as_bytes()) {
+                Ok(()) => 0,
+                Err(e) => stdio::write_failed("mlir-async-run", &e, 1),
+            };
         }
         Err(m) => {
             stdio::eprint(format!("{m}\n"));
@@ -211,10 +213,18 @@ pub fn main_with_args(args: &[String]) -> i32 {
             // (LLVM's `outs()`), written before C stdio's buffer is flushed
             // at exit, so in a pipe it precedes the program's unflushed
             // output.
-            if let Some(v) = out {
-                let _ = stdio::write_stdout(format!("{v}\n").as_bytes());
+            let result = match out {
+                Some(v) => stdio::write_stdout(format!("{v}\n").as_bytes()),
+                None => Ok(()),
+            };
+            // The program's own output, still in C stdio's buffer, must
+            // reach fd 1 too: a failed write is an error, not exit 0.
+            let program =
+                mlir_async_executor::runner_utils::finish_stdout(stdio::stdout_was_closed());
+            match result.and(program.map(|_| ())) {
+                Ok(()) => 0,
+                Err(e) => stdio::write_failed("mlir-async-run", &e, 1),
             }
-            0
         }
         Err(e) => {
             mlir_async_executor::runner_utils::flush_stdout();

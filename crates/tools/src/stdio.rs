@@ -30,7 +30,7 @@ pub fn stdout() -> io::Result<File> {
 /// `subprocess.DEVNULL`) is taken for a closed stdout, so a run with output
 /// fails there. Linux only (`/proc`); elsewhere the output is discarded as
 /// std would.
-fn stdout_was_closed() -> bool {
+pub fn stdout_was_closed() -> bool {
     let is_null =
         std::fs::read_link("/proc/self/fd/1").is_ok_and(|t| t == std::path::Path::new("/dev/null"));
     if !is_null {

@@ -1,7 +1,7 @@
 //! A write that fails is never a success: each binary, with stdout on
 //! `/dev/full` and with stdout closed, must say "IO failure on output
-//! stream" and exit non-zero (mlir-async-opt: 1, as mlir-opt 15; the
-//! others: 2, a tool error rather than a verdict). The same commands with
+//! stream" and exit non-zero (mlir-async-opt and mlir-async-run: 1, as
+//! mlir-opt 15; FileCheck and lit: 2, a tool error rather than a verdict). The same commands with
 //! stdout on `/dev/null` must succeed, so the failure is the write's.
 
 use std::path::PathBuf;
@@ -141,6 +141,47 @@ fn lit_report_help_and_version() {
     expect_failure(lit, &[t.to_str().unwrap()], b"", 2);
     expect_failure(lit, &["--help"], b"", 2);
     expect_failure(lit, &["--version"], b"", 2);
+}
+
+/// The runner writes its help, the entry point's result and the program's
+/// own output (C stdio, flushed at the end of the run): a failure of any is
+/// an error. mlir-cpu-runner-14 aborts on the first two and exits 0 having
+/// lost the third.
+#[test]
+fn run_help_result_and_program_output() {
+    let run_bin = env!("CARGO_BIN_EXE_mlir-async-run");
+    let prog = tmp(
+        "p.mlir",
+        "llvm.func @printI64(i64)\nllvm.func @printNewline()\nllvm.func @main() {\n  %0 = llvm.mlir.constant(42 : i64) : i64\n  llvm.call @printI64(%0) : (i64) -> ()\n  llvm.call @printNewline() : () -> ()\n  llvm.return\n}\nllvm.func @answer() -> i32 {\n  %0 = llvm.mlir.constant(7 : i32) : i32\n  llvm.return %0 : i32\n}\nllvm.func @quiet() {\n  llvm.return\n}\n",
+    );
+    let prog = prog.to_str().unwrap();
+    expect_failure(run_bin, &["--help"], b"", 1);
+    expect_failure(run_bin, &["--version"], b"", 1);
+    expect_failure(
+        run_bin,
+        &[prog, "-e", "main", "-entry-point-result=void"],
+        b"",
+        1,
+    );
+    expect_failure(
+        run_bin,
+        &[prog, "-e", "answer", "-entry-point-result=i32"],
+        b"",
+        1,
+    );
+    // A program that prints nothing succeeds with stdout closed.
+    let o = run(
+        run_bin,
+        &[prog, "-e", "quiet", "-entry-point-result=void"],
+        b"",
+        Sink::Closed,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// `-o FILE`: a file that cannot be created and one that cannot be written

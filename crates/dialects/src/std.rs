@@ -1,0 +1,149 @@
+//! `std` ops that have no home under their name in a later generation
+//! here: the float ops 14 moved to `math` (`absf`, `ceilf`, `floorf`,
+//! `copysign`, `fmaf`), `rank` (13; 14 split it into `memref.rank` and
+//! `tensor.rank`) and `splat` (13 and 14; 15 split it into `vector.splat`
+//! and `tensor.splat`). Stored as `std.<name>` (see `edition::STD_ONLY`);
+//! ODS's checks and words as mlir-opt-13/14 state them.
+
+use crate::util::*;
+use crate::{Arity, Invariants, OpDef};
+use mlir_async_ir::*;
+use mlir_async_syntax::{PResult, Parser, Printer};
+
+pub fn ops() -> Vec<OpDef> {
+    let float = |name, n| {
+        OpDef::new(name)
+            .syntax(crate::arith::parse_binary, crate::arith::print_binary)
+            .invariants(Invariants::new(Arity::Exactly(n), Arity::Exactly(1)))
+            .verify(verify_float)
+            .pure()
+    };
+    vec![
+        float("std.absf", 1),
+        float("std.ceilf", 1),
+        float("std.floorf", 1),
+        float("std.copysign", 2),
+        float("std.fmaf", 3),
+        OpDef::new("std.rank")
+            .syntax(parse_rank, print_operand_attrs_type)
+            .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
+            .verify(verify_rank)
+            .pure(),
+        OpDef::new("std.splat")
+            .syntax(parse_splat, print_splat)
+            .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
+            .verify(verify_splat)
+            .pure(),
+    ]
+}
+
+/// `SameOperandsAndResultType`, then the operands' `FloatLike`.
+fn verify_float(ctx: &Context, op: Op) -> Result<(), String> {
+    let rt = ctx.value_type(ctx.result(op, 0));
+    if ctx.operands(op).iter().any(|&v| ctx.value_type(v) != rt) {
+        return Err("requires the same type for all operands and results".into());
+    }
+    let k = ctx.kind(rt);
+    if !k
+        .element_type()
+        .map(|e| ctx.kind(e))
+        .unwrap_or(k)
+        .is_float()
+    {
+        return Err(format!(
+            "operand #0 must be floating-point-like, but got '{}'",
+            tyname(ctx, rt)
+        ));
+    }
+    Ok(())
+}
+
+/// `rank %x attrs : T`.
+fn parse_rank(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
+    parse_operand_attrs_type(p, st, n)?;
+    let index = p.index_type();
+    st.result_types.push(index);
+    Ok(())
+}
+
+fn verify_rank(ctx: &Context, op: Op) -> Result<(), String> {
+    let t = ctx.value_type(ctx.operands(op)[0]);
+    if !matches!(
+        ctx.kind(t),
+        TypeKind::MemRef { .. }
+            | TypeKind::UnrankedMemRef { .. }
+            | TypeKind::Tensor { .. }
+            | TypeKind::UnrankedTensor(_)
+    ) {
+        return Err(format!(
+            "operand #0 must be any memref or tensor type, but got '{}'",
+            tyname(ctx, t)
+        ));
+    }
+    let rt = ctx.value_type(ctx.result(op, 0));
+    if ctx.kind(rt) != &TypeKind::Index {
+        return Err(format!(
+            "result #0 must be index, but got '{}'",
+            tyname(ctx, rt)
+        ));
+    }
+    Ok(())
+}
+
+/// `splat %x attrs : T`, the operand typed by T's element type.
+fn parse_splat(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+    let v = p.parse_operand_ref()?;
+    attr_dict(p, st)?;
+    let t = colon_type(p)?;
+    let Some(elem) = p.ctx.kind(t).element_type() else {
+        return p.err(
+            p.op_name_pos,
+            format!(
+                "custom op 'std.splat' 'aggregate' must be vector of any type values or statically shaped tensor of any type values, but got '{}'",
+                tyname(p.ctx, t)
+            ),
+        );
+    };
+    st.operands.push(p.resolve_operand(&v, elem)?);
+    st.result_types.push(t);
+    Ok(())
+}
+
+fn print_splat(p: &mut Printer, op: Op) {
+    p.w(" ");
+    p.operand(p.ctx.operands(op)[0]);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
+fn verify_splat(ctx: &Context, op: Op) -> Result<(), String> {
+    let vt = ctx.value_type(ctx.operands(op)[0]);
+    let k = ctx.kind(vt);
+    let signless = matches!(
+        k,
+        TypeKind::Integer(_, Signedness::Signless) | TypeKind::Index
+    );
+    if !(signless || k.is_float()) {
+        return Err(format!(
+            "operand #0 must be integer/index/float type, but got '{}'",
+            tyname(ctx, vt)
+        ));
+    }
+    let rt = ctx.value_type(ctx.result(op, 0));
+    let elem = match ctx.kind(rt) {
+        TypeKind::Vector { elem, .. } => *elem,
+        TypeKind::Tensor { shape, elem, .. } if shape.iter().all(Option::is_some) => *elem,
+        _ => {
+            return Err(format!(
+                "result #0 must be vector of any type values or statically shaped tensor of any type values, but got '{}'",
+                tyname(ctx, rt)
+            ))
+        }
+    };
+    if elem != vt {
+        return Err("failed to verify that operand type matches element type of result".into());
+    }
+    Ok(())
+}

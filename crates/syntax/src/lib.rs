@@ -187,9 +187,28 @@ pub fn parse_source_bytes(
                 })
             }
             Err(e) => {
-                let (line, col) = p.line_col(e.pos);
-                let mut d = Diagnostic::error(file, line, col, e.message);
-                for (pos, msg) in e.notes {
+                let evidence = EditionEvidence {
+                    seen: p.seen,
+                    legacy_func: p.saw_legacy_func,
+                };
+                let ed = evidence.edition();
+                // MLIR's lexer stops at a byte that starts no token before
+                // its parser says anything.
+                let unexpected = ParseError::at_unexpected_character(raw, e.pos, ed);
+                let pos = if e.wrong_token && !unexpected && ed == Edition::V15 {
+                    ParseError::wrong_token_pos(raw, e.pos)
+                } else {
+                    e.pos
+                };
+                let message = if unexpected {
+                    "unexpected character".to_string()
+                } else {
+                    e.message
+                };
+                let (line, col) = p.line_col(pos);
+                let mut d = Diagnostic::error(file, line, col, message);
+                let notes = if unexpected { vec![] } else { e.notes };
+                for (pos, msg) in notes {
                     let (line, col) = p.line_col(pos);
                     let mut n = Diagnostic::error(file, line, col, msg);
                     n.severity = Severity::Note;

@@ -15,6 +15,80 @@ pub struct ParseError {
     pub message: String,
     /// Notes at other places of the source (`prior use here`).
     pub notes: Vec<(usize, String)>,
+    /// A token other than the one expected stood at `pos` (MLIR's
+    /// `emitWrongTokenError`): 15 reports it at the end of the token
+    /// before, not at the token found.
+    pub wrong_token: bool,
+}
+
+/// The messages MLIR 15 reports with `emitWrongTokenError` (besides
+/// every `expected '<token>'` of `parseToken`).
+const WRONG_TOKEN_MESSAGES: &[&str] = &[
+    "expected non-function type",
+    "expected attribute value",
+    "expected attribute name",
+    "expected operation name in quotes",
+    "expected block name",
+    "expected operand",
+    "expected SSA operand",
+    "expected location instance",
+    "expected integer number of results",
+    "expected integer value",
+    "expected list element",
+    "expected bare identifier",
+    "elements hex string should start with '0x'",
+];
+
+impl ParseError {
+    /// Does the byte at `pos` start no token of MLIR's lexer? Its lexer
+    /// stops there with "unexpected character" before any parser error
+    /// (`|` is a token from 15 on; `//` starts a comment).
+    pub fn at_unexpected_character(b: &[u8], pos: usize, ed: crate::Edition) -> bool {
+        let Some(&c) = b.get(pos) else {
+            return false;
+        };
+        match c {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' => false,
+            b' ' | b'\t' | b'\n' | b'\r' | 0 => false,
+            b':' | b',' | b'.' | b'(' | b')' | b'{' | b'}' | b'[' | b']' | b'<' | b'>' => false,
+            b'=' | b'+' | b'*' | b'-' | b'?' | b'@' | b'#' | b'!' | b'^' | b'%' | b'"' => false,
+            b'|' => ed != crate::Edition::V15,
+            b'/' => b.get(pos + 1) != Some(&b'/'),
+            _ => true,
+        }
+    }
+
+    /// Where 15 reports a wrong token found at `pos` in `b`: right after
+    /// the token before it, backing up over blanks, blank lines and a
+    /// `//` comment ending the line before (MLIR's
+    /// `Parser::emitWrongTokenError`).
+    pub fn wrong_token_pos(b: &[u8], pos: usize) -> usize {
+        let mut end = pos.min(b.len());
+        if pos >= b.len() && end > 0 {
+            // At the end of the input: one character back.
+            end -= 1;
+        }
+        let original = end;
+        loop {
+            while end > 0 && (b[end - 1] == b' ' || b[end - 1] == b'\t') {
+                end -= 1;
+            }
+            if end == 0 {
+                return original;
+            }
+            if b[end - 1] != b'\n' && b[end - 1] != b'\r' {
+                return end;
+            }
+            end -= 1;
+            let line_start = b[..end]
+                .iter()
+                .rposition(|&c| c == b'\n' || c == b'\r')
+                .map_or(0, |i| i);
+            if let Some(c) = b[line_start..end].windows(2).position(|w| w == b"//") {
+                end = line_start + c;
+            }
+        }
+    }
 }
 
 /// Boxed: a parse function's result is then a word or two wide, returned
@@ -746,10 +820,14 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     pub fn err<T>(&self, pos: usize, msg: impl Into<String>) -> PResult<T> {
+        let message = msg.into();
+        let wrong_token =
+            message.starts_with("expected '") || WRONG_TOKEN_MESSAGES.contains(&message.as_str());
         Err(Box::new(ParseError {
             notes: vec![],
             pos,
-            message: msg.into(),
+            message,
+            wrong_token,
         }))
     }
     pub fn err_here<T>(&mut self, msg: impl Into<String>) -> PResult<T> {
@@ -2003,6 +2081,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             notes: note
                 .map(|(p, m)| vec![(p, m.to_string())])
                 .unwrap_or_default(),
+            wrong_token: false,
         }))
     }
 
@@ -2367,7 +2446,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                     break;
                 }
                 if self.at_end() {
-                    return self.err_here("expected '}' to end region");
+                    // Where an op or `}` should stand, as MLIR says it.
+                    return self.err_here("expected operation name in quotes");
                 }
                 if self.peek() == b'^' {
                     cur = self.parse_block_header(region)?;
@@ -3155,6 +3235,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                         digits,
                         "add a trailing dot to make the literal a float".into(),
                     )],
+                    wrong_token: false,
                 }));
             }
             if neg {

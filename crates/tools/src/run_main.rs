@@ -236,7 +236,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
 
 /// Whether every op of the module is the LLVM dialect's (what the
 /// executor runs directly).
-fn is_llvm_module(ctx: &Context, module: mlir_async_ir::Op) -> bool {
+pub fn is_llvm_module(ctx: &Context, module: mlir_async_ir::Op) -> bool {
     ctx.regions_of(module).iter().all(|r| {
         ctx.region_blocks(*r).iter().all(|b| {
             ctx.block_ops_iter(*b)
@@ -247,7 +247,7 @@ fn is_llvm_module(ctx: &Context, module: mlir_async_ir::Op) -> bool {
 
 /// Our standard lowering to the LLVM dialect, as the upstream runner tests
 /// spell it in each generation.
-fn standard_pipeline(edition: Edition) -> &'static [&'static str] {
+pub fn standard_pipeline(edition: Edition) -> &'static [&'static str] {
     match edition {
         Edition::V13 => &[
             "async-to-async-runtime",

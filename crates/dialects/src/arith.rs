@@ -1,5 +1,6 @@
 //! The `arith` dialect (unprefixed `std` ops in the 13 edition).
 
+use crate::ods;
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
@@ -71,22 +72,32 @@ pub const CMPF: &[&str] = &[
 pub fn ops() -> Vec<OpDef> {
     let mut v = vec![
         OpDef::new("arith.constant")
+            .shape(ods::NULLARY)
             .syntax(parse_constant, print_constant)
             .pure()
             .constant_like()
             .names(constant_names)
             .verify(verify_constant),
-        OpDef::new("arith.cmpi").syntax(parse_cmp, print_cmp).pure(),
-        OpDef::new("arith.cmpf").syntax(parse_cmp, print_cmp).pure(),
+        OpDef::new("arith.cmpi")
+            .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::Int)]))
+            .syntax(parse_cmp, print_cmp)
+            .pure(),
+        OpDef::new("arith.cmpf")
+            .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::Int)]))
+            .syntax(parse_cmp, print_cmp)
+            .pure(),
         OpDef::new("arith.select")
+            .shape(ods::Shape::new(ods::N::Exactly(3), ods::N::Exactly(1)))
             .syntax(parse_select, print_select)
             .pure(),
         OpDef::new("arith.negf")
+            .shape(ods::UNARY)
             .syntax(parse_binary, print_binary)
             .pure(),
     ];
     for &n in BINARY {
         let d = OpDef::new(n)
+            .shape(ods::BINARY)
             .syntax(parse_binary, print_binary)
             .pure()
             .verify(verify_binary);
@@ -97,7 +108,12 @@ pub fn ops() -> Vec<OpDef> {
         });
     }
     for &n in CASTS {
-        v.push(OpDef::new(n).syntax(parse_cast, print_cast).pure());
+        v.push(
+            OpDef::new(n)
+                .shape(ods::UNARY)
+                .syntax(parse_cast, print_cast)
+                .pure(),
+        );
     }
     v
 }

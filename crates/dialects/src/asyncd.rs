@@ -1,6 +1,7 @@
 //! The `async` dialect: `execute`, `await`, groups, and the lowered
 //! `runtime.*` and `coro.*` ops.
 
+use crate::ods::{AttrClass, OperandKind, RegionSpec, Shape, N, NULLARY, SINK, UNARY};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
@@ -10,6 +11,9 @@ pub fn ops() -> Vec<OpDef> {
     let unary = |n| OpDef::new(n).syntax(parse_unary_typed, print_operand_attrs_type);
     vec![
         OpDef::new("async.execute")
+            .shape(Shape::new(N::AtLeast(0), N::AtLeast(1)).regions(1, &[(0, 0)]))
+            .region_specs(const { &[RegionSpec::single(0, "body")] })
+            .implicit_terminator("async.yield")
             .syntax(parse_execute, print_execute)
             .names(|ctx, op, _, set| {
                 set(0, "token");
@@ -19,38 +23,60 @@ pub fn ops() -> Vec<OpDef> {
             })
             .verify(verify_execute),
         OpDef::new("async.yield")
+            .parents(&["async.execute"])
             .pure()
             .return_like()
             .syntax(parse_yield, print_yield)
             .terminator()
             .verify(verify_yield),
         OpDef::new("async.await")
+            .shape(Shape::new(N::Exactly(1), N::AtMost(1)))
             .syntax(parse_await, print_await)
             .verify(verify_await),
-        OpDef::new("async.create_group").syntax(parse_size_group, print_size_group),
-        OpDef::new("async.add_to_group").syntax(parse_add_to_group, print_add_to_group),
-        OpDef::new("async.await_all").syntax(parse_await_all, print_await_all),
-        OpDef::new("async.runtime.create").syntax(parse_create, print_create),
-        OpDef::new("async.runtime.create_group").syntax(parse_size_group, print_size_group),
-        unary("async.runtime.set_available"),
-        unary("async.runtime.set_error"),
-        unary("async.runtime.is_error"),
-        unary("async.runtime.await"),
-        unary("async.runtime.add_ref"),
-        unary("async.runtime.drop_ref"),
+        OpDef::new("async.create_group")
+            .shape(UNARY)
+            .syntax(parse_size_group, print_size_group),
+        OpDef::new("async.add_to_group")
+            .shape(Shape::new(N::Exactly(2), N::Exactly(1)))
+            .syntax(parse_add_to_group, print_add_to_group),
+        OpDef::new("async.await_all")
+            .shape(SINK)
+            .syntax(parse_await_all, print_await_all),
+        OpDef::new("async.runtime.create")
+            .shape(NULLARY)
+            .syntax(parse_create, print_create),
+        OpDef::new("async.runtime.create_group")
+            .shape(UNARY)
+            .syntax(parse_size_group, print_size_group),
+        unary("async.runtime.set_available").shape(SINK),
+        unary("async.runtime.set_error").shape(SINK),
+        unary("async.runtime.is_error").shape(UNARY),
+        unary("async.runtime.await").shape(SINK),
+        unary("async.runtime.add_ref").shape(SINK.attrs(&[("count", AttrClass::Int)])),
+        unary("async.runtime.drop_ref").shape(SINK.attrs(&[("count", AttrClass::Int)])),
         OpDef::new("async.runtime.await_and_resume")
+            .shape(Shape::new(N::Exactly(2), N::Exactly(0)))
             .syntax(parse_await_and_resume, print_await_and_resume),
         OpDef::new("async.runtime.resume").syntax(parse_handle_only, print_operands_only),
-        OpDef::new("async.runtime.store").syntax(parse_store, print_store),
-        OpDef::new("async.runtime.load").syntax(parse_load, print_load),
-        OpDef::new("async.runtime.add_to_group").syntax(parse_add_to_group, print_add_to_group),
-        OpDef::new("async.runtime.num_worker_threads").syntax(parse_create, print_create),
+        OpDef::new("async.runtime.store")
+            .shape(Shape::new(N::Exactly(2), N::Exactly(0)).kinds(&[(1, OperandKind::AsyncValue)]))
+            .syntax(parse_store, print_store),
+        OpDef::new("async.runtime.load")
+            .shape(UNARY.kinds(&[(0, OperandKind::AsyncValue)]))
+            .syntax(parse_load, print_load),
+        OpDef::new("async.runtime.add_to_group")
+            .shape(Shape::new(N::Exactly(2), N::Exactly(1)))
+            .syntax(parse_add_to_group, print_add_to_group),
+        OpDef::new("async.runtime.num_worker_threads")
+            .shape(NULLARY)
+            .syntax(parse_create, print_create),
         OpDef::new("async.coro.id").syntax(parse_coro, print_operands_only),
         OpDef::new("async.coro.begin").syntax(parse_coro, print_operands_only),
         OpDef::new("async.coro.free").syntax(parse_coro, print_operands_only),
         OpDef::new("async.coro.end").syntax(parse_coro, print_operands_only),
         OpDef::new("async.coro.save").syntax(parse_coro, print_operands_only),
         OpDef::new("async.coro.suspend")
+            .shape(SINK.successors(3))
             .syntax(parse_suspend, print_suspend)
             .terminator(),
     ]

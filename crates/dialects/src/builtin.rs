@@ -1,6 +1,7 @@
 //! `builtin.module` and the `func` dialect (`func`/`func.func`, `call`,
 //! `call_indirect`, `return`, `constant`).
 
+use crate::ods::{AttrClass, OperandKind, Shape, N};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
@@ -8,6 +9,7 @@ use mlir_async_syntax::{Edition, PResult, Parser, Printer, RegionArg};
 
 pub fn ops() -> Vec<OpDef> {
     let mut module = OpDef::new("builtin.module")
+        .shape(Shape::new(N::Exactly(0), N::Exactly(0)).regions(1, &[]))
         .syntax(parse_module, print_module)
         .isolated()
         .symbol();
@@ -21,21 +23,36 @@ pub fn ops() -> Vec<OpDef> {
         module,
         unrealized,
         OpDef::new("func.func")
+            .shape(
+                Shape::new(N::Exactly(0), N::Exactly(0))
+                    .regions(1, &[])
+                    .attrs(&[
+                        ("sym_name", AttrClass::Str),
+                        ("function_type", AttrClass::FuncType),
+                    ]),
+            )
             .syntax(parse_func, print_func)
             .isolated()
             .symbol()
             .verify(verify_func),
         OpDef::new("func.return")
+            .parents(&["func.func"])
             .pure()
             .return_like()
             .syntax(parse_return, print_return)
             .terminator()
             .verify(verify_return),
         OpDef::new("func.call")
+            .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).attrs(&[("callee", AttrClass::SymRef)]))
             .syntax(parse_call, print_call)
             .verify(verify_call),
-        OpDef::new("func.call_indirect").syntax(parse_call_indirect, print_call_indirect),
+        OpDef::new("func.call_indirect")
+            .shape(Shape::new(N::AtLeast(1), N::AtLeast(0)).kinds(&[(0, OperandKind::Function)]))
+            .syntax(parse_call_indirect, print_call_indirect),
         OpDef::new("func.constant")
+            .shape(
+                Shape::new(N::Exactly(0), N::Exactly(1)).attrs(&[("value", AttrClass::FlatSymRef)]),
+            )
             .syntax(parse_func_constant, print_func_constant)
             .constant_like()
             .verify(verify_func_constant)

@@ -1,5 +1,6 @@
 //! The `cf` dialect (`br`, `cond_br`, `assert` of `std` before 15).
 
+use crate::ods::{AttrClass, Shape, N};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
@@ -7,12 +8,21 @@ use mlir_async_syntax::{PResult, Parser, Printer};
 
 pub fn ops() -> Vec<OpDef> {
     vec![
-        OpDef::new("cf.br").syntax(parse_br, print_br).terminator(),
+        OpDef::new("cf.br")
+            .shape(Shape::new(N::AtLeast(0), N::Exactly(0)).successors(1))
+            .successor_operands(successor_operand_range)
+            .syntax(parse_br, print_br)
+            .terminator(),
         OpDef::new("cf.cond_br")
+            .shape(Shape::new(N::AtLeast(1), N::Exactly(0)).successors(2))
+            .successor_operands(successor_operand_range)
             .syntax(parse_cond_br, print_cond_br)
             .terminator(),
-        OpDef::new("cf.assert").syntax(parse_assert, print_assert),
+        OpDef::new("cf.assert")
+            .shape(Shape::new(N::Exactly(1), N::Exactly(0)).attrs(&[("msg", AttrClass::Str)]))
+            .syntax(parse_assert, print_assert),
         OpDef::new("cf.switch")
+            .successor_operands(successor_operand_range)
             .syntax(parse_switch, print_switch)
             .verify(verify_switch)
             .terminator(),

@@ -14,6 +14,7 @@ pub mod interfaces;
 pub mod llvm;
 pub mod llvm_build;
 pub mod memref;
+pub mod ods;
 pub mod scf;
 pub mod std;
 pub mod type_conversion;
@@ -77,6 +78,8 @@ pub struct OpDef {
     /// Brings attributes read in the generic form (of any generation) to
     /// the form they are stored in.
     pub canonicalize_generic: Option<CanonicalizeFn>,
+    /// What ODS declares of its structure (see [`ods`]).
+    pub structure: ods::Structure,
 }
 
 /// See [`OpDef::canonicalize_generic`].
@@ -281,7 +284,45 @@ impl OpDef {
             invariants: None,
             generic_attrs: None,
             canonicalize_generic: None,
+            structure: ods::Structure {
+                shape: None,
+                parents: &[],
+                parent_checked_last_before_15: false,
+                implicit_terminator: None,
+                regions: &[],
+                successor_operands: None,
+            },
         }
+    }
+    /// ODS's counts, attributes and operand types (see [`ods::Shape`]).
+    pub const fn shape(mut self, s: ods::Shape) -> Self {
+        self.structure.shape = Some(s);
+        self
+    }
+    /// `HasParent` / `ParentOneOf`.
+    pub const fn parents(mut self, p: &'static [&'static str]) -> Self {
+        self.structure.parents = p;
+        self
+    }
+    /// The parent is checked after the terminator's place in 13 and 14.
+    pub const fn parent_checked_last_before_15(mut self) -> Self {
+        self.structure.parent_checked_last_before_15 = true;
+        self
+    }
+    /// `SingleBlockImplicitTerminator<T>`.
+    pub const fn implicit_terminator(mut self, t: &'static str) -> Self {
+        self.structure.implicit_terminator = Some(t);
+        self
+    }
+    /// `SingleBlock` / `SizedRegion<1>` regions.
+    pub const fn region_specs(mut self, r: &'static [ods::RegionSpec]) -> Self {
+        self.structure.regions = r;
+        self
+    }
+    /// `BranchOpInterface`'s successor operands.
+    pub const fn successor_operands(mut self, f: ods::SuccessorOperandsFn) -> Self {
+        self.structure.successor_operands = Some(f);
+        self
     }
     pub const fn invariants(mut self, i: Invariants) -> Self {
         self.invariants = Some(i);
@@ -365,7 +406,11 @@ pub fn canonicalization_patterns(
 
 /// The registry of every known op; implements the syntax layer's hooks.
 pub struct Registry {
-    ops: FxHashMap<&'static str, OpDef>,
+    ops: Vec<OpDef>,
+    by_name: FxHashMap<&'static str, usize>,
+    /// Index + 1 into `ops` by the index of the op name's symbol (0: not
+    /// registered): the verifier asks per op.
+    by_sym: Vec<u32>,
     /// Custom parsers by the index of the op name's symbol: the parser
     /// hands over the symbol with every op, and a look-up by name per op
     /// (hash and compare) showed up in profiles.
@@ -389,7 +434,9 @@ const DIALECTS: &[&str] = &[
 impl Registry {
     /// Registers all dialects into `ctx` (op traits) and returns the hooks.
     pub fn new(ctx: &mut Context) -> Self {
-        let mut ops = FxHashMap::default();
+        let mut ops = vec![];
+        let mut by_name = FxHashMap::default();
+        let mut by_sym = vec![];
         let mut parsers = vec![];
         // The 13/14 generic spelling of `func.func`'s signature key, so the
         // printer (which cannot intern) finds it.
@@ -411,13 +458,35 @@ impl Registry {
                     parsers.resize(s.index() + 1, None);
                 }
                 parsers[s.index()] = d.parse;
-                ops.insert(d.name, d);
+                if by_sym.len() <= s.index() {
+                    by_sym.resize(s.index() + 1, 0);
+                }
+                // A later definition of a name replaces the earlier one.
+                let i = *by_name.entry(d.name).or_insert(ops.len());
+                if i == ops.len() {
+                    ops.push(d);
+                } else {
+                    ops[i] = d;
+                }
+                by_sym[s.index()] = i as u32 + 1;
             }
         }
-        Registry { ops, parsers }
+        Registry {
+            ops,
+            by_name,
+            by_sym,
+            parsers,
+        }
     }
     pub fn get(&self, name: &str) -> Option<&OpDef> {
-        self.ops.get(name)
+        self.by_name.get(name).map(|&i| &self.ops[i])
+    }
+    /// The definition of the op named by symbol `name` (an op's `name`).
+    pub fn get_by_symbol(&self, name: mlir_async_ir::Symbol) -> Option<&OpDef> {
+        match self.by_sym.get(name.index()) {
+            Some(&i) if i > 0 => Some(&self.ops[i as usize - 1]),
+            _ => None,
+        }
     }
 }
 
@@ -456,7 +525,7 @@ impl DialectHooks for Registry {
         } else {
             name
         };
-        let Some(def) = self.ops.get(name) else {
+        let Some(def) = self.get(name) else {
             let dialect = name.split('.').next().unwrap_or("");
             if name.contains('.') && !DIALECTS.contains(&dialect) {
                 if p.allow_unregistered {
@@ -480,13 +549,13 @@ impl DialectHooks for Registry {
         Ok(true)
     }
     fn custom_printer(&self, name: &str) -> Option<PrintFn> {
-        self.ops.get(name).and_then(|d| d.print)
+        self.get(name).and_then(|d| d.print)
     }
     fn result_namer(&self, name: &str) -> Option<NamesFn> {
-        self.ops.get(name).and_then(|d| d.names)
+        self.get(name).and_then(|d| d.names)
     }
     fn generic_attrs_printer(&self, name: &str) -> Option<PrintFn> {
-        self.ops.get(name).and_then(|d| d.generic_attrs)
+        self.get(name).and_then(|d| d.generic_attrs)
     }
     fn canonicalize_generic_attrs(
         &self,
@@ -495,7 +564,7 @@ impl DialectHooks for Registry {
         attrs: &mut Vec<(mlir_async_ir::Symbol, mlir_async_ir::Attribute)>,
         num_operands: usize,
     ) {
-        if let Some(f) = self.ops.get(name).and_then(|d| d.canonicalize_generic) {
+        if let Some(f) = self.get(name).and_then(|d| d.canonicalize_generic) {
             f(p, attrs, num_operands)
         }
     }

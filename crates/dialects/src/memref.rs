@@ -1,5 +1,6 @@
 //! The subset of `memref`, `linalg` and `vector` used by the async tests.
 
+use crate::ods::{OperandKind, RegionSpec, Shape, BINARY, N, SINK, UNARY};
 use crate::util::*;
 use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
@@ -9,27 +10,41 @@ use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("memref.alloc")
+            .shape(Shape::new(N::AtLeast(0), N::Exactly(1)))
             .dead_if_unused()
             .syntax(parse_alloc, print_alloc),
         OpDef::new("memref.alloca")
+            .shape(Shape::new(N::AtLeast(0), N::Exactly(1)))
             .dead_if_unused()
             .syntax(parse_alloc, print_alloc),
-        OpDef::new("memref.dealloc").syntax(parse_operand_attrs_type, print_operand_attrs_type),
+        OpDef::new("memref.dealloc")
+            .shape(SINK.kinds(&[(0, OperandKind::MemRef)]))
+            .syntax(parse_operand_attrs_type, print_operand_attrs_type),
         OpDef::new("memref.load")
+            .shape(Shape::new(N::AtLeast(1), N::Exactly(1)).kinds(&[(0, OperandKind::MemRef)]))
             .read_only()
             .syntax(parse_load, print_load),
-        OpDef::new("memref.store").syntax(parse_store, print_store),
+        OpDef::new("memref.store")
+            .shape(Shape::new(N::AtLeast(2), N::Exactly(0)).kinds(&[(1, OperandKind::MemRef)]))
+            .syntax(parse_store, print_store),
         OpDef::new("memref.cast")
+            .shape(UNARY.kinds(&[(0, OperandKind::MemRef)]))
             .syntax(crate::arith::parse_cast, crate::arith::print_cast)
             .pure(),
-        OpDef::new("memref.dim").syntax(parse_dim, print_dim).pure(),
+        OpDef::new("memref.dim")
+            .shape(BINARY.kinds(&[(0, OperandKind::MemRef)]))
+            .syntax(parse_dim, print_dim)
+            .pure(),
         OpDef::new("memref.atomic_rmw")
             .syntax(parse_atomic_rmw, print_atomic_rmw)
             .verify(verify_atomic_rmw),
         OpDef::new("memref.generic_atomic_rmw")
+            .region_specs(const { &[RegionSpec::single_unsized(0)] })
+            .implicit_terminator("memref.atomic_yield")
             .syntax(parse_generic_atomic_rmw, print_generic_atomic_rmw)
             .verify(verify_generic_atomic_rmw),
         OpDef::new("memref.atomic_yield")
+            .parents(&["memref.generic_atomic_rmw"])
             .syntax(parse_operand_attrs_type, print_operand_attrs_type)
             .verify(verify_atomic_yield)
             .terminator(),
@@ -44,9 +59,12 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_assume_alignment, print_assume_alignment)
             .verify(verify_assume_alignment),
         OpDef::new("memref.alloca_scope")
+            .region_specs(const { &[RegionSpec::single(0, "bodyRegion")] })
+            .implicit_terminator("memref.alloca_scope.return")
             .syntax(parse_alloca_scope, print_alloca_scope)
             .verify(verify_alloca_scope),
         OpDef::new("memref.alloca_scope.return")
+            .parents(&["memref.alloca_scope"])
             .syntax(parse_scope_return, print_scope_return)
             .terminator(),
         OpDef::new("memref.global")
@@ -113,14 +131,20 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_copy_like_clone, print_clone)
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_clone),
-        OpDef::new("linalg.fill").syntax(parse_fill, print_fill),
+        OpDef::new("linalg.fill")
+            .shape(Shape::new(N::Exactly(2), N::AtMost(1)))
+            .syntax(parse_fill, print_fill),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
             .terminator(),
         OpDef::new("linalg.generic")
+            .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).regions(1, &[]))
+            .implicit_terminator("linalg.yield")
             .syntax(parse_generic, print_generic)
             .verify(verify_generic),
-        OpDef::new("vector.print").syntax(parse_operand_attrs_type, print_operand_attrs_type),
+        OpDef::new("vector.print")
+            .shape(SINK)
+            .syntax(parse_operand_attrs_type, print_operand_attrs_type),
     ]
 }
 

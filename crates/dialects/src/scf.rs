@@ -1,5 +1,6 @@
 //! The `scf` dialect: structured control flow.
 
+use crate::ods::{RegionSpec, Shape, N};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
@@ -8,44 +9,89 @@ use mlir_async_syntax::{PResult, Parser, Printer, RegionArg};
 pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("scf.for")
+            .shape(Shape::new(N::AtLeast(3), N::AtLeast(0)).regions(1, &[(0, 1)]))
+            .region_specs(const { &[RegionSpec::single(0, "region")] })
+            .implicit_terminator("scf.yield")
             .recursive_effects()
             .syntax(parse_for, print_for)
             .verify(verify_for),
         OpDef::new("scf.if")
+            .shape(Shape::new(N::Exactly(1), N::AtLeast(0)).regions(2, &[(0, 0)]))
+            .region_specs(
+                const {
+                    &[
+                        RegionSpec::single(0, "thenRegion"),
+                        RegionSpec::single_unsized(1),
+                    ]
+                },
+            )
+            .implicit_terminator("scf.yield")
             .recursive_effects()
             .syntax(parse_if, print_if)
             .verify(verify_if),
         OpDef::new("scf.yield")
+            .parents(&[
+                "scf.execute_region",
+                "scf.for",
+                "scf.if",
+                "scf.parallel",
+                "scf.while",
+            ])
+            .parent_checked_last_before_15()
             .pure()
             .return_like()
             .syntax(parse_yield, print_yield)
             .terminator(),
         OpDef::new("scf.while")
+            .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).regions(2, &[(0, 0)]))
+            .region_specs(
+                const {
+                    &[
+                        RegionSpec::sized(0, "before"),
+                        RegionSpec::sized(1, "after"),
+                    ]
+                },
+            )
             .recursive_effects()
             .syntax(parse_while, print_while)
             .verify(verify_while),
         OpDef::new("scf.condition")
+            .shape(Shape::new(N::AtLeast(1), N::Exactly(0)))
+            .parents(&["scf.while"])
             .pure()
             .syntax(parse_condition, print_condition)
             .terminator(),
         OpDef::new("scf.parallel")
+            .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).regions(1, &[(0, 0)]))
+            .region_specs(const { &[RegionSpec::single(0, "region")] })
+            .implicit_terminator("scf.yield")
             .recursive_effects()
             .syntax(parse_parallel, print_parallel)
             .verify(verify_parallel),
-        OpDef::new("scf.reduce").syntax(parse_reduce, print_reduce),
+        OpDef::new("scf.reduce")
+            .shape(Shape::new(N::Exactly(1), N::Exactly(0)).regions(1, &[]))
+            .region_specs(const { &[RegionSpec::sized(0, "reductionOperator")] })
+            .parents(&["scf.parallel"])
+            .syntax(parse_reduce, print_reduce),
         OpDef::new("scf.reduce.return")
+            .parents(&["scf.reduce"])
             .syntax(parse_yield, print_yield)
             .terminator(),
         OpDef::new("scf.foreach_thread")
+            .region_specs(const { &[RegionSpec::single(0, "region")] })
+            .implicit_terminator("scf.foreach_thread.perform_concurrently")
             .recursive_effects()
             .syntax(parse_foreach_thread, print_foreach_thread)
             .verify(verify_foreach_thread),
         OpDef::new("scf.foreach_thread.perform_concurrently")
+            .region_specs(const { &[RegionSpec::single(0, "region")] })
+            .parents(&["scf.foreach_thread"])
             .terminator()
             .no_terminator()
             .syntax(parse_perform_concurrently, print_perform_concurrently)
             .verify(verify_perform_concurrently),
         OpDef::new("scf.execute_region")
+            .shape(Shape::new(N::Exactly(0), N::AtLeast(0)).regions(1, &[]))
             .syntax(parse_execute_region, print_execute_region)
             .verify(verify_execute_region),
     ]

@@ -1,32 +1,25 @@
 //! The verifier: structure (terminators, successors, isolation), every
 //! registered op's own rules, then SSA dominance, in MLIR's order.
 
-use crate::{Registry, VerifyFn};
+use crate::ods::{AttrClass, OperandKind, Shape, Structure, N};
+use crate::{OpDef, Registry};
 use mlir_async_ir::dominance::DominanceInfo;
 use mlir_async_ir::parallel;
 use mlir_async_ir::*;
 use mlir_async_syntax::edition::{generic_name, Edition};
-use std::cell::RefCell;
 
 struct Verifier<'a> {
     ctx: &'a Context,
     reg: &'a Registry,
     edition: Edition,
-    /// Per op name symbol: its shape and verifier, looked up once per
-    /// name rather than once per op (both lookups go by string).
-    info: RefCell<Vec<Option<OpInfo>>>,
     /// The op whose body's ops are verified in parallel (the root of a
     /// `verify` call): they are functions, independent of each other
     /// but for symbol lookups, which only read.
     par_root: Option<Op>,
 }
 
-#[derive(Clone, Copy)]
-struct OpInfo {
-    shape: Option<Shape>,
-    invariants: Option<crate::Invariants>,
-    verify: Option<VerifyFn>,
-}
+/// An op without a definition (unregistered) declares nothing.
+const UNDECLARED: Structure = OpDef::new("").structure;
 
 impl<'a> Verifier<'a> {
     fn new(ctx: &'a Context, reg: &'a Registry, edition: Edition, par_root: Option<Op>) -> Self {
@@ -34,7 +27,6 @@ impl<'a> Verifier<'a> {
             ctx,
             reg,
             edition,
-            info: RefCell::new(vec![]),
             par_root,
         }
     }
@@ -51,48 +43,36 @@ impl<'a> Verifier<'a> {
         IrError::new(self.ctx.op_loc(op), format!("'{name}' op {msg}"))
     }
 
-    fn op_info(&self, op: Op) -> OpInfo {
-        let s = self.ctx.op(op).name.index();
-        let mut info = self.info.borrow_mut();
-        if info.len() <= s {
-            info.resize(s + 1, None);
-        }
-        *info[s].get_or_insert_with(|| {
-            let name = self.ctx.name(op);
-            let def = self.reg.get(name);
-            OpInfo {
-                // Only a registered op has the shape of its name.
-                shape: def.and_then(|_| shape_of(name)),
-                invariants: def.and_then(|d| d.invariants),
-                verify: def.and_then(|d| d.verify),
-            }
-        })
+    /// The op's definition, found by the index of its name's symbol.
+    fn def(&self, op: Op) -> Option<&'a OpDef> {
+        self.reg.get_by_symbol(self.ctx.op(op).name)
     }
 
     fn verify_op(&self, op: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let info = self.op_info(op);
-        if let Some(shape) = &info.shape {
-            check_shape(ctx, op, shape, self.edition).map_err(|m| self.op_error(op, m))?;
+        let def = self.def(op);
+        let st = def.map_or(&UNDECLARED, |d| &d.structure);
+        if let Some(shape) = &st.shape {
+            check_shape(ctx, op, shape, st, self.edition).map_err(|m| self.op_error(op, m))?;
         }
-        if let Some(inv) = &info.invariants {
+        if let Some(inv) = def.and_then(|d| d.invariants.as_ref()) {
             inv.check(ctx, op).map_err(|m| self.op_error(op, m))?;
         }
         // ODS's trait order: the parent before the terminator's place,
         // except `scf.yield` in 13 and 14 (its `ParentOneOf` came last).
-        if self.edition == Edition::V15 || ctx.name(op) != "scf.yield" {
-            self.check_parent(op)?;
+        if self.edition == Edition::V15 || !st.parent_checked_last_before_15 {
+            self.check_parent(op, st)?;
             check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
         } else {
             check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
-            self.check_parent(op)?;
+            self.check_parent(op, st)?;
         }
-        check_single_block_regions(ctx, op).map_err(|m| self.op_error(op, m))?;
+        check_single_block_regions(ctx, op, st).map_err(|m| self.op_error(op, m))?;
         // 15 checks the implicit terminator once the regions verified.
         if self.edition != Edition::V15 {
-            self.check_implicit_terminator(op)?;
+            self.check_implicit_terminator(op, st)?;
         }
-        if let Some(f) = info.verify {
+        if let Some(f) = def.and_then(|d| d.verify) {
             f(ctx, op).map_err(|m| {
                 let (m, note) = crate::split_note(&m);
                 let e = match m.strip_prefix(crate::PLAIN_ERROR) {
@@ -105,7 +85,9 @@ impl<'a> Verifier<'a> {
                 }
             })?;
         }
-        check_successor_operands(ctx, op)?;
+        if let Some(range) = st.successor_operands {
+            check_successor_operands(ctx, op, range)?;
+        }
         let traits = ctx.traits_of(op);
         let registered = ctx.is_registered(ctx.op(op).name);
         for &r in ctx.regions_of(op) {
@@ -127,7 +109,7 @@ impl<'a> Verifier<'a> {
             self.verify_symbol_table(op)?;
         }
         if self.edition == Edition::V15 {
-            self.check_implicit_terminator(op)?;
+            self.check_implicit_terminator(op, st)?;
         }
         if !registered {
             self.verify_unknown_op(op)?;
@@ -137,9 +119,9 @@ impl<'a> Verifier<'a> {
 
     /// ODS's `HasParent` / `ParentOneOf`, the parents named as the
     /// generation names them.
-    fn check_parent(&self, op: Op) -> Result<(), IrError> {
+    fn check_parent(&self, op: Op, st: &Structure) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let parents = allowed_parents(ctx.name(op));
+        let parents = st.parents;
         if parents.is_empty() {
             return Ok(());
         }
@@ -160,9 +142,9 @@ impl<'a> Verifier<'a> {
 
     /// `SingleBlockImplicitTerminator<T>`: the block of each region ends
     /// with T.
-    fn check_implicit_terminator(&self, op: Op) -> Result<(), IrError> {
+    fn check_implicit_terminator(&self, op: Op, st: &Structure) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let Some(want) = implicit_terminator(ctx.name(op)) else {
+        let Some(want) = st.implicit_terminator else {
             return Ok(());
         };
         for &r in ctx.regions_of(op) {
@@ -443,12 +425,11 @@ impl<'a> Verifier<'a> {
 /// arguments, in number and type (MLIR's `BranchOpInterface` verifier);
 /// a lowering that changes the types of one but not the other is caught
 /// here, as upstream catches it.
-fn check_successor_operands(ctx: &Context, op: Op) -> Result<(), IrError> {
-    let range: fn(&Context, Op, usize) -> std::ops::Range<usize> = match ctx.name(op) {
-        "cf.br" | "cf.cond_br" | "cf.switch" => crate::cf::successor_operand_range,
-        "llvm.br" | "llvm.cond_br" | "llvm.switch" => crate::llvm::ops::successor_operand_range,
-        _ => return Ok(()),
-    };
+fn check_successor_operands(
+    ctx: &Context,
+    op: Op,
+    range: crate::ods::SuccessorOperandsFn,
+) -> Result<(), IrError> {
     for (i, &dest) in ctx.successors(op).iter().enumerate() {
         let r = range(ctx, op, i);
         let args = ctx.block_args(dest);
@@ -516,239 +497,6 @@ pub fn verify(ctx: &Context, reg: &Registry, top: Op, edition: Edition) -> Resul
     v.verify_dominance(top)
 }
 
-/// How many of something an op takes.
-#[derive(Clone, Copy)]
-enum N {
-    Exactly(usize),
-    AtLeast(usize),
-    AtMost(usize),
-}
-
-impl N {
-    fn ok(self, n: usize) -> bool {
-        match self {
-            N::Exactly(k) => n == k,
-            N::AtLeast(k) => n >= k,
-            N::AtMost(k) => n <= k,
-        }
-    }
-    fn describe(self, what: &str) -> String {
-        let s = |k: usize| if k == 1 { "" } else { "s" };
-        match self {
-            N::Exactly(k) => format!("requires {k} {what}{}", s(k)),
-            N::AtLeast(k) => format!("requires at least {k} {what}{}", s(k)),
-            N::AtMost(k) => format!("requires at most {k} {what}{}", s(k)),
-        }
-    }
-}
-
-/// What kind of attribute a required attribute must be.
-#[derive(Clone, Copy, PartialEq)]
-enum AttrClass {
-    Str,
-    Int,
-    FuncType,
-    SymRef,
-    /// A symbol reference with no nested part (`@f`, not `@m::@f`).
-    FlatSymRef,
-}
-
-/// The structure an op's custom form (and its verifier) relies on: what
-/// ODS would check before any hand-written verifier runs. Ops spelled in
-/// the generic form can have any structure; without these checks their
-/// printers index past the end of operand or region lists.
-#[derive(Clone, Copy)]
-struct Shape {
-    operands: N,
-    results: N,
-    regions: usize,
-    successors: usize,
-    attrs: &'static [(&'static str, AttrClass)],
-    /// Regions that must hold a block, each with at least this many
-    /// entry arguments.
-    entry: &'static [(usize, usize)],
-    /// Operands whose type must be `!async.value<T>` or a memref/function.
-    operand_kinds: &'static [(usize, OperandKind)],
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum OperandKind {
-    AsyncValue,
-    MemRef,
-    Function,
-}
-
-const fn shape(operands: N, results: N) -> Shape {
-    Shape {
-        operands,
-        results,
-        regions: 0,
-        successors: 0,
-        attrs: &[],
-        entry: &[],
-        operand_kinds: &[],
-    }
-}
-
-const fn with_regions(mut s: Shape, n: usize, entry: &'static [(usize, usize)]) -> Shape {
-    s.regions = n;
-    s.entry = entry;
-    s
-}
-
-const fn with_attrs(mut s: Shape, attrs: &'static [(&'static str, AttrClass)]) -> Shape {
-    s.attrs = attrs;
-    s
-}
-
-const fn with_succs(mut s: Shape, n: usize) -> Shape {
-    s.successors = n;
-    s
-}
-
-const fn with_kinds(mut s: Shape, k: &'static [(usize, OperandKind)]) -> Shape {
-    s.operand_kinds = k;
-    s
-}
-
-const BINARY: Shape = shape(N::Exactly(2), N::Exactly(1));
-const UNARY: Shape = shape(N::Exactly(1), N::Exactly(1));
-const SINK: Shape = shape(N::Exactly(1), N::Exactly(0));
-
-fn shape_of(name: &str) -> Option<Shape> {
-    use AttrClass::*;
-    use OperandKind::*;
-    Some(match name {
-        "builtin.module" => with_regions(shape(N::Exactly(0), N::Exactly(0)), 1, &[]),
-        "func.func" => with_attrs(
-            with_regions(shape(N::Exactly(0), N::Exactly(0)), 1, &[]),
-            &[("sym_name", Str), ("function_type", FuncType)],
-        ),
-        "func.call" => with_attrs(shape(N::AtLeast(0), N::AtLeast(0)), &[("callee", SymRef)]),
-        "func.call_indirect" => with_kinds(shape(N::AtLeast(1), N::AtLeast(0)), &[(0, Function)]),
-        "func.constant" => with_attrs(
-            shape(N::Exactly(0), N::Exactly(1)),
-            &[("value", FlatSymRef)],
-        ),
-        "cf.br" => with_succs(shape(N::AtLeast(0), N::Exactly(0)), 1),
-        "cf.cond_br" => with_succs(shape(N::AtLeast(1), N::Exactly(0)), 2),
-        "cf.assert" => with_attrs(shape(N::Exactly(1), N::Exactly(0)), &[("msg", Str)]),
-        "arith.constant" => shape(N::Exactly(0), N::Exactly(1)),
-        "arith.cmpi" | "arith.cmpf" => with_attrs(BINARY, &[("predicate", Int)]),
-        "arith.select" => shape(N::Exactly(3), N::Exactly(1)),
-        "arith.negf" | "arith.bitcast" | "arith.extf" | "arith.extsi" | "arith.extui"
-        | "arith.fptosi" | "arith.fptoui" | "arith.index_cast" | "arith.sitofp"
-        | "arith.uitofp" | "arith.truncf" | "arith.trunci" => UNARY,
-        n if n.starts_with("arith.") => BINARY,
-        "async.execute" => with_regions(shape(N::AtLeast(0), N::AtLeast(1)), 1, &[(0, 0)]),
-        "async.await" => shape(N::Exactly(1), N::AtMost(1)),
-        "async.create_group" | "async.runtime.create_group" => UNARY,
-        "async.add_to_group" | "async.runtime.add_to_group" => shape(N::Exactly(2), N::Exactly(1)),
-        "async.await_all" => SINK,
-        "async.runtime.create" | "async.runtime.num_worker_threads" => {
-            shape(N::Exactly(0), N::Exactly(1))
-        }
-        "async.runtime.set_available" | "async.runtime.set_error" | "async.runtime.await" => SINK,
-        "async.runtime.add_ref" | "async.runtime.drop_ref" => with_attrs(SINK, &[("count", Int)]),
-        "async.runtime.is_error" => UNARY,
-        "async.runtime.await_and_resume" => shape(N::Exactly(2), N::Exactly(0)),
-        "async.runtime.store" => {
-            with_kinds(shape(N::Exactly(2), N::Exactly(0)), &[(1, AsyncValue)])
-        }
-        "async.runtime.load" => with_kinds(UNARY, &[(0, AsyncValue)]),
-        "async.coro.suspend" => with_succs(SINK, 3),
-        "linalg.fill" => shape(N::Exactly(2), N::AtMost(1)),
-        "linalg.generic" => with_regions(shape(N::AtLeast(0), N::AtLeast(0)), 1, &[]),
-        "memref.alloc" | "memref.alloca" => shape(N::AtLeast(0), N::Exactly(1)),
-        "memref.dealloc" => with_kinds(SINK, &[(0, MemRef)]),
-        "memref.load" => with_kinds(shape(N::AtLeast(1), N::Exactly(1)), &[(0, MemRef)]),
-        "memref.store" => with_kinds(shape(N::AtLeast(2), N::Exactly(0)), &[(1, MemRef)]),
-        "memref.cast" => with_kinds(UNARY, &[(0, MemRef)]),
-        "memref.dim" => with_kinds(BINARY, &[(0, MemRef)]),
-        "vector.print" => SINK,
-        "scf.for" => with_regions(shape(N::AtLeast(3), N::AtLeast(0)), 1, &[(0, 1)]),
-        "scf.if" => with_regions(shape(N::Exactly(1), N::AtLeast(0)), 2, &[(0, 0)]),
-        "scf.while" => with_regions(shape(N::AtLeast(0), N::AtLeast(0)), 2, &[(0, 0)]),
-        "scf.parallel" => with_regions(shape(N::AtLeast(0), N::AtLeast(0)), 1, &[(0, 0)]),
-        "scf.reduce" => with_regions(shape(N::Exactly(1), N::Exactly(0)), 1, &[]),
-        "scf.execute_region" => with_regions(shape(N::Exactly(0), N::AtLeast(0)), 1, &[]),
-        "scf.condition" => shape(N::AtLeast(1), N::Exactly(0)),
-        _ => return None,
-    })
-}
-
-/// The regions of `name` that hold one block: by the `SingleBlock` trait
-/// (`None`: at most one) or by ODS's `SizedRegion<1>` alone (the region's
-/// name: exactly one). A pass that leaves several blocks there (lowering
-/// `scf` inside an `async.execute`) made IR mlir-opt rejects.
-fn single_block_regions(name: &str) -> &'static [(usize, Option<&'static str>)] {
-    match name {
-        "async.execute"
-        | "scf.for"
-        | "scf.parallel"
-        | "scf.foreach_thread"
-        | "scf.foreach_thread.perform_concurrently"
-        | "memref.alloca_scope"
-        | "memref.generic_atomic_rmw" => &[(0, None)],
-        "scf.if" => &[(0, None), (1, None)],
-        "scf.while" => &[(0, Some("before")), (1, Some("after"))],
-        "scf.reduce" => &[(0, Some("reductionOperator"))],
-        _ => &[],
-    }
-}
-
-/// ODS's name of region `i` of `name` when it is a `SizedRegion<1>`:
-/// an empty one "failed to verify constraint: region with 1 blocks".
-fn sized_region_name(name: &str, i: usize) -> Option<&'static str> {
-    Some(match (name, i) {
-        ("async.execute", 0) => "body",
-        ("scf.for" | "scf.parallel" | "scf.foreach_thread", 0) => "region",
-        ("scf.foreach_thread.perform_concurrently", 0) => "region",
-        ("scf.if", 0) => "thenRegion",
-        ("scf.while", 0) => "before",
-        ("scf.while", 1) => "after",
-        ("scf.reduce", 0) => "reductionOperator",
-        ("memref.alloca_scope", 0) => "bodyRegion",
-        _ => return None,
-    })
-}
-
-/// The ops a terminator (or `scf.reduce`) may sit directly in: ODS's
-/// `HasParent` / `ParentOneOf`.
-fn allowed_parents(name: &str) -> &'static [&'static str] {
-    match name {
-        "scf.yield" => &[
-            "scf.execute_region",
-            "scf.for",
-            "scf.if",
-            "scf.parallel",
-            "scf.while",
-        ],
-        "scf.condition" => &["scf.while"],
-        "scf.reduce" => &["scf.parallel"],
-        "scf.reduce.return" => &["scf.reduce"],
-        "scf.foreach_thread.perform_concurrently" => &["scf.foreach_thread"],
-        "memref.alloca_scope.return" => &["memref.alloca_scope"],
-        "memref.atomic_yield" => &["memref.generic_atomic_rmw"],
-        "async.yield" => &["async.execute"],
-        "func.return" => &["func.func"],
-        _ => &[],
-    }
-}
-
-/// The terminator of `SingleBlockImplicitTerminator<T>` ops.
-fn implicit_terminator(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "async.execute" => "async.yield",
-        "scf.for" | "scf.if" | "scf.parallel" => "scf.yield",
-        "scf.foreach_thread" => "scf.foreach_thread.perform_concurrently",
-        "memref.alloca_scope" => "memref.alloca_scope.return",
-        "memref.generic_atomic_rmw" => "memref.atomic_yield",
-        "linalg.generic" => "linalg.yield",
-        _ => return None,
-    })
-}
-
 /// MLIR's `IsTerminator` trait: a terminator ends its block.
 fn check_terminator_last(ctx: &Context, op: Op) -> Result<(), String> {
     if ctx.traits_of(op).is_terminator && ctx.next_op(op).is_some() {
@@ -757,14 +505,17 @@ fn check_terminator_last(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn check_single_block_regions(ctx: &Context, op: Op) -> Result<(), String> {
+fn check_single_block_regions(ctx: &Context, op: Op, st: &Structure) -> Result<(), String> {
     let regions = ctx.regions_of(op);
-    for &(i, sized) in single_block_regions(ctx.name(op)) {
+    for spec in st.regions {
+        let i = spec.index;
         let Some(&r) = regions.get(i) else {
             continue;
         };
         let n = ctx.region_blocks(r).len();
+        let sized = if spec.single_block { None } else { spec.sized };
         match sized {
+            None if !spec.single_block => {}
             None if n > 1 => {
                 return Err(format!("expects region #{i} to have 0 or 1 blocks"));
             }
@@ -784,7 +535,7 @@ fn check_single_block_regions(ctx: &Context, op: Op) -> Result<(), String> {
     }
     // ODS's `SizedRegion<1>`, after the trait: no block at all.
     for (i, &r) in regions.iter().enumerate() {
-        if let Some(rname) = sized_region_name(ctx.name(op), i) {
+        if let Some(rname) = sized_region_name(st, i) {
             if ctx.region_blocks(r).is_empty() {
                 return Err(format!(
                     "region #{i} ('{rname}') failed to verify constraint: region with 1 blocks"
@@ -795,8 +546,23 @@ fn check_single_block_regions(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// ODS's name of region `i` when it is a `SizedRegion<1>`: an empty one
+/// "failed to verify constraint: region with 1 blocks".
+fn sized_region_name(st: &Structure, i: usize) -> Option<&'static str> {
+    st.regions
+        .iter()
+        .find(|r| r.index == i)
+        .and_then(|r| r.sized)
+}
+
 /// Checks an op against its [`Shape`]; the message follows ODS's wording.
-fn check_shape(ctx: &Context, op: Op, s: &Shape, edition: Edition) -> Result<(), String> {
+fn check_shape(
+    ctx: &Context,
+    op: Op,
+    s: &Shape,
+    st: &Structure,
+    edition: Edition,
+) -> Result<(), String> {
     // ODS's trait checks, in its order (regions, results, successors,
     // operands) and words; an optional value (`AtMost`) is no trait but
     // a segment check of its own.
@@ -831,7 +597,7 @@ fn check_shape(ctx: &Context, op: Op, s: &Shape, edition: Edition) -> Result<(),
     for &(i, nargs) in s.entry {
         match ctx.entry_block(regions[i]) {
             None => {
-                return Err(match sized_region_name(ctx.name(op), i) {
+                return Err(match sized_region_name(st, i) {
                     Some(rname) => format!(
                         "region #{i} ('{rname}') failed to verify constraint: region with 1 blocks"
                     ),

@@ -194,7 +194,9 @@ pub fn parse_source_bytes(
                 let ed = evidence.edition();
                 // MLIR's lexer stops at a byte that starts no token before
                 // its parser says anything.
-                let unexpected = ParseError::at_unexpected_character(raw, e.pos, ed);
+                // (An error inside a string literal is the lexer's own.)
+                let unexpected = !e.message.ends_with("in string literal")
+                    && ParseError::at_unexpected_character(raw, e.pos, ed);
                 let pos = if e.wrong_token && !unexpected && ed == Edition::V15 {
                     ParseError::wrong_token_pos(raw, e.pos)
                 } else {

@@ -267,11 +267,13 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_unary, print_freeze)
             .invariants(inv(ONE, ONE)),
         OpDef::new("llvm.br")
+            .successor_operands(successor_operand_range)
             .syntax(parse_br, print_br)
             .pure()
             .terminator()
             .invariants(inv(ANY, NONE).successors(ONE)),
         OpDef::new("llvm.cond_br")
+            .successor_operands(successor_operand_range)
             .syntax(parse_cond_br, print_cond_br)
             .pure()
             .terminator()
@@ -282,6 +284,7 @@ pub fn ops() -> Vec<OpDef> {
             )
             .verify(verify_cond_br),
         OpDef::new("llvm.switch")
+            .successor_operands(successor_operand_range)
             .syntax(parse_switch, print_switch)
             .pure()
             .terminator()

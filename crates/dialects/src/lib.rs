@@ -442,6 +442,7 @@ impl Registry {
         // printer (which cannot intern) finds it.
         ctx.sym("type");
         llvm::register(ctx);
+        asyncd::types::register(ctx);
         for list in [
             builtin::ops(),
             arith::ops(),
@@ -571,6 +572,7 @@ impl DialectHooks for Registry {
     fn parse_type(&self, dialect: &str, p: &mut Parser, start: usize) -> PResult<Option<Type>> {
         match dialect {
             llvm::DIALECT => llvm::types::parse_type(p, start),
+            asyncd::types::DIALECT => asyncd::types::parse_type(p, start),
             _ => Ok(None),
         }
     }

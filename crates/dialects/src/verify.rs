@@ -646,15 +646,14 @@ fn check_shape(
     }
     for &(i, kind) in s.operand_kinds {
         let t = ctx.value_type(ctx.operand(op, i));
-        let ok = matches!(
-            (ctx.kind(t), kind),
-            (TypeKind::AsyncValue(_), OperandKind::AsyncValue)
-                | (
-                    TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. },
-                    OperandKind::MemRef
-                )
-                | (TypeKind::Function(..), OperandKind::Function)
-        );
+        let ok = match kind {
+            OperandKind::AsyncValue => crate::asyncd::types::value_inner(ctx, t).is_some(),
+            OperandKind::MemRef => matches!(
+                ctx.kind(t),
+                TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }
+            ),
+            OperandKind::Function => matches!(ctx.kind(t), TypeKind::Function(..)),
+        };
         if !ok {
             return Err(format!("operand #{i} must be of a different type"));
         }

@@ -338,11 +338,6 @@ fn simple_type_slot(k: &TypeKind) -> Option<usize> {
         TypeKind::F80 => 5,
         TypeKind::F128 => 6,
         TypeKind::None => 7,
-        TypeKind::AsyncToken => 8,
-        TypeKind::AsyncGroup => 9,
-        TypeKind::CoroId => 10,
-        TypeKind::CoroHandle => 11,
-        TypeKind::CoroState => 12,
         TypeKind::Integer(w, Signedness::Signless) => match w {
             1 => 13,
             8 => 14,
@@ -395,10 +390,12 @@ pub struct Context {
     strings: Interner<Box<str>>,
     types: Interner<TypeKind>,
     /// Handles of the payload-free types, by `simple_type_slot`: the
-    /// parser and the passes ask for `index`, `i1`, `!async.token` and
-    /// the like at nearly every op, and hashing the kind each time showed
-    /// up in profiles.
+    /// parser and the passes ask for `index`, `i1` and the like at nearly
+    /// every op, and hashing the kind each time showed up in profiles.
     simple_types: [Option<Type>; SIMPLE_TYPES],
+    /// Dialect types named by `'static` literals, by the literals'
+    /// addresses and the parameter type (see [`Context::static_dialect_type`]).
+    static_dialect_types: FxHashMap<(usize, usize, u32), Type>,
     attrs: Interner<AttrKind>,
     /// Indexed by the op name's symbol: asked for every op by the verifier
     /// and the printer, so a lookup must not hash.
@@ -502,6 +499,29 @@ impl Context {
             mnemonic,
             params: params.into_iter().collect(),
         }))
+    }
+    /// [`Context::dialect_type`] for names that are `'static` literals and
+    /// at most one type parameter (`!async.token`, `!async.value<T>`,
+    /// `!llvm.void`): remembered by the literals' addresses, so asking
+    /// again hashes two words instead of both names and the kind. (Two
+    /// literals of the same text are two keys of the same type.)
+    pub fn static_dialect_type(
+        &mut self,
+        dialect: &'static str,
+        mnemonic: &'static str,
+        param: Option<Type>,
+    ) -> Type {
+        let key = (
+            dialect.as_ptr() as usize ^ (dialect.len() << 48),
+            mnemonic.as_ptr() as usize ^ (mnemonic.len() << 48),
+            param.map_or(0, |t| t.index() as u32 + 1),
+        );
+        if let Some(&t) = self.static_dialect_types.get(&key) {
+            return t;
+        }
+        let t = self.dialect_type(dialect, mnemonic, param.map(TypeParam::Type));
+        self.static_dialect_types.insert(key, t);
+        t
     }
     /// `t` as a type owned by a dialect.
     pub fn as_dialect_type(&self, t: Type) -> Option<&DialectType> {
@@ -610,9 +630,6 @@ impl Context {
     }
     pub fn none_type(&mut self) -> Type {
         self.ty(TypeKind::None)
-    }
-    pub fn token_type(&mut self) -> Type {
-        self.ty(TypeKind::AsyncToken)
     }
     pub fn function_type(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
         self.ty(TypeKind::Function(inputs, results))

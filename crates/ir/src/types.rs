@@ -61,12 +61,6 @@ pub enum TypeKind {
     UnrankedTensor(Type),
     Tuple(Vec<Type>),
     Complex(Type),
-    AsyncToken,
-    AsyncValue(Type),
-    AsyncGroup,
-    CoroId,
-    CoroHandle,
-    CoroState,
     /// A type a dialect owns: its mnemonic and structured parameters, so
     /// that it is interned (and compared) by structure, and passes read it
     /// through the dialect's typed accessors.

@@ -613,7 +613,7 @@ impl Lowering<'_, '_, '_> {
     /// `async.execute` with no dependencies or operands, holding a call
     /// of `callee` and the yield.
     fn execute_call(&mut self, callee: Symbol, operands: &[Value]) -> R<Value> {
-        let token = self.ctx().token_type();
+        let token = mlir_async_dialects::asyncd::types::token(self.ctx());
         let seg = segment_sizes(self.ctx(), &[0, 0]);
         let key = self.s("operand_segment_sizes");
         let exec =
@@ -933,7 +933,7 @@ impl Lowering<'_, '_, '_> {
         let dispatch_fn = self.async_dispatch_fn(f)?;
         let c0 = self.const_index(0)?;
         let c1 = self.const_index(1)?;
-        let group_ty = self.ctx().ty(TypeKind::AsyncGroup);
+        let group_ty = mlir_async_dialects::asyncd::types::group(self.ctx());
         let mut compute_ops = vec![c0, block_size];
         self.compute_operands(&mut compute_ops, f, trip_counts);
         if self.v14() {
@@ -988,7 +988,7 @@ impl Lowering<'_, '_, '_> {
         let c0 = self.const_index(0)?;
         let c1 = self.const_index(1)?;
         let size = self.binary("arith.subi", block_count, c1)?;
-        let group_ty = self.ctx().ty(TypeKind::AsyncGroup);
+        let group_ty = mlir_async_dialects::asyncd::types::group(self.ctx());
         let group = self.value("async.create_group", &[size], group_ty)?;
         let index = self.index();
         self.for_op(c1, block_count, c1, |l, iv| {
@@ -1013,7 +1013,7 @@ impl Lowering<'_, '_, '_> {
         let saved = self.rw.insertion_point();
         let (inputs, _) = mlir_async_dialects::builtin::func_type(self.rw.ctx, f.func);
         let index = self.index();
-        let group_ty = self.ctx().ty(TypeKind::AsyncGroup);
+        let group_ty = mlir_async_dialects::asyncd::types::group(self.ctx());
         let mut types = vec![group_ty, index];
         types.extend_from_slice(&inputs);
         let (_, sym, entry) = self.private_func("async_dispatch_fn", &types)?;

@@ -698,7 +698,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::AtEnd(coro.entry),
             loc,
         };
-        let state_t = self.ctx().ty(TypeKind::CoroState);
+        let state_t = mlir_async_dialects::asyncd::types::coro_state(self.ctx());
         let state = self.build1(&cur, self.n.async_coro_save, &[coro.handle], state_t);
         self.build(&cur, self.n.async_runtime_resume, &[coro.handle], &[], &[]);
         self.build_suspend(&cur, state, &coro, dest);
@@ -779,8 +779,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
         for &t in &outs[1..] {
             return_values.push(self.build1(&cur, self.n.async_runtime_create, &[], t));
         }
-        let id_t = self.ctx().ty(TypeKind::CoroId);
-        let hdl_t = self.ctx().ty(TypeKind::CoroHandle);
+        let id_t = mlir_async_dialects::asyncd::types::coro_id(self.ctx());
+        let hdl_t = mlir_async_dialects::asyncd::types::coro_handle(self.ctx());
         let id = self.build1(&cur, self.n.async_coro_id, &[], id_t);
         let handle = self.build1(&cur, self.n.async_coro_begin, &[id], hdl_t);
         self.br(cur.ip, loc, original_entry, &[]);
@@ -884,10 +884,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
     /// into `!async.value`, prefixed by `!async.token`.
     fn coroutine_signature(&mut self, func: Op) {
         let (ins, outs) = func_type(self.pc.ctx, func);
-        let token = self.ctx().token_type();
+        let token = mlir_async_dialects::asyncd::types::token(self.ctx());
         let mut new_outs = vec![token];
         for &t in &outs {
-            new_outs.push(self.ctx().ty(TypeKind::AsyncValue(t)));
+            new_outs.push(mlir_async_dialects::asyncd::types::value(self.ctx(), t));
         }
         let mut res_attrs = func_arg_attrs(self.pc.ctx, func, "res_attrs", outs.len());
         res_attrs.insert(0, vec![]);
@@ -1206,7 +1206,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 }
                 _ if name == self.n.async_create_group => {
                     let size = self.pc.ctx.operand(op, 0);
-                    let g = self.ctx().ty(TypeKind::AsyncGroup);
+                    let g = mlir_async_dialects::asyncd::types::group(self.ctx());
                     let cur = Cursor {
                         ip: InsertPoint::Before(op),
                         loc: self.pc.ctx.op_loc(op),
@@ -1295,7 +1295,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             ip: InsertPoint::Before(op),
             loc,
         };
-        let state_t = self.ctx().ty(TypeKind::CoroState);
+        let state_t = mlir_async_dialects::asyncd::types::coro_state(self.ctx());
         let state = self.build1(&cur, self.n.async_coro_save, &[coro.handle], state_t);
         self.build(
             &cur,

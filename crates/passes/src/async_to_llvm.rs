@@ -19,6 +19,7 @@
 
 use crate::llvm_common::{llvm_type_converter, LowerToLlvmOptions};
 use crate::{Pass, PassContext, PassInfo};
+use mlir_async_dialects::asyncd::types::{self, AsyncType};
 use mlir_async_dialects::builtin::func_type;
 use mlir_async_dialects::interfaces::Interfaces;
 use mlir_async_dialects::llvm::types as llvm;
@@ -115,8 +116,8 @@ const API: &[(&str, &[A], &[A])] = &[
 
 fn api_type(ctx: &mut Context, a: A, edition: Edition) -> Type {
     match a {
-        A::Token => ctx.ty(TypeKind::AsyncToken),
-        A::Group => ctx.ty(TypeKind::AsyncGroup),
+        A::Token => types::token(ctx),
+        A::Group => types::group(ctx),
         A::Ptr => llvm::i8_pointer(ctx),
         A::I1 => ctx.int_type(1),
         A::I64 => ctx.int_type(64),
@@ -144,14 +145,11 @@ fn resume_pointer_type(ctx: &mut Context) -> Type {
 
 /// Async types to runtime handles; `None` for any other type.
 fn convert_async_type(ctx: &mut Context, t: Type) -> Option<Type> {
-    match ctx.kind(t) {
-        TypeKind::AsyncToken | TypeKind::AsyncGroup | TypeKind::AsyncValue(_) => {
-            Some(llvm::i8_pointer(ctx))
-        }
-        TypeKind::CoroId | TypeKind::CoroState => Some(llvm::token(ctx)),
-        TypeKind::CoroHandle => Some(llvm::i8_pointer(ctx)),
-        _ => None,
-    }
+    Some(match types::classify(ctx, t)? {
+        AsyncType::Token | AsyncType::Group | AsyncType::Value(_) => llvm::i8_pointer(ctx),
+        AsyncType::CoroId | AsyncType::CoroState => llvm::token(ctx),
+        AsyncType::CoroHandle => llvm::i8_pointer(ctx),
+    })
 }
 
 fn async_types(_: &TypeConverter, ctx: &mut Context, t: Type) -> TypeConversion {
@@ -535,9 +533,9 @@ fn resume_pointer(rw: &mut ConversionRewriter, op: Op) -> Result<Value, RewriteE
 }
 
 /// The type of the operand `op` was built with (before conversion).
-fn operand_kind(ctx: &Context, op: Op) -> Option<TypeKind> {
+fn operand_kind(ctx: &Context, op: Op) -> Option<AsyncType> {
     let v = *ctx.operands(op).first()?;
-    Some(ctx.kind(ctx.value_type(v)).clone())
+    types::classify(ctx, ctx.value_type(v))
 }
 
 fn no_results() -> &'static [Type] {
@@ -571,14 +569,14 @@ fn lower_create(op: Op, _: &[Value], rw: &mut ConversionRewriter, ed: Edition) -
     let ctx = rw.ctx_ref();
     let result = ctx.value_type(ctx.result(op, 0));
     let loc = ctx.op_loc(op);
-    match ctx.kind(result).clone() {
-        TypeKind::AsyncToken => {
+    match types::classify(ctx, result) {
+        Some(AsyncType::Token) => {
             let Some(t) = rw.convert_type(result) else {
                 return Ok(false);
             };
             replace_with_call(rw, op, CREATE_TOKEN, &[], &[t])
         }
-        TypeKind::AsyncValue(inner) => {
+        Some(AsyncType::Value(inner)) => {
             // The payload's size: the address of element 1 of a null
             // array of it.
             let Some(stored) = rw.convert_type(inner) else {
@@ -644,9 +642,9 @@ fn by_operand(
     group: Option<&'static str>,
 ) -> Option<&'static str> {
     match operand_kind(rw.ctx_ref(), op)? {
-        TypeKind::AsyncToken => Some(token),
-        TypeKind::AsyncValue(_) => Some(value),
-        TypeKind::AsyncGroup => group,
+        AsyncType::Token => Some(token),
+        AsyncType::Value(_) => Some(value),
+        AsyncType::Group => group,
         _ => None,
     }
 }
@@ -762,7 +760,7 @@ fn lower_load(op: Op, operands: &[Value], rw: &mut ConversionRewriter, _ed: Edit
 }
 
 fn lower_add_to_group(op: Op, operands: &[Value], rw: &mut ConversionRewriter, _ed: Edition) -> R {
-    if !matches!(operand_kind(rw.ctx_ref(), op), Some(TypeKind::AsyncToken)) {
+    if !matches!(operand_kind(rw.ctx_ref(), op), Some(AsyncType::Token)) {
         return Ok(false);
     }
     let i64t = rw.ctx().int_type(64);

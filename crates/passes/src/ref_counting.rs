@@ -25,12 +25,11 @@
 //! (upstream's order of new blocks follows pointer hashes).
 
 use crate::{Pass, PassContext, PassInfo};
+use mlir_async_dialects::asyncd::types;
 use mlir_async_ir::entity::SecondaryMap;
 use mlir_async_ir::liveness::ValueLiveness;
 use mlir_async_ir::order::OpOrder;
-use mlir_async_ir::{
-    AttrKind, Block, Context, InsertPoint, IrError, Op, Symbol, TypeKind, Value, ValueDef,
-};
+use mlir_async_ir::{AttrKind, Block, Context, InsertPoint, IrError, Op, Symbol, Value, ValueDef};
 
 pub fn info() -> PassInfo {
     PassInfo {
@@ -63,10 +62,7 @@ pub fn info_opt() -> PassInfo {
 }
 
 fn is_ref_counted(ctx: &Context, v: Value) -> bool {
-    matches!(
-        ctx.kind(ctx.value_type(v)),
-        TypeKind::AsyncToken | TypeKind::AsyncGroup | TypeKind::AsyncValue(_)
-    )
+    types::classify(ctx, ctx.value_type(v)).is_some_and(types::AsyncType::is_ref_counted)
 }
 
 /// The reference-counted values under `op`: block arguments first (blocks
@@ -439,11 +435,11 @@ impl Pass for PolicyRefCounting {
             if drop_if_unused(ctx, k, v) {
                 continue;
             }
-            let kind = ctx.kind(ctx.value_type(v)).clone();
+            let kind = types::classify(ctx, ctx.value_type(v));
             let (token, group, value) = (
-                matches!(kind, TypeKind::AsyncToken),
-                matches!(kind, TypeKind::AsyncGroup),
-                matches!(kind, TypeKind::AsyncValue(_)),
+                kind == Some(types::AsyncType::Token),
+                kind == Some(types::AsyncType::Group),
+                matches!(kind, Some(types::AsyncType::Value(_))),
             );
             // Uses newest first, as MLIR walks a use-list.
             let users: Vec<Op> = ctx.users(v).collect();

@@ -451,10 +451,8 @@ pub struct Parser<'a, 'c> {
     static_syms: HashMap<(usize, usize), Symbol>,
     /// See `memo_attr`.
     attr_memo: HashMap<(usize, u64), Attribute>,
-    /// `!async.value<T>` by the index of `T`.
-    async_value_types: Vec<Option<Type>>,
     /// See `scalar_type`.
-    scalar_types: [Option<Type>; 109],
+    scalar_types: [Option<Type>; 108],
     /// Cleared op states for reuse, one per nesting level in use.
     /// Boxed: taking one and giving it back moves a pointer, not the
     /// state's five list headers.
@@ -705,8 +703,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             pending_types: Vec::new(),
             static_syms: HashMap::default(),
             attr_memo: HashMap::default(),
-            async_value_types: Vec::new(),
-            scalar_types: [None; 109],
+            scalar_types: [None; 108],
             free_states: Vec::new(),
             defined: 0,
             next_uid: 0,
@@ -992,7 +989,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.expected(k)
         }
     }
-    fn suffix_id(&mut self) -> &'a str {
+    pub fn suffix_id(&mut self) -> &'a str {
         let s = self.pos;
         if s < self.b.len() && self.b[s] == b'"' {
             // quoted names (`@"foo bar"`) are handled by the callers
@@ -2608,9 +2605,6 @@ impl<'a, 'c> Parser<'a, 'c> {
                 return Ok(self.ctx.function_type(ins, outs));
             }
             b'!' => {
-                if let Some(t) = self.async_type_fast(start)? {
-                    return Ok(t);
-                }
                 self.pos += 1;
                 let save = self.pos;
                 let id = self.suffix_id();
@@ -2674,27 +2668,6 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.pos += id.len();
         Ok(self.ctx.ty(k))
     }
-    /// `!async.token` and `!async.value<T>` (the types of nearly every
-    /// async op) without the general dialect type path: `None` when the
-    /// type at `start` is not spelled so, and the general path decides.
-    fn async_type_fast(&mut self, start: usize) -> PResult<Option<Type>> {
-        let Some(r) = self.b[start..].strip_prefix(b"!async.") else {
-            return Ok(None);
-        };
-        let ends_at = |n: usize| !r.get(n).is_some_and(|&c| is_suffix_char(c));
-        if r.starts_with(b"token") && ends_at(5) {
-            self.pos = start + 12;
-            return Ok(Some(self.token_type()));
-        }
-        if r.starts_with(b"value<") {
-            self.pos = start + 13;
-            let t = self.parse_type()?;
-            self.expect(">")?;
-            return Ok(Some(self.async_value_type(t)));
-        }
-        Ok(None)
-    }
-
     /// `f16`, `f32`, `f64`, `index` and `iN` up to two digits at `pos`,
     /// read byte by byte without scanning an identifier: `None` for
     /// anything else (longer identifiers included), which `scalar_type`
@@ -2757,7 +2730,6 @@ impl<'a, 'c> Parser<'a, 'c> {
             105 => TypeKind::F80,
             106 => TypeKind::F128,
             107 => TypeKind::None,
-            108 => TypeKind::AsyncToken,
             w => TypeKind::Integer(w as u32, Signedness::Signless),
         };
         let t = self.ctx.ty(kind);
@@ -2765,29 +2737,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         t
     }
 
-    /// `!async.token`, `index` and `i1`: the types custom forms imply at
-    /// nearly every op, without interning a kind each time.
-    pub fn token_type(&mut self) -> Type {
-        self.scalar_type_slot(108)
-    }
+    /// `index` and `i1`: the types custom forms imply at nearly every op,
+    /// without interning a kind each time.
     pub fn index_type(&mut self) -> Type {
         self.scalar_type_slot(100)
     }
     pub fn i1_type(&mut self) -> Type {
         self.scalar_type_slot(1)
-    }
-
-    /// `!async.value<t>`, remembered by `t`.
-    fn async_value_type(&mut self, t: Type) -> Type {
-        if let Some(&Some(v)) = self.async_value_types.get(t.index()) {
-            return v;
-        }
-        let v = self.ctx.ty(TypeKind::AsyncValue(t));
-        if self.async_value_types.len() <= t.index() {
-            self.async_value_types.resize(t.index() + 1, None);
-        }
-        self.async_value_types[t.index()] = Some(v);
-        v
     }
 
     fn peek_ident_no_dot(&mut self) -> Option<&'a str> {
@@ -2889,28 +2845,6 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn parse_dialect_type(&mut self, dialect: &str, start: usize) -> PResult<Type> {
-        if dialect == "async" && self.b.get(self.pos) == Some(&b'.') {
-            self.pos += 1;
-            let save = self.pos;
-            let id = self.suffix_id();
-            let k = match id {
-                "token" => Some(TypeKind::AsyncToken),
-                "group" => Some(TypeKind::AsyncGroup),
-                "coro.id" => Some(TypeKind::CoroId),
-                "coro.handle" => Some(TypeKind::CoroHandle),
-                "coro.state" => Some(TypeKind::CoroState),
-                "value" => None,
-                _ => return self.err(start, format!("unknown async type: {id}")),
-            };
-            if let Some(k) = k {
-                return Ok(self.ctx.ty(k));
-            }
-            let _ = save;
-            self.expect("<")?;
-            let t = self.parse_type()?;
-            self.expect(">")?;
-            return Ok(self.async_value_type(t));
-        }
         let hooks = self.hooks;
         if let Some(t) = hooks.parse_type(dialect, self, start)? {
             return Ok(t);

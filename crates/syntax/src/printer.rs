@@ -1457,16 +1457,6 @@ pub fn print_type_into(ctx: &Context, t: Type, out: &mut String) {
             print_type_into(ctx, *t, out);
             out.push('>');
         }
-        TypeKind::AsyncToken => out.push_str("!async.token"),
-        TypeKind::AsyncGroup => out.push_str("!async.group"),
-        TypeKind::CoroId => out.push_str("!async.coro.id"),
-        TypeKind::CoroHandle => out.push_str("!async.coro.handle"),
-        TypeKind::CoroState => out.push_str("!async.coro.state"),
-        TypeKind::AsyncValue(t) => {
-            out.push_str("!async.value<");
-            print_type_into(ctx, *t, out);
-            out.push('>');
-        }
         TypeKind::Opaque { dialect, body } => {
             out.push('!');
             out.push_str(ctx.str(*dialect));

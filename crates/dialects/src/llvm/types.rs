@@ -160,8 +160,8 @@ pub fn is_llvm_type(ctx: &Context, t: Type) -> bool {
 
 // ----- constructors -----
 
-fn simple(ctx: &mut Context, mnemonic: &str) -> Type {
-    ctx.dialect_type(DIALECT, mnemonic, [])
+fn simple(ctx: &mut Context, mnemonic: &'static str) -> Type {
+    ctx.static_dialect_type(DIALECT, mnemonic, None)
 }
 pub fn void(ctx: &mut Context) -> Type {
     simple(ctx, "void")

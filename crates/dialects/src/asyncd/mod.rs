@@ -2,6 +2,8 @@
 //! `runtime.*` and `coro.*` ops.
 
 use crate::ods::{AttrClass, OperandKind, RegionSpec, Shape, N, NULLARY, SINK, UNARY};
+pub mod types;
+
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
@@ -82,16 +84,10 @@ pub fn ops() -> Vec<OpDef> {
     ]
 }
 
-/// `T` for `!async.value<T>`.
-pub fn value_inner(ctx: &Context, t: Type) -> Option<Type> {
-    match ctx.kind(t) {
-        TypeKind::AsyncValue(i) => Some(*i),
-        _ => None,
-    }
-}
+pub use types::value_inner;
 
 fn parse_execute(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let token = p.token_type();
+    let token = types::token(p.ctx);
     // Operands go straight into the state: dependencies, then values.
     if p.eat("[") {
         let ds = p.parse_operand_list_pending()?;
@@ -265,22 +261,22 @@ fn print_await(p: &mut Printer, op: Op) {
 
 fn verify_await(ctx: &Context, op: Op) -> Result<(), String> {
     let t = ctx.value_type(ctx.operand(op, 0));
-    match ctx.kind(t) {
-        TypeKind::AsyncToken => {
+    match types::classify(ctx, t) {
+        Some(types::AsyncType::Token) => {
             if !ctx.results(op).is_empty() {
                 return Err("awaiting a token must have empty result".into());
             }
         }
-        TypeKind::AsyncValue(inner) => {
+        Some(types::AsyncType::Value(inner)) => {
             let Some(&r) = ctx.results(op).first() else {
                 return Err("awaiting a value must have a result".into());
             };
             let rt = ctx.value_type(r);
-            if rt != *inner {
+            if rt != inner {
                 return Err(format!(
                     "result type '{}' does not match async value type '{}'",
                     tyname(ctx, rt),
-                    tyname(ctx, *inner)
+                    tyname(ctx, inner)
                 ));
             }
         }
@@ -319,7 +315,7 @@ fn parse_add_to_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PRes
     let g = p.parse_operand_ref()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    let gt = p.ctx.ty(TypeKind::AsyncGroup);
+    let gt = types::group(p.ctx);
     st.operands
         .extend([p.resolve_operand(&v, t)?, p.resolve_operand(&g, gt)?]);
     st.result_types.push(p.index_type());
@@ -332,7 +328,7 @@ fn print_add_to_group(p: &mut Printer, op: Op) {
 
 fn parse_await_all(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let g = p.parse_operand_ref()?;
-    let gt = p.ctx.ty(TypeKind::AsyncGroup);
+    let gt = types::group(p.ctx);
     st.operands.push(p.resolve_operand(&g, gt)?);
     attr_dict(p, st)
 }
@@ -379,7 +375,7 @@ fn parse_await_and_resume(p: &mut Parser, st: &mut OperationState, _: usize) -> 
     let h = p.parse_operand_ref()?;
     attr_dict(p, st)?;
     let t = colon_type(p)?;
-    let ht = p.ctx.ty(TypeKind::CoroHandle);
+    let ht = types::coro_handle(p.ctx);
     st.operands
         .extend([p.resolve_operand(&v, t)?, p.resolve_operand(&h, ht)?]);
     Ok(())
@@ -391,7 +387,7 @@ fn print_await_and_resume(p: &mut Printer, op: Op) {
 
 fn parse_handle_only(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let h = p.parse_operand_ref()?;
-    let ht = p.ctx.ty(TypeKind::CoroHandle);
+    let ht = types::coro_handle(p.ctx);
     st.operands.push(p.resolve_operand(&h, ht)?);
     attr_dict(p, st)
 }
@@ -404,7 +400,7 @@ fn parse_value_type(p: &mut Parser) -> PResult<Type> {
         let t = p.parse_type()?;
         p.expect(">")?;
         p.note_edition(mlir_async_syntax::Edition::V14);
-        return Ok(p.ctx.ty(TypeKind::AsyncValue(t)));
+        return Ok(types::value(p.ctx, t));
     }
     let pos = p.pos;
     let t = p.parse_type()?;
@@ -469,9 +465,9 @@ fn print_load(p: &mut Printer, op: Op) {
 /// The coro ops: operand and result types are implied by the op.
 fn parse_coro(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let name = p.ctx.str(st.name).to_string();
-    let id = p.ctx.ty(TypeKind::CoroId);
-    let hdl = p.ctx.ty(TypeKind::CoroHandle);
-    let state = p.ctx.ty(TypeKind::CoroState);
+    let id = types::coro_id(p.ctx);
+    let hdl = types::coro_handle(p.ctx);
+    let state = types::coro_state(p.ctx);
     let (ins, outs): (Vec<Type>, Vec<Type>) = match name.as_str() {
         "async.coro.id" => (vec![], vec![id]),
         "async.coro.begin" => (vec![id], vec![hdl]),
@@ -495,7 +491,7 @@ fn parse_coro(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
 
 fn parse_suspend(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let s = p.parse_operand_ref()?;
-    let state = p.ctx.ty(TypeKind::CoroState);
+    let state = types::coro_state(p.ctx);
     st.operands.push(p.resolve_operand(&s, state)?);
     for _ in 0..3 {
         p.expect(",")?;

@@ -7,6 +7,7 @@ pub mod async_parallel_for;
 pub mod async_to_async_runtime;
 pub mod async_to_llvm;
 pub mod canonicalize;
+mod cleanup_ladder;
 pub mod cse;
 pub mod expand;
 pub mod func_to_llvm;

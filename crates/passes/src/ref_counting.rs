@@ -24,20 +24,31 @@
 //! blocks are visited in region order, so the output is deterministic
 //! (upstream's order of new blocks follows pointer hashes).
 
-use crate::{Pass, PassContext, PassInfo};
+use crate::{OptionKind, Pass, PassContext, PassInfo, PassOption};
 use mlir_async_dialects::asyncd::types;
 use mlir_async_ir::entity::SecondaryMap;
 use mlir_async_ir::liveness::ValueLiveness;
 use mlir_async_ir::order::OpOrder;
 use mlir_async_ir::{AttrKind, Block, Context, InsertPoint, IrError, Op, Symbol, Value, ValueDef};
 
+const OPTIONS: &[PassOption] = &[PassOption::new(
+    "linear-cleanup",
+    OptionKind::Bool,
+    "false",
+    "Share the blocks that drop the values dying on edges into one successor (a coroutine's error edges) as one ladder per successor: output linear in values + edges instead of edges x live values (not in upstream)",
+)];
+
 pub fn info() -> PassInfo {
     PassInfo {
         arg: "async-runtime-ref-counting",
         summary: "Automatic reference counting for Async runtime operations",
-        options: &[],
+        options: OPTIONS,
         anchor: "",
-        make: |_| Ok(Box::new(RefCounting)),
+        make: |opts| {
+            Ok(Box::new(RefCounting {
+                linear_cleanup: opts.bool("linear-cleanup"),
+            }))
+        },
     }
 }
 
@@ -187,7 +198,10 @@ fn drop_if_unused(ctx: &mut Context, k: Counts, v: Value) -> bool {
     true
 }
 
-pub struct RefCounting;
+pub struct RefCounting {
+    /// See the `linear-cleanup` option and `cleanup_ladder`.
+    pub linear_cleanup: bool,
+}
 
 impl Pass for RefCounting {
     fn name(&self) -> &'static str {
@@ -220,6 +234,10 @@ impl Pass for RefCounting {
             drop_after_last_use(ctx, k, &mut s, v)?;
             add_ref_before_calls(ctx, k, v);
             drop_in_divergent_successors(ctx, k, &s, v)?;
+        }
+        if self.linear_cleanup {
+            let is_new = |b: Block| s.block_pos[b] == u32::MAX;
+            crate::cleanup_ladder::build_ladders(ctx, op, &is_new, k.drop_ref)?;
         }
         Ok(())
     }

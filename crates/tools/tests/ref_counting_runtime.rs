@@ -126,22 +126,26 @@ fn ref_counted_programs_run_clean_in_checked_mode() {
             .map(|o| o.status.success())
             .unwrap_or(false);
         assert!(ok, "generator failed for seed {seed}");
-        for (tag, lower) in [
-            ("d", "-async-to-async-runtime"),
+        let eliminate = "-async-to-async-runtime=eliminate-blocking-await-ops=true";
+        for (tag, lower, rc_pass) in [
             (
-                "e",
-                "-async-to-async-runtime=eliminate-blocking-await-ops=true",
+                "d",
+                "-async-to-async-runtime",
+                "-async-runtime-ref-counting",
+            ),
+            ("e", eliminate, "-async-runtime-ref-counting"),
+            // The cleanup ladders instead of a block per error edge.
+            (
+                "l",
+                eliminate,
+                "-async-runtime-ref-counting=linear-cleanup=true",
             ),
         ] {
             let base = lower_and_run(&src, &[lower], &format!("{tag}base"), &lib, false);
             assert_eq!(base.0, Some(0), "baseline run failed: {}", base.2);
             let rc = lower_and_run(
                 &src,
-                &[
-                    lower,
-                    "-async-runtime-ref-counting",
-                    "-async-runtime-ref-counting-opt",
-                ],
+                &[lower, rc_pass, "-async-runtime-ref-counting-opt"],
                 &format!("{tag}rc"),
                 &lib,
                 true,
@@ -149,7 +153,10 @@ fn ref_counted_programs_run_clean_in_checked_mode() {
             if rc.0 == Some(0) && rc.1 == base.1 {
                 clean += 1;
             } else {
-                bad.push(format!("seed {seed} {lower}: status {:?}\n{}", rc.0, rc.2));
+                bad.push(format!(
+                    "seed {seed} {lower} {rc_pass}: status {:?}\n{}",
+                    rc.0, rc.2
+                ));
             }
         }
     }

@@ -7,6 +7,7 @@ use mlir_async_ir::parallel;
 use mlir_async_ir::*;
 use mlir_async_syntax::edition::{generic_name, Edition};
 use std::cell::RefCell;
+use std::rc::Rc;
 
 struct Verifier<'a> {
     ctx: &'a Context,
@@ -14,19 +15,35 @@ struct Verifier<'a> {
     edition: Edition,
     /// Per op name symbol: its shape and verifier, looked up once per
     /// name rather than once per op (both lookups go by string).
-    info: RefCell<Vec<Option<OpInfo>>>,
+    info: RefCell<Vec<Option<Rc<OpInfo<'a>>>>>,
     /// The op whose body's ops are verified in parallel (the root of a
     /// `verify` call): they are functions, independent of each other
     /// but for symbol lookups, which only read.
     par_root: Option<Op>,
 }
 
-#[derive(Clone, Copy)]
-struct OpInfo {
+/// What the verifier asks of an op by its name, worked out once per name
+/// (every lookup is by string; a module has a few dozen names and
+/// hundreds of thousands of ops).
+struct OpInfo<'r> {
     shape: Option<Shape>,
-    invariants: Option<crate::Invariants>,
+    invariants: Option<&'r crate::Invariants>,
     verify: Option<VerifyFn>,
+    /// ODS's `HasParent` / `ParentOneOf` parents.
+    parents: &'static [&'static str],
+    /// `SingleBlockImplicitTerminator<T>`'s T.
+    implicit_terminator: Option<&'static str>,
+    /// The regions that hold one block (see `single_block_regions`).
+    single_block: &'static [(usize, Option<&'static str>)],
+    /// Whether some region is a `SizedRegion<1>`.
+    sized_regions: bool,
+    /// `scf.yield`, whose parent check comes last in 13 and 14.
+    is_scf_yield: bool,
+    /// The forwarded operands of a branch to each successor.
+    successor_range: Option<SuccessorRange>,
 }
+
+type SuccessorRange = fn(&Context, Op, usize) -> std::ops::Range<usize>;
 
 impl<'a> Verifier<'a> {
     fn new(ctx: &'a Context, reg: &'a Registry, edition: Edition, par_root: Option<Op>) -> Self {
@@ -51,22 +68,31 @@ impl<'a> Verifier<'a> {
         IrError::new(self.ctx.op_loc(op), format!("'{name}' op {msg}"))
     }
 
-    fn op_info(&self, op: Op) -> OpInfo {
+    fn op_info(&self, op: Op) -> Rc<OpInfo<'a>> {
         let s = self.ctx.op(op).name.index();
         let mut info = self.info.borrow_mut();
         if info.len() <= s {
             info.resize(s + 1, None);
         }
-        *info[s].get_or_insert_with(|| {
-            let name = self.ctx.name(op);
-            let def = self.reg.get(name);
-            OpInfo {
-                // Only a registered op has the shape of its name.
-                shape: def.and_then(|_| shape_of(name)),
-                invariants: def.and_then(|d| d.invariants),
-                verify: def.and_then(|d| d.verify),
-            }
-        })
+        info[s]
+            .get_or_insert_with(|| {
+                let name = self.ctx.name(op);
+                let reg: &'a Registry = self.reg;
+                let def = reg.get(name);
+                Rc::new(OpInfo {
+                    // Only a registered op has the shape of its name.
+                    shape: def.and_then(|_| shape_of(name)),
+                    invariants: def.and_then(|d| d.invariants.as_ref()),
+                    verify: def.and_then(|d| d.verify),
+                    parents: allowed_parents(name),
+                    implicit_terminator: implicit_terminator(name),
+                    single_block: single_block_regions(name),
+                    sized_regions: (0..4).any(|i| sized_region_name(name, i).is_some()),
+                    is_scf_yield: name == "scf.yield",
+                    successor_range: successor_range_of(name),
+                })
+            })
+            .clone()
     }
 
     fn verify_op(&self, op: Op) -> Result<(), IrError> {
@@ -80,17 +106,20 @@ impl<'a> Verifier<'a> {
         }
         // ODS's trait order: the parent before the terminator's place,
         // except `scf.yield` in 13 and 14 (its `ParentOneOf` came last).
-        if self.edition == Edition::V15 || ctx.name(op) != "scf.yield" {
-            self.check_parent(op)?;
+        if self.edition == Edition::V15 || !info.is_scf_yield {
+            self.check_parent(op, info.parents)?;
             check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
         } else {
             check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
-            self.check_parent(op)?;
+            self.check_parent(op, info.parents)?;
         }
-        check_single_block_regions(ctx, op).map_err(|m| self.op_error(op, m))?;
+        if !info.single_block.is_empty() || info.sized_regions {
+            check_single_block_regions(ctx, op, info.single_block)
+                .map_err(|m| self.op_error(op, m))?;
+        }
         // 15 checks the implicit terminator once the regions verified.
         if self.edition != Edition::V15 {
-            self.check_implicit_terminator(op)?;
+            self.check_implicit_terminator(op, info.implicit_terminator)?;
         }
         if let Some(f) = info.verify {
             f(ctx, op).map_err(|m| {
@@ -105,7 +134,9 @@ impl<'a> Verifier<'a> {
                 }
             })?;
         }
-        check_successor_operands(ctx, op)?;
+        if let Some(range) = info.successor_range {
+            check_successor_operands(ctx, op, range)?;
+        }
         let traits = ctx.traits_of(op);
         let registered = ctx.is_registered(ctx.op(op).name);
         for &r in ctx.regions_of(op) {
@@ -127,7 +158,7 @@ impl<'a> Verifier<'a> {
             self.verify_symbol_table(op)?;
         }
         if self.edition == Edition::V15 {
-            self.check_implicit_terminator(op)?;
+            self.check_implicit_terminator(op, info.implicit_terminator)?;
         }
         if !registered {
             self.verify_unknown_op(op)?;
@@ -137,9 +168,8 @@ impl<'a> Verifier<'a> {
 
     /// ODS's `HasParent` / `ParentOneOf`, the parents named as the
     /// generation names them.
-    fn check_parent(&self, op: Op) -> Result<(), IrError> {
+    fn check_parent(&self, op: Op, parents: &[&str]) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let parents = allowed_parents(ctx.name(op));
         if parents.is_empty() {
             return Ok(());
         }
@@ -160,9 +190,9 @@ impl<'a> Verifier<'a> {
 
     /// `SingleBlockImplicitTerminator<T>`: the block of each region ends
     /// with T.
-    fn check_implicit_terminator(&self, op: Op) -> Result<(), IrError> {
+    fn check_implicit_terminator(&self, op: Op, want: Option<&str>) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let Some(want) = implicit_terminator(ctx.name(op)) else {
+        let Some(want) = want else {
             return Ok(());
         };
         for &r in ctx.regions_of(op) {
@@ -443,12 +473,7 @@ impl<'a> Verifier<'a> {
 /// arguments, in number and type (MLIR's `BranchOpInterface` verifier);
 /// a lowering that changes the types of one but not the other is caught
 /// here, as upstream catches it.
-fn check_successor_operands(ctx: &Context, op: Op) -> Result<(), IrError> {
-    let range: fn(&Context, Op, usize) -> std::ops::Range<usize> = match ctx.name(op) {
-        "cf.br" | "cf.cond_br" | "cf.switch" => crate::cf::successor_operand_range,
-        "llvm.br" | "llvm.cond_br" | "llvm.switch" => crate::llvm::ops::successor_operand_range,
-        _ => return Ok(()),
-    };
+fn check_successor_operands(ctx: &Context, op: Op, range: SuccessorRange) -> Result<(), IrError> {
     for (i, &dest) in ctx.successors(op).iter().enumerate() {
         let r = range(ctx, op, i);
         let args = ctx.block_args(dest);
@@ -472,6 +497,18 @@ fn check_successor_operands(ctx: &Context, op: Op) -> Result<(), IrError> {
         }
     }
     Ok(())
+}
+
+/// The forwarded operands of the branches [`check_successor_operands`]
+/// checks, by op name.
+fn successor_range_of(name: &str) -> Option<SuccessorRange> {
+    match name {
+        "cf.br" | "cf.cond_br" | "cf.switch" => Some(crate::cf::successor_operand_range),
+        "llvm.br" | "llvm.cond_br" | "llvm.switch" => {
+            Some(crate::llvm::ops::successor_operand_range)
+        }
+        _ => None,
+    }
 }
 
 fn misplaced_successors(ctx: &Context, op: Op) -> IrError {
@@ -757,9 +794,13 @@ fn check_terminator_last(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn check_single_block_regions(ctx: &Context, op: Op) -> Result<(), String> {
+fn check_single_block_regions(
+    ctx: &Context,
+    op: Op,
+    single_block: &[(usize, Option<&str>)],
+) -> Result<(), String> {
     let regions = ctx.regions_of(op);
-    for &(i, sized) in single_block_regions(ctx.name(op)) {
+    for &(i, sized) in single_block {
         let Some(&r) = regions.get(i) else {
             continue;
         };

@@ -147,7 +147,8 @@ fn constant_attr(ctx: &Context, v: Value) -> Option<&AttrKind> {
     };
     // Any constant-like op (MLIR's `m_Constant`): an operand a lowering
     // already turned into `llvm.mlir.constant` still folds.
-    if ctx.name(d) != "arith.constant" && !ctx.traits_of(d).constant_like {
+    // The trait first: a table lookup, where the name is a string compare.
+    if !ctx.traits_of(d).constant_like && ctx.name(d) != "arith.constant" {
         return None;
     }
     Some(ctx.attr_kind(ctx.get_attr(d, "value")?))
@@ -526,8 +527,8 @@ fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
             let v = match (name == "arith.sitofp", &k) {
                 (true, TypeKind::F32) => f64::from(signed(a, w) as f32),
                 (false, TypeKind::F32) => f64::from(a as f32),
-                (true, _) => round_float(&k, signed(a, w) as f64),
-                (false, _) => round_float(&k, a as f64),
+                (true, _) => round_float(k, signed(a, w) as f64),
+                (false, _) => round_float(k, a as f64),
             };
             return Some(Folded::Float(v));
         }
@@ -566,7 +567,7 @@ fn fold_in(ctx: Cx, op: Op, ed: Edition) -> Option<Folded> {
             };
             if ctx.kind(scalar_of(&ctx, rt)).is_float() {
                 let k = float_kind(&ctx, rt)?;
-                return Some(Folded::Float(float_from_bits(&k, bits)));
+                return Some(Folded::Float(float_from_bits(k, bits)));
             }
             width(&ctx, rt)?;
             return Some(Folded::Const(bits));
@@ -1106,13 +1107,13 @@ fn signed_div_round(a: u128, b: u128, w: u32, ceil: bool) -> Option<u128> {
 
 /// The float types the folders compute in: `f16`, `bf16`, `f32`, `f64`
 /// (`f80` and `f128` hold more than an `f64` computes).
-fn float_kind(ctx: &Context, t: Type) -> Option<TypeKind> {
+fn float_kind(ctx: &Context, t: Type) -> Option<&TypeKind> {
     let k = ctx.kind(scalar_of(ctx, t));
     matches!(
         k,
         TypeKind::F16 | TypeKind::BF16 | TypeKind::F32 | TypeKind::F64
     )
-    .then(|| k.clone())
+    .then_some(k)
 }
 
 /// IEEE 754 `remainder` (`APFloat::remainder`): `a - n * b`, `n` the
@@ -1246,7 +1247,7 @@ fn const_float(cx: Cx, v: Value) -> Option<f64> {
 /// payload).
 fn fold_float(ctx: Cx, op: &str, ops: &[Value], t: Type, ed: Edition) -> Option<Folded> {
     let k = float_kind(&ctx, t)?;
-    let single = k == TypeKind::F32;
+    let single = *k == TypeKind::F32;
     let &[l, r] = ops else {
         return None;
     };
@@ -1290,7 +1291,7 @@ fn fold_float(ctx: Cx, op: &str, ops: &[Value], t: Type, ed: Edition) -> Option<
     let v = if single {
         f64::from(apply(op, a as f32, b as f32))
     } else {
-        round_float(&k, apply(op, a, b))
+        round_float(k, apply(op, a, b))
     };
     if a.is_nan() || b.is_nan() {
         return None;

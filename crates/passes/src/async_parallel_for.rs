@@ -45,6 +45,9 @@ use mlir_async_syntax::Edition;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+mod sharded;
+pub use sharded::{exchange, run_shard, Coordinator, ShardLink};
+
 /// The pass's options, as upstream declares them in each generation.
 const OPTIONS: &[PassOption] = &[
     PassOption::new(
@@ -110,6 +113,39 @@ impl Pass for AsyncParallelFor {
         "AsyncParallelFor"
     }
     fn run(&self, pc: &mut PassContext, module: Op) -> Result<(), IrError> {
+        self.rewrite_module(pc, module).map(|_| ())
+    }
+}
+
+impl AsyncParallelFor {
+    /// The pass with `options` (as on the command line) for `edition`.
+    pub fn from_options(options: &str, edition: Edition) -> Result<AsyncParallelFor, String> {
+        let given = crate::parse_options(options)?;
+        for (k, v) in &given {
+            let Some(decl) = OPTIONS.iter().find(|o| o.name == k && o.exists_in(edition)) else {
+                return Err(format!("<Pass-Options-Parser>: no such option {k}"));
+            };
+            decl.check(v)?;
+        }
+        let opts = crate::PassOptions {
+            decls: OPTIONS,
+            given,
+        };
+        Ok(AsyncParallelFor {
+            async_dispatch: opts.bool("async-dispatch"),
+            num_workers: opts.int("num-workers") as i32,
+            min_task_size: opts.int("min-task-size") as i32,
+            target_block_size: opts.int("target-block-size") as i32,
+        })
+    }
+
+    /// Runs the pass on `module`; returns the functions it added, in the
+    /// order it added them: (base name, name given, function).
+    fn rewrite_module(
+        &self,
+        pc: &mut PassContext,
+        module: Op,
+    ) -> Result<Vec<(&'static str, Symbol, Op)>, IrError> {
         let cfg = Config {
             edition: pc.edition,
             async_dispatch: self.async_dispatch,
@@ -156,7 +192,8 @@ impl Pass for AsyncParallelFor {
                 "async-parallel-for: the rewrite did not converge",
             ));
         }
-        Ok(())
+        let mut tables = pattern.tables.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(tables.remove(&module).map(|t| t.made).unwrap_or_default())
     }
 }
 
@@ -179,6 +216,8 @@ struct SymbolNames {
     taken: FxHashSet<Symbol>,
     /// For a base name: every `base_N` below this N is taken.
     next_suffix: FxHashMap<Symbol, u32>,
+    /// The functions added, in order: (base name, name, function).
+    made: Vec<(&'static str, Symbol, Op)>,
 }
 
 impl SymbolNames {
@@ -635,7 +674,7 @@ impl Lowering<'_, '_, '_> {
     /// and announced before its body is built (as upstream inserts it
     /// into the symbol table first); returns it, its name and its entry
     /// block, with the insertion point at the block's end.
-    fn private_func(&mut self, base: &str, inputs: &[Type]) -> R<(Op, Symbol, Block)> {
+    fn private_func(&mut self, base: &'static str, inputs: &[Type]) -> R<(Op, Symbol, Block)> {
         let (sym, text) = self.names.unique(self.rw.ctx, base);
         let ctx = &mut *self.rw.ctx;
         let ft = ctx.function_type(inputs.to_vec(), vec![]);
@@ -656,6 +695,7 @@ impl Lowering<'_, '_, '_> {
         };
         self.rw.restore_insertion_point(Some(ip));
         self.rw.insert(func)?;
+        self.names.made.push((base, sym, func));
         let entry = self.block(body, inputs);
         Ok((func, sym, entry))
     }

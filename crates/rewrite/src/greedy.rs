@@ -78,20 +78,27 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: Op) -> bool {
     if !t.recursive_effects || ctx.regions_of(op).is_empty() {
         return t.pure || t.dead_if_unused || t.recursive_effects;
     }
+    // Each nested op is judged by its own traits as its block is scanned,
+    // last op first (where a block's stores and terminators are), so an
+    // effect ends the scan early; ops with recursive effects are scanned
+    // in turn.
     let mut stack = vec![op];
     while let Some(o) = stack.pop() {
-        let t = ctx.traits_of(o);
-        if t.recursive_effects {
-            for &r in ctx.regions_of(o) {
-                for &b in ctx.region_blocks(r) {
-                    stack.extend(ctx.block_ops_iter(b));
+        for &r in ctx.regions_of(o) {
+            for &b in ctx.region_blocks(r) {
+                let mut cur = ctx.last_op(b);
+                while let Some(n) = cur {
+                    let t = ctx.traits_of(n);
+                    if !(t.pure || t.dead_if_unused || t.recursive_effects) {
+                        return false;
+                    }
+                    if t.recursive_effects && !ctx.regions_of(n).is_empty() {
+                        stack.push(n);
+                    }
+                    cur = ctx.prev_op(n);
                 }
             }
         }
-        if t.pure || t.dead_if_unused || t.recursive_effects {
-            continue;
-        }
-        return false;
     }
     true
 }

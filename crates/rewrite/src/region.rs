@@ -109,11 +109,23 @@ pub fn erase_unreachable_blocks(
 
 /// What the dead-code analysis has proven live so far: ops, and block
 /// arguments (an op result is live when its op is).
+///
+/// MLIR repeats its walk until one proves nothing new live; the walk goes
+/// users first (blocks in post-order, ops last to first), so without
+/// back edges the first walk is already the fixed point, and a second one
+/// only confirms it. What a walk decides depends only on the liveness it
+/// reads, so the walk is repeated only when something it read as dead was
+/// proven live afterwards: then a repeat may decide differently, and
+/// otherwise it would not (the result is MLIR's).
 #[derive(Default)]
 struct LiveMap {
     ops: SecondaryMap<Op, bool>,
     args: SecondaryMap<Value, bool>,
-    changed: bool,
+    /// Read as dead by some decision.
+    read_dead_ops: SecondaryMap<Op, bool>,
+    read_dead_args: SecondaryMap<Value, bool>,
+    /// Something read as dead was proven live: walk again.
+    again: bool,
 }
 
 impl LiveMap {
@@ -123,7 +135,7 @@ impl LiveMap {
             ValueDef::BlockArg(..) => {
                 if !self.args[v] {
                     self.args[v] = true;
-                    self.changed = true;
+                    self.again |= self.read_dead_args[v];
                 }
             }
         }
@@ -131,8 +143,22 @@ impl LiveMap {
     fn set_op_live(&mut self, o: Op) {
         if !self.ops[o] {
             self.ops[o] = true;
-            self.changed = true;
+            self.again |= self.read_dead_ops[o];
         }
+    }
+    fn op_live(&mut self, o: Op) -> bool {
+        let l = self.ops[o];
+        if !l {
+            self.read_dead_ops[o] = true;
+        }
+        l
+    }
+    fn arg_live(&mut self, a: Value) -> bool {
+        let l = self.args[a];
+        if !l {
+            self.read_dead_args[a] = true;
+        }
+        l
     }
 }
 
@@ -152,10 +178,10 @@ fn process_value(ctx: &Context, ifaces: &dyn OpInterfaces, v: Value, live: &mut 
         // A branch operand lives only if the argument it feeds does.
         if ctx.traits_of(u.op).is_terminator {
             if let Some(arg) = successor_arg(ctx, ifaces, u.op, u.index as usize) {
-                return live.args[arg];
+                return live.arg_live(arg);
             }
         }
-        live.ops[u.op]
+        live.op_live(u.op)
     });
     if proved {
         live.set_value_live(ctx, v);
@@ -299,11 +325,11 @@ pub fn run_region_dce(
 ) -> Result<bool, RewriteError> {
     let mut live = LiveMap::default();
     loop {
-        live.changed = false;
+        live.again = false;
         for &r in regions {
             propagate_region(rw.ctx, ifaces, r, &mut live);
         }
-        if !live.changed {
+        if !live.again {
             break;
         }
     }

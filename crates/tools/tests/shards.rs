@@ -1,5 +1,6 @@
 //! `-async-to-async-runtime`, alone or followed by the reference-counting
-//! passes, run in parts (`--mlir-shards=N`) must print
+//! passes, and `-async-parallel-for`, run in parts (`--mlir-shards=N`) must
+//! print
 //! what the whole-module run prints, byte for byte, and fail as it fails
 //! (same diagnostics, same exit code): on every `.mlir` file of our tests
 //! and, when `../shared` is on the machine, of the upstream corpus and of
@@ -31,8 +32,14 @@ fn check(file: &Path, failures: &mut Vec<String>) -> usize {
     const RC: &str = "-async-runtime-ref-counting";
     const RC_OPT: &str = "-async-runtime-ref-counting-opt";
     const POLICY: &str = "-async-runtime-policy-based-ref-counting";
+    const PF: &str = "-async-parallel-for";
+    const PF_LOOP: &str = "-async-parallel-for=async-dispatch=false";
+    const PF_RUNTIME: &str = "-async-parallel-for=num-workers=-1";
     for passes in [
-        &[A2AR][..],
+        &[PF][..],
+        &[PF_LOOP],
+        &[PF_RUNTIME],
+        &[A2AR],
         &[ELIMINATE],
         &[A2AR, RC, RC_OPT],
         &[ELIMINATE, RC, RC_OPT],
@@ -162,6 +169,20 @@ fn parts_print_what_the_whole_module_prints() {
         if ok {
             files.push(file);
         }
+    }
+    // Parallel loops: both shapes of bench/parallel-for, in each syntax.
+    let pf_py = root.join("bench/parallel-for/gen.py");
+    for (syntax, loops, mulf) in [("14", 12, 0), ("15", 9, 0), ("13", 7, 0), ("14", 6, 3)] {
+        let file = tmp.join(format!("pf{syntax}-{loops}-{mulf}.mlir"));
+        let ok = Command::new("python3")
+            .arg(&pf_py)
+            .args(["--loops", &loops.to_string(), "--mulf", &mulf.to_string()])
+            .args(["--syntax", syntax, "-o"])
+            .arg(&file)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(ok, "bench/parallel-for/gen.py failed");
+        files.push(file);
     }
     let mut failures = vec![];
     let mut sharded = 0;

@@ -23,7 +23,8 @@ use super::Options;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::fxhash::FxHashSet;
 use mlir_async_ir::{parallel, Context, Op};
-use mlir_async_passes::async_to_async_runtime::{exchange, run_shard, ShardLink};
+use mlir_async_passes::async_parallel_for::{self as pf, AsyncParallelFor};
+use mlir_async_passes::async_to_async_runtime::{self as rt, exchange, run_shard, ShardLink};
 use mlir_async_passes::{make_pass_for, run_entry, PassContext, PipelineEntry};
 use mlir_async_syntax::printer::{print_type_into, BodySource, Printer};
 use mlir_async_syntax::{parse_source, write_sources, Edition, EditionEvidence, PrintOptions};
@@ -41,30 +42,59 @@ pub(super) struct ShardedRun {
     pub written: Result<(), String>,
 }
 
-/// The pipelines a sharded run takes: `-async-to-async-runtime`, then
-/// passes that change each function by what it holds alone
-/// (`Pass::local_to_functions`: the reference-counting passes).
+/// The pipelines a sharded run takes: `-async-to-async-runtime` or
+/// `-async-parallel-for`, then passes that change each function by what
+/// it holds alone (`Pass::local_to_functions`: the reference-counting
+/// passes).
 struct ShardPipeline<'o> {
-    /// `eliminate-blocking-await-ops`.
-    eliminate: bool,
+    first: First<'o>,
     /// The passes after it: name and options.
     rest: Vec<(&'o str, &'o str)>,
+}
+
+/// The module pass a sharded run starts with.
+#[derive(Clone, Copy)]
+enum First<'o> {
+    /// `-async-to-async-runtime`, with `eliminate-blocking-await-ops`.
+    Runtime { eliminate: bool },
+    /// `-async-parallel-for` with its options.
+    ParallelFor { options: &'o str },
+}
+
+impl First<'_> {
+    fn name(self) -> &'static str {
+        match self {
+            First::Runtime { .. } => "async-to-async-runtime",
+            First::ParallelFor { .. } => "async-parallel-for",
+        }
+    }
+}
+
+/// A shard's end of its first pass's exchange with the coordinator.
+enum Link {
+    Runtime(ShardLink),
+    ParallelFor(pf::ShardLink),
 }
 
 fn shard_pipeline(o: &Options) -> Option<ShardPipeline<'_>> {
     let ((name, opts, false), rest) = o.pipeline.split_first()? else {
         return None;
     };
-    if name != "async-to-async-runtime" {
-        return None;
-    }
-    let mut eliminate = false;
-    for (k, v) in mlir_async_passes::parse_options(opts).ok()? {
-        if k != "eliminate-blocking-await-ops" {
-            return None;
+    let first = match name.as_str() {
+        "async-to-async-runtime" => {
+            let mut eliminate = false;
+            for (k, v) in mlir_async_passes::parse_options(opts).ok()? {
+                if k != "eliminate-blocking-await-ops" {
+                    return None;
+                }
+                eliminate = mlir_async_passes::parse_bool(&k, &v).ok()?;
+            }
+            First::Runtime { eliminate }
         }
-        eliminate = mlir_async_passes::parse_bool(&k, &v).ok()?;
-    }
+        // Its options are checked against the input's generation.
+        "async-parallel-for" => First::ParallelFor { options: opts },
+        _ => return None,
+    };
     let mut later = vec![];
     for (name, opts, is_pipeline) in rest {
         if *is_pipeline {
@@ -76,10 +106,7 @@ fn shard_pipeline(o: &Options) -> Option<ShardPipeline<'_>> {
         }
         later.push((name.as_str(), opts.as_str()));
     }
-    Some(ShardPipeline {
-        eliminate,
-        rest: later,
-    })
+    Some(ShardPipeline { first, rest: later })
 }
 
 /// Where to cut `text` into `parts` parts: at the first line after each
@@ -225,7 +252,7 @@ fn run_part(
     k: usize,
     parsed: Sender<PartParsed>,
     declared: Receiver<Declared>,
-    link: ShardLink,
+    link: Link,
     pipeline: &ShardPipeline,
 ) -> Result<(ShardState, Phases), &'static str> {
     let mut phases = vec![0.0; 4];
@@ -251,8 +278,19 @@ fn run_part(
         edition,
         warnings: vec![],
     };
-    run_shard(&mut pc, s.module, foreign, link, pipeline.eliminate)
-        .map_err(|_| "the pass needs the whole module")?;
+    match (pipeline.first, link) {
+        (First::Runtime { eliminate }, Link::Runtime(link)) => {
+            run_shard(&mut pc, s.module, foreign, link, eliminate)
+                .map_err(|_| "the pass needs the whole module")?
+        }
+        (First::ParallelFor { options }, Link::ParallelFor(link)) => {
+            let pass = AsyncParallelFor::from_options(options, edition)
+                .map_err(|_| "a pass has bad options")?;
+            pf::run_shard(&pass, &mut pc, s.module, &foreign, link)
+                .map_err(|_| "the pass needs the whole module")?
+        }
+        _ => return Err("the pass needs the whole module"),
+    }
     phases[2] = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
     verify(&s.ctx, &s.reg, s.module, edition)
@@ -322,7 +360,26 @@ pub(super) fn try_sharded(
         .zip(&ends)
         .map(|(&(s, l), &e)| (s, e, l))
         .collect();
-    let (coordinator, links) = exchange(parts.len());
+    let (coordinator, links): (Box<dyn FnOnce() + Send>, Vec<Link>) = match pipeline.first {
+        First::Runtime { eliminate } => {
+            let (c, links) = exchange(parts.len());
+            (
+                Box::new(move || {
+                    let _: Result<(), rt::NotSharded> = c.run(eliminate);
+                }),
+                links.into_iter().map(Link::Runtime).collect(),
+            )
+        }
+        First::ParallelFor { .. } => {
+            let (c, links) = pf::exchange(parts.len());
+            (
+                Box::new(move || {
+                    let _ = c.run();
+                }),
+                links.into_iter().map(Link::ParallelFor).collect(),
+            )
+        }
+    };
     let mut edition = o.edition.unwrap_or(Edition::V15);
     let results: Vec<Result<(ShardState, Phases), &str>> = std::thread::scope(|sc| {
         let (parsed, from_parts) = channel();
@@ -382,7 +439,7 @@ pub(super) fn try_sharded(
         // A part still waiting for declarations fails, and so does every
         // part waiting in the pass when one stopped.
         drop(to_parts);
-        let _ = coordinator.run(pipeline.eliminate);
+        coordinator();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or(Err("a part stopped")))
@@ -397,7 +454,7 @@ pub(super) fn try_sharded(
         }
         shards.push(s);
     }
-    let mut names = vec!["Parser", "Verifier", "async-to-async-runtime", "Verifier"];
+    let mut names = vec!["Parser", "Verifier", pipeline.first.name(), "Verifier"];
     for &(name, _) in &pipeline.rest {
         names.extend([name, "Verifier"]);
     }
@@ -443,7 +500,12 @@ pub(super) fn try_sharded(
             ops,
         });
     }
-    for (s, ops) in shards.iter().zip(outlined) {
+    // `-async-parallel-for` adds the functions of the last part first.
+    let mut outlined: Vec<_> = shards.iter().zip(outlined).collect();
+    if matches!(pipeline.first, First::ParallelFor { .. }) {
+        outlined.reverse();
+    }
+    for (s, ops) in outlined {
         sources.push(BodySource {
             ctx: &s.ctx,
             hooks: &s.reg,

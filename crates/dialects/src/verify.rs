@@ -68,6 +68,27 @@ impl<'a> Verifier<'a> {
             self.check_parent(op, st)?;
         }
         check_single_block_regions(ctx, op, st).map_err(|m| self.op_error(op, m))?;
+        // A symbol table (a module) holds one block: 15 says so by
+        // `builtin.module`'s SingleBlock trait and its SizedRegion<1>
+        // `bodyRegion`, 13 and 14 by the SymbolTable trait, all before the
+        // ops inside. A module of several blocks is what lowering `scf` at
+        // module level leaves.
+        if ctx.traits_of(op).symbol_table {
+            if let Some(&r) = ctx.regions_of(op).first() {
+                let n = ctx.region_blocks(r).len();
+                let msg = match (self.edition, n) {
+                    (_, 1) => None,
+                    (Edition::V15, 0) => Some(
+                        "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks",
+                    ),
+                    (Edition::V15, _) => Some("expects region #0 to have 0 or 1 blocks"),
+                    _ => Some("Operations with a 'SymbolTable' must have exactly one block"),
+                };
+                if let Some(m) = msg {
+                    return Err(self.op_error(op, m));
+                }
+            }
+        }
         // 15 checks the implicit terminator once the regions verified.
         if self.edition != Edition::V15 {
             self.check_implicit_terminator(op, st)?;

@@ -17,7 +17,8 @@
 //! Deterministic (fixed seeds per input name). `PIPELINE_MUTATIONS=N`
 //! runs N mutants per chunk (default 1; the report of issue #16 gives the
 //! counts of a large run), `PIPELINE_ONLY=<part of a name>` restricts the
-//! inputs.
+//! inputs, `PIPELINE_DUMP=<dir>` writes each failing case's input there
+//! (its pipeline and seed on stderr).
 
 #[path = "../../dialects/tests/support/mod.rs"]
 mod mutate;
@@ -70,7 +71,45 @@ fn pipeline_text(p: &str, ed: Edition) -> String {
         "convert-scf-to-std"
     };
     let std = mlir_async_tools::run_main::standard_pipeline(ed).join(",");
-    p.replace("{scf}", scf).replace("{std}", &std)
+    let p = p.replace("{scf}", scf).replace("{std}", &std);
+    // LLVM 13's async-parallel-for has no min-task-size (it was added in
+    // 14); mlir-opt-13 rejects the option.
+    if ed == Edition::V13 {
+        p.replace(" min-task-size=2", "")
+    } else {
+        p
+    }
+}
+
+/// A verifier failure after a pass that mlir-opt-13/14/15 report the same
+/// way (their pass succeeds, the verifier run after it fails):
+/// - lowering `scf` inside a region that holds one block (an
+///   `async.execute` not yet outlined) leaves several blocks there:
+///   "expects region #0 to have 0 or 1 blocks"
+///   (`tests/passes/scf-to-cf-in-execute.mlir`);
+/// - lowering `scf` at module level leaves a module of several blocks
+///   (`tests/opt/module-blocks.mlir`; 13 and 14 word it as the
+///   SymbolTable trait);
+/// - `-convert-async-to-llvm` converts a function's signature but not a
+///   `func.constant` naming it: "reference to function with mismatched
+///   type".
+fn upstream_fails_alike(pass: &str, message: &str) -> bool {
+    let scf = matches!(pass, "convert-scf-to-cf" | "convert-scf-to-std")
+        && (message.contains("to have 0 or 1 blocks")
+            || message.contains("'SymbolTable' must have exactly one block"));
+    let constant = pass == "convert-async-to-llvm"
+        && message.contains("reference to function with mismatched type");
+    scf || constant
+}
+
+/// Printed text mlir-opt-14/15 cannot read back either: `memref.dma_start`
+/// prints its attribute dictionary, which its parser does not take (both
+/// generations: "expected ':'"). We print and parse as they do.
+fn upstream_cannot_read_back(printed: &str, line: u32) -> bool {
+    printed
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .is_some_and(|l| l.contains("memref.dma_start") && l.contains("] {"))
 }
 
 /// Parses and verifies `raw`; `None` if it is rejected (with a located
@@ -139,6 +178,10 @@ fn case(raw: Vec<u8>, pipeline: &'static str, seed: u64) -> Result<Stats, String
             return Ok(st);
         }
         if let Err(err) = verify(&ctx, &reg, module, ed) {
+            if upstream_fails_alike(e.pass.name(), &err.message) {
+                st.pass_failed += 1;
+                return Ok(st);
+            }
             return Err(format!(
                 "{} left IR that does not verify: {}",
                 e.pass.name(),
@@ -170,6 +213,7 @@ fn case(raw: Vec<u8>, pipeline: &'static str, seed: u64) -> Result<Stats, String
                 return Err(format!("printed output does not verify: {}", err.message));
             }
         }
+        Err(d) if upstream_cannot_read_back(&out, d.line) => {}
         Err(d) => {
             return Err(format!(
                 "printed output does not parse: {}:{}: {}",
@@ -254,6 +298,8 @@ fn mutants_through_the_passes_and_the_executor() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
     let only = std::env::var("PIPELINE_ONLY").unwrap_or_default();
+    // PIPELINE_DUMP=<dir> writes each failing case's input there.
+    let dump = std::env::var_os("PIPELINE_DUMP").map(PathBuf::from);
     let inputs = inputs();
     let mut total = Stats::default();
     let mut problems = vec![];
@@ -277,6 +323,7 @@ fn mutants_through_the_passes_and_the_executor() {
             let pipeline = PIPELINES[rng.below(PIPELINES.len())];
             let s = rng.next();
             cases += 1;
+            let kept = dump.as_ref().map(|_| text.clone());
             match guarded(text, pipeline, s) {
                 Ok(st) => {
                     total.runs += st.runs;
@@ -287,7 +334,14 @@ fn mutants_through_the_passes_and_the_executor() {
                     total.compiled += st.compiled;
                     total.executor_refused += st.executor_refused;
                 }
-                Err(e) => problems.push(format!("{name} case {k} ({pipeline}): {e}")),
+                Err(e) => {
+                    if let (Some(dir), Some(t)) = (&dump, kept) {
+                        let f = dir.join(format!("{}.mlir", problems.len()));
+                        let _ = std::fs::write(&f, t);
+                        eprintln!("{}: {name} case {k} ({pipeline}, seed {s:#x})", f.display());
+                    }
+                    problems.push(format!("{name} case {k} ({pipeline}): {e}"))
+                }
             }
         }
     }

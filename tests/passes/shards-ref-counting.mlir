@@ -13,7 +13,7 @@
 // RUN:   | FileCheck %s --check-prefix=WHOLE
 
 // PARTS-NOT: runs whole
-// WHOLE: mlir-async-opt: note: --mlir-shards: the module runs whole: the pipeline is not -async-to-async-runtime followed by passes local to functions
+// WHOLE: mlir-async-opt: note: --mlir-shards: the module runs whole: the pipeline is not -async-to-async-runtime or -async-parallel-for followed by passes local to functions
 
 // The token is returned: its reference goes to the caller.
 // CHECK-LABEL: func.func @producer(%arg0: f32) -> !async.token {

@@ -59,7 +59,7 @@ OPTIONS:
   --mlir-edition=<13|14|15>         Read and print in the syntax of this LLVM release (default: $MLIR_ASYNC_EDITION, else that of the input)
   --mlir-timing                     Display execution times
   --mlir-disable-threading          Verify and print on the calling thread only
-  --mlir-shards=<n>                 Run -async-to-async-runtime (alone or followed by the ref-counting passes) on n parts of the module at once (default: one per core above 64 KB of text; 1: never)
+  --mlir-shards=<n>                 Run -async-to-async-runtime or -async-parallel-for (alone or followed by the ref-counting passes) on n parts of the module at once (default: one per core above 64 KB of text; 1: never)
   --print-ir-after-all              Print IR after each pass
   --pass-pipeline=<pipeline>        A textual description of a pass pipeline to run
   --help                            Display available options

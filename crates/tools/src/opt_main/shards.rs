@@ -333,7 +333,7 @@ pub(super) fn try_sharded(
     text: &str,
 ) -> Result<ShardedRun, &'static str> {
     let pipeline = shard_pipeline(o).ok_or(
-        "the pipeline is not -async-to-async-runtime followed by passes local to functions",
+        "the pipeline is not -async-to-async-runtime or -async-parallel-for followed by passes local to functions",
     )?;
     let pipeline = &pipeline;
     if o.print_generic || o.print_debuginfo || o.print_ir_after_all {

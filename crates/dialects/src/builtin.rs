@@ -118,8 +118,10 @@ fn print_module(p: &mut Printer, op: Op) {
     } else {
         " "
     });
+    // A module has no terminator to elide (NoTerminator in 13-15): an op
+    // that is a terminator elsewhere (`llvm.return`) still prints here.
     let r = p.ctx.regions_of(op)[0];
-    p.region(r, false, false);
+    p.region(r, false, true);
 }
 
 /// The signature of a function: (inputs, results).

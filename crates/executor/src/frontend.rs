@@ -231,6 +231,16 @@ impl LType {
 
 /// The [`LType`] of an IR type.
 pub fn ltype(ctx: &Context, t: Type) -> LType {
+    ltype_in(ctx, t, &mut Vec::new())
+}
+
+/// [`ltype`], with the identified structs being converted on `open`: an
+/// identified struct may point to itself (`!llvm.struct<"list", (i32,
+/// ptr<struct<"list">>)>`), and following that pointer again would never
+/// end. The inner reference becomes an opaque pointee; nothing looks
+/// through it (a GEP walks only its own pointer's element type, and a value
+/// loaded from the field gets its type from the IR again).
+fn ltype_in(ctx: &Context, t: Type, open: &mut Vec<Type>) -> LType {
     match ctx.kind(t) {
         TypeKind::Integer(w, _) => LType::Int(*w),
         TypeKind::Index => LType::Int(64),
@@ -239,31 +249,40 @@ pub fn ltype(ctx: &Context, t: Type) -> LType {
         TypeKind::F32 => LType::F32,
         TypeKind::F64 => LType::F64,
         TypeKind::Vector { shape, elem, .. } if shape.len() == 1 => {
-            LType::Vector(Box::new(ltype(ctx, *elem)), shape[0] as u64)
+            LType::Vector(Box::new(ltype_in(ctx, *elem, open)), shape[0] as u64)
         }
         TypeKind::Dialect(_) => match llvm::classify(ctx, t) {
             Some(LlvmType::Void) => LType::Void,
             Some(LlvmType::Token) => LType::Token,
             Some(LlvmType::Pointer { pointee, .. }) => {
-                LType::Ptr(pointee.map(|p| Box::new(ltype(ctx, p))))
+                LType::Ptr(pointee.map(|p| Box::new(ltype_in(ctx, p, open))))
             }
             Some(LlvmType::Array { element, count }) => {
-                LType::Array(Box::new(ltype(ctx, element)), count)
+                LType::Array(Box::new(ltype_in(ctx, element, open)), count)
             }
             Some(LlvmType::Vector {
                 element,
                 count,
                 scalable: false,
-            }) => LType::Vector(Box::new(ltype(ctx, element)), u64::from(count)),
+            }) => LType::Vector(Box::new(ltype_in(ctx, element, open)), u64::from(count)),
             Some(LlvmType::Function(f)) => LType::Func(
-                Box::new(ltype(ctx, f.result)),
-                f.params.iter().map(|p| ltype(ctx, *p)).collect(),
+                Box::new(ltype_in(ctx, f.result, open)),
+                f.params.iter().map(|p| ltype_in(ctx, *p, open)).collect(),
                 f.vararg,
             ),
-            Some(LlvmType::Struct(st)) if st.body.is_some() => LType::Struct(
-                st.elements().iter().map(|e| ltype(ctx, *e)).collect(),
-                st.packed,
-            ),
+            Some(LlvmType::Struct(st)) if st.body.is_some() => {
+                if st.name.is_some() && open.contains(&t) {
+                    return LType::Other(type_text(ctx, t));
+                }
+                open.push(t);
+                let fields = st
+                    .elements()
+                    .iter()
+                    .map(|e| ltype_in(ctx, *e, open))
+                    .collect();
+                open.pop();
+                LType::Struct(fields, st.packed)
+            }
             _ => LType::Other(type_text(ctx, t)),
         },
         _ => LType::Other(type_text(ctx, t)),

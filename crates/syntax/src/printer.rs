@@ -563,8 +563,9 @@ impl<'a> Printer<'a> {
         Self::print_sources_with(std::slice::from_ref(&source), opts, consume)
     }
 
-    /// The ops of `top`'s body that can be printed apart: all but a
-    /// terminator the body may elide; `None` if any defines a value.
+    /// The ops of `top`'s body that can be printed apart; `None` if any
+    /// defines a value, or if the body ends in a terminator (a module
+    /// prints every op it holds, so such an odd module prints whole).
     pub fn body_ops(ctx: &Context, top: Op) -> Option<Vec<Op>> {
         let &[r] = ctx.regions_of(top) else {
             return None;
@@ -575,10 +576,9 @@ impl<'a> Printer<'a> {
         if !ctx.block_args(body).is_empty() {
             return None;
         }
-        let mut ops: Vec<Op> = ctx.block_ops_iter(body).collect();
-        // A terminator the body may elide stays with the frame.
+        let ops: Vec<Op> = ctx.block_ops_iter(body).collect();
         if ops.last().is_some_and(|&o| ctx.traits_of(o).is_terminator) {
-            ops.pop();
+            return None;
         }
         if ops.iter().any(|&o| !ctx.results(o).is_empty()) {
             return None;

@@ -2101,23 +2101,30 @@ fn operand_kind_error(ctx: &Context, what: &str, i: usize, t: Type, kind: &str) 
 const MEMREF_KIND: &str = "unranked.memref of any type values or memref of any type values";
 const TENSOR_KIND: &str = "tensor of any type values";
 
+/// `: memref-type`, with the tensor type of the same shape and element
+/// (`op` names the op in the error).
+fn memref_and_tensor_type(p: &mut Parser, op: &str) -> PResult<(Type, Type)> {
+    let pos = p.pos;
+    let mt = colon_type(p)?;
+    match tensor_of_memref(p.ctx, mt) {
+        Some(tt) => Ok((mt, tt)),
+        None => p.err(
+            pos,
+            format!(
+                "custom op '{op}' 'memref' must be {MEMREF_KIND}, but got '{}'",
+                tyname(p.ctx, mt)
+            ),
+        ),
+    }
+}
+
 /// `%tensor, %memref attrs : memref-type`.
 fn parse_tensor_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let t = p.parse_operand_ref()?;
     p.expect(",")?;
     let m = p.parse_operand_ref()?;
     attr_dict(p, st)?;
-    let pos = p.pos;
-    let mt = colon_type(p)?;
-    let Some(tt) = tensor_of_memref(p.ctx, mt) else {
-        return p.err(
-            pos,
-            format!(
-                "custom op 'memref.tensor_store' 'memref' must be {MEMREF_KIND}, but got '{}'",
-                tyname(p.ctx, mt)
-            ),
-        );
-    };
+    let (mt, tt) = memref_and_tensor_type(p, "memref.tensor_store")?;
     st.operands.push(p.resolve_operand(&t, tt)?);
     st.operands.push(p.resolve_operand(&m, mt)?);
     Ok(())
@@ -2151,30 +2158,10 @@ fn verify_tensor_store(ctx: &Context, op: Op) -> Result<(), String> {
 fn parse_buffer_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let t = p.parse_operand_ref()?;
     attr_dict(p, st)?;
-    let pos = p.pos;
-    let mt = colon_type(p)?;
-    let Some(tt) = tensor_of_memref(p.ctx, mt) else {
-        return p.err(
-            pos,
-            format!(
-                "custom op 'memref.buffer_cast' 'memref' must be {MEMREF_KIND}, but got '{}'",
-                tyname(p.ctx, mt)
-            ),
-        );
-    };
+    let (mt, tt) = memref_and_tensor_type(p, "memref.buffer_cast")?;
     st.operands.push(p.resolve_operand(&t, tt)?);
     st.result_types.push(mt);
     Ok(())
-}
-
-/// ` %x attrs : result-type`.
-fn print_result_typed(p: &mut Printer, op: Op) {
-    p.w(" ");
-    p.operand(p.ctx.operands(op)[0]);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
 }
 
 /// `SameOperandsAndResultShape` and `...ElementType` of a cast between a

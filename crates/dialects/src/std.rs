@@ -8,7 +8,7 @@
 use crate::util::*;
 use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
-use mlir_async_syntax::{PResult, Parser, Printer};
+use mlir_async_syntax::{PResult, Parser};
 
 pub fn ops() -> Vec<OpDef> {
     let float = |name, n| {
@@ -30,7 +30,7 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_rank)
             .pure(),
         OpDef::new("std.splat")
-            .syntax(parse_splat, print_splat)
+            .syntax(parse_splat, print_result_typed)
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_splat)
             .pure(),
@@ -107,15 +107,6 @@ fn parse_splat(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     st.operands.push(p.resolve_operand(&v, elem)?);
     st.result_types.push(t);
     Ok(())
-}
-
-fn print_splat(p: &mut Printer, op: Op) {
-    p.w(" ");
-    p.operand(p.ctx.operands(op)[0]);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
 }
 
 fn verify_splat(ctx: &Context, op: Op) -> Result<(), String> {

@@ -257,6 +257,16 @@ pub fn parse_operand_attrs_type(p: &mut Parser, st: &mut OperationState, _: usiz
     Ok(())
 }
 
+/// ` %x attrs : result-type`.
+pub fn print_result_typed(p: &mut Printer, op: Op) {
+    p.w(" ");
+    p.operand(p.ctx.operands(op)[0]);
+    p.attr_dict(op, &[]);
+    p.w(" : ");
+    let t = p.ctx.value_type(p.ctx.result(op, 0));
+    p.ty(t);
+}
+
 /// [`print_operands_attrs_type`] typed by the first operand.
 pub fn print_operand_attrs_type(p: &mut Printer, op: Op) {
     print_operands_attrs_type(p, op, 0)

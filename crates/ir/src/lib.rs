@@ -710,17 +710,20 @@ impl Context {
             c.clear();
         }
     }
+    /// The table op whose body is block `b` and the key `op` has there,
+    /// when some table is cached and `op` is a symbol.
+    fn cached_table_entry(&mut self, b: Block, op: Op) -> Option<(Op, u64)> {
+        if self.no_cached_tables() {
+            return None;
+        }
+        let t = self.blocks[b].parent.and_then(|r| self.regions[r].parent)?;
+        Some((t, self.symbol_key_of(op)?))
+    }
     /// Keeps a cached table whose body is `b` in step with `op` having
     /// just been inserted there: conversions add the runtime functions
     /// they call one by one while they look others up.
     fn note_inserted(&mut self, b: Block, op: Op) {
-        if self.no_cached_tables() {
-            return;
-        }
-        let Some(t) = self.blocks[b].parent.and_then(|r| self.regions[r].parent) else {
-            return;
-        };
-        let Some(k) = self.symbol_key_of(op) else {
+        let Some((t, k)) = self.cached_table_entry(b, op) else {
             return;
         };
         let c = self
@@ -743,14 +746,8 @@ impl Context {
     }
     /// The removal counterpart of [`Context::note_inserted`].
     fn note_removed(&mut self, op: Op) {
-        if self.no_cached_tables() {
-            return;
-        }
         let Some(b) = self.ops[op].parent else { return };
-        let Some(t) = self.blocks[b].parent.and_then(|r| self.regions[r].parent) else {
-            return;
-        };
-        let Some(k) = self.symbol_key_of(op) else {
+        let Some((t, k)) = self.cached_table_entry(b, op) else {
             return;
         };
         let c = self

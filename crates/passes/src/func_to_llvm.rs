@@ -627,8 +627,11 @@ fn branch(_: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewriter)
     };
     let mut st = mlir_async_ir::OperationState::new(ctx.sym(target), ctx.op_loc(op));
     st.operands = operands.to_vec();
-    st.successors = ctx.successors(op).to_vec();
     st.attrs = ctx.attrs(op).to_vec();
+    let successors = ctx.successors(op).to_vec();
+    for s in successors {
+        st.successors.push(rw.convert_successor_types(s)?);
+    }
     rw.set_insertion_point(op);
     rw.create(st)?;
     rw.erase_op(op)?;

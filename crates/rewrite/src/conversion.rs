@@ -816,6 +816,31 @@ impl<'a> ConversionRewriter<'a> {
         }
         self.convert_block_signature(first, entry).map(Some)
     }
+    /// Converts the argument types of `b`, a block some branch leads to,
+    /// when its parent op did not (an already legal `llvm.func` holding
+    /// `index` block arguments): later MLIR's `getConvertedBlock`. A block
+    /// whose types are legal, or already converted, is returned as it is.
+    pub fn convert_successor_types(&mut self, b: Block) -> Result<Block, RewriteError> {
+        let Some(conv) = self.converter.clone() else {
+            return Ok(b);
+        };
+        let ctx = &mut *self.rw.ctx;
+        let is_entry = ctx
+            .parent_region(b)
+            .is_some_and(|r| ctx.entry_block(r) == Some(b));
+        if is_entry || self.state.block_converted.contains(&b) {
+            return Ok(b);
+        }
+        let types: Vec<_> = ctx
+            .block_args(b)
+            .iter()
+            .map(|&a| ctx.value_type(a))
+            .collect();
+        if types.iter().all(|&t| conv.is_legal(ctx, t)) {
+            return Ok(b);
+        }
+        self.convert_block_signature(b, None)
+    }
     /// Applies `conversion` to the entry block of `region`.
     pub fn apply_signature_conversion(
         &mut self,

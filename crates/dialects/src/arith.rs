@@ -6,35 +6,52 @@ use crate::OpDef;
 use mlir_async_ir::*;
 use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
-const BINARY: &[&str] = &[
-    "arith.addf",
-    "arith.subf",
-    "arith.mulf",
-    "arith.divf",
-    "arith.remf",
-    "arith.addi",
-    "arith.subi",
-    "arith.muli",
-    "arith.divsi",
-    "arith.divui",
-    "arith.remsi",
-    "arith.remui",
-    "arith.andi",
-    "arith.ori",
-    "arith.xori",
-    "arith.maxf",
-    "arith.minf",
-    "arith.shli",
-    "arith.shrsi",
-    "arith.shrui",
-    "arith.ceildivsi",
-    "arith.ceildivui",
-    "arith.floordivsi",
-    "arith.maxsi",
-    "arith.minsi",
-    "arith.maxui",
-    "arith.minui",
-];
+/// `$lhs, $rhs attr-dict : type($result)` with `SameOperandsAndResultType`.
+macro_rules! binary_ops {
+    ($($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "`: two operands and a result of one type.")]
+            pub struct $ty = $name {
+                operands: [lhs: One, rhs: One],
+                results: [result],
+                format: "$lhs `,` $rhs attr-dict `:` type($result)",
+                infer: AllSame,
+            }
+        })*
+        const BINARY: &[fn() -> OpDef] = &[$($ty::def),*];
+    };
+}
+
+binary_ops! {
+    AddFOp = "arith.addf";
+    SubFOp = "arith.subf";
+    MulFOp = "arith.mulf";
+    DivFOp = "arith.divf";
+    RemFOp = "arith.remf";
+    AddIOp = "arith.addi";
+    SubIOp = "arith.subi";
+    MulIOp = "arith.muli";
+    DivSIOp = "arith.divsi";
+    DivUIOp = "arith.divui";
+    RemSIOp = "arith.remsi";
+    RemUIOp = "arith.remui";
+    AndIOp = "arith.andi";
+    OrIOp = "arith.ori";
+    XOrIOp = "arith.xori";
+    MaxFOp = "arith.maxf";
+    MinFOp = "arith.minf";
+    ShLIOp = "arith.shli";
+    ShRSIOp = "arith.shrsi";
+    ShRUIOp = "arith.shrui";
+    CeilDivSIOp = "arith.ceildivsi";
+    CeilDivUIOp = "arith.ceildivui";
+    FloorDivSIOp = "arith.floordivsi";
+    MaxSIOp = "arith.maxsi";
+    MinSIOp = "arith.minsi";
+    MaxUIOp = "arith.maxui";
+    MinUIOp = "arith.minui";
+}
+
 /// The binary ops with MLIR's `Commutative` trait (LLVM 14 and 15).
 const COMMUTATIVE: &[&str] = &[
     "arith.addi",
@@ -47,19 +64,85 @@ const COMMUTATIVE: &[&str] = &[
     "arith.maxf",
     "arith.minf",
 ];
-const CASTS: &[&str] = &[
-    "arith.index_cast",
-    "arith.sitofp",
-    "arith.uitofp",
-    "arith.fptosi",
-    "arith.fptoui",
-    "arith.extf",
-    "arith.truncf",
-    "arith.extsi",
-    "arith.extui",
-    "arith.trunci",
-    "arith.bitcast",
-];
+
+/// `$in attr-dict : type($in) to type($out)`.
+macro_rules! cast_ops {
+    ($($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "`: a value converted to another type.")]
+            pub struct $ty = $name {
+                operands: [input: One],
+                results: [output],
+                format: "$input attr-dict `:` type($input) `to` type($output)",
+                infer: Spelled,
+            }
+        })*
+        const CASTS: &[fn() -> OpDef] = &[$($ty::def),*];
+    };
+}
+
+cast_ops! {
+    IndexCastOp = "arith.index_cast";
+    SIToFPOp = "arith.sitofp";
+    UIToFPOp = "arith.uitofp";
+    FPToSIOp = "arith.fptosi";
+    FPToUIOp = "arith.fptoui";
+    ExtFOp = "arith.extf";
+    TruncFOp = "arith.truncf";
+    ExtSIOp = "arith.extsi";
+    ExtUIOp = "arith.extui";
+    TruncIOp = "arith.trunci";
+    BitcastOp = "arith.bitcast";
+}
+
+crate::op! {
+    /// `arith.negf`: one operand and a result of its type.
+    pub struct NegFOp = "arith.negf" {
+        operands: [operand: One],
+        results: [result],
+        format: "$operand attr-dict `:` type($result)",
+        infer: AllSame,
+    }
+}
+
+crate::op! {
+    /// `arith.cmpi`: the predicate spelled as a keyword, stored as `i64`.
+    pub struct CmpIOp = "arith.cmpi" {
+        operands: [lhs: One, rhs: One],
+        results: [result],
+        enums: [predicate = CMPI],
+        format: "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
+        infer: SameOperands(bool_like),
+    }
+}
+
+crate::op! {
+    /// `arith.cmpf`: as `arith.cmpi`, with the ordered and unordered
+    /// predicates.
+    pub struct CmpFOp = "arith.cmpf" {
+        operands: [lhs: One, rhs: One],
+        results: [result],
+        enums: [predicate = CMPF],
+        format: "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
+        infer: SameOperands(bool_like),
+    }
+}
+
+/// What a comparison of `t`s gives: `i1`, or a vector of `i1` of the
+/// same shape.
+fn bool_like(ctx: &mut Context, t: Type) -> Type {
+    let i1 = ctx.int_type(1);
+    match ctx.kind(t).clone() {
+        TypeKind::Vector {
+            shape, scalable, ..
+        } => ctx.ty(TypeKind::Vector {
+            shape,
+            scalable,
+            elem: i1,
+        }),
+        _ => i1,
+    }
+}
 
 pub const CMPI: &[&str] = &[
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
@@ -78,42 +161,28 @@ pub fn ops() -> Vec<OpDef> {
             .constant_like()
             .names(constant_names)
             .verify(verify_constant),
-        OpDef::new("arith.cmpi")
+        CmpIOp::def()
             .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::Int)]))
-            .syntax(parse_cmp, print_cmp)
             .pure(),
-        OpDef::new("arith.cmpf")
+        CmpFOp::def()
             .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::Int)]))
-            .syntax(parse_cmp, print_cmp)
             .pure(),
         OpDef::new("arith.select")
             .shape(ods::Shape::new(ods::N::Exactly(3), ods::N::Exactly(1)))
             .syntax(parse_select, print_select)
             .pure(),
-        OpDef::new("arith.negf")
-            .shape(ods::UNARY)
-            .syntax(parse_binary, print_binary)
-            .pure(),
+        NegFOp::def().shape(ods::UNARY).pure(),
     ];
-    for &n in BINARY {
-        let d = OpDef::new(n)
-            .shape(ods::BINARY)
-            .syntax(parse_binary, print_binary)
-            .pure()
-            .verify(verify_binary);
-        v.push(if COMMUTATIVE.contains(&n) {
+    for def in BINARY {
+        let d = def().shape(ods::BINARY).pure().verify(verify_binary);
+        v.push(if COMMUTATIVE.contains(&d.name) {
             d.commutative()
         } else {
             d
         });
     }
-    for &n in CASTS {
-        v.push(
-            OpDef::new(n)
-                .shape(ods::UNARY)
-                .syntax(parse_cast, print_cast)
-                .pure(),
-        );
+    for def in CASTS {
+        v.push(def().shape(ods::UNARY).pure());
     }
     v
 }
@@ -257,67 +326,6 @@ fn verify_binary(ctx: &Context, op: Op) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-fn parse_cmp(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let pos = p.pos;
-    let Some(kw) = p.ident() else {
-        return p.err_here("expected predicate");
-    };
-    let is_f = p.ctx.str(st.name) == "arith.cmpf";
-    let table = if is_f { CMPF } else { CMPI };
-    let Some(i) = table.iter().position(|&x| x == kw) else {
-        return p.err(pos, format!("{kw} is not a valid predicate"));
-    };
-    p.expect(",")?;
-    let ops = p.parse_operand_list_pending()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    p.resolve_pending_same(ops, t, &mut st.operands)?;
-    let a = p.memo_attr("predicate", i as u64, |ctx| {
-        let i64t = ctx.int_type(64);
-        ctx.int_attr(i as i128, i64t)
-    });
-    let s = p.static_sym("predicate");
-    st.attrs.push((s, a));
-    let i1 = p.i1_type();
-    let rt = match p.ctx.kind(t) {
-        TypeKind::Vector {
-            shape, scalable, ..
-        } => {
-            let k = TypeKind::Vector {
-                shape: shape.clone(),
-                scalable: *scalable,
-                elem: i1,
-            };
-            p.ctx.ty(k)
-        }
-        _ => i1,
-    };
-    st.result_types.push(rt);
-    Ok(())
-}
-
-fn print_cmp(p: &mut Printer, op: Op) {
-    let is_f = p.ctx.name(op) == "arith.cmpf";
-    let table = if is_f { CMPF } else { CMPI };
-    let pred = p
-        .ctx
-        .get_attr(op, "predicate")
-        .and_then(|a| match p.ctx.attr_kind(a) {
-            AttrKind::Integer(i, _) => table.get(*i as usize).copied(),
-            _ => None,
-        })
-        .unwrap_or("?");
-    p.w(" ");
-    p.w(pred);
-    p.w(", ");
-    let ops = p.ctx.operands(op);
-    p.operands(ops);
-    p.attr_dict(op, &["predicate"]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.ty(t);
 }
 
 fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

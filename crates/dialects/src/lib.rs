@@ -10,6 +10,7 @@ pub mod builtin;
 pub mod canonicalize;
 pub mod cf;
 pub mod fold;
+pub mod format;
 pub mod interfaces;
 pub mod llvm;
 pub mod llvm_build;
@@ -80,6 +81,9 @@ pub struct OpDef {
     pub canonicalize_generic: Option<CanonicalizeFn>,
     /// What ODS declares of its structure (see [`ods`]).
     pub structure: ods::Structure,
+    /// The declaration of an op defined with [`op!`] (its operands,
+    /// results and assembly format).
+    pub declared: Option<fn() -> &'static format::Decl>,
 }
 
 /// See [`OpDef::canonicalize_generic`].
@@ -292,6 +296,7 @@ impl OpDef {
                 regions: &[],
                 successor_operands: None,
             },
+            declared: None,
         }
     }
     /// ODS's counts, attributes and operand types (see [`ods::Shape`]).
@@ -481,6 +486,10 @@ impl Registry {
     }
     pub fn get(&self, name: &str) -> Option<&OpDef> {
         self.by_name.get(name).map(|&i| &self.ops[i])
+    }
+    /// Every registered definition.
+    pub fn defs(&self) -> &[OpDef] {
+        &self.ops
     }
     /// The definition of the op named by symbol `name` (an op's `name`).
     pub fn get_by_symbol(&self, name: mlir_async_ir::Symbol) -> Option<&OpDef> {

@@ -1393,6 +1393,17 @@ impl<'a, 'c> Parser<'a, 'c> {
             if !parsed? {
                 return self.err(name_pos, format!("custom op '{name}' is unknown"));
             }
+            if st.attrs.len() > 1 {
+                if let Some(dup) = duplicate_attr(&st.attrs) {
+                    let op_name =
+                        crate::edition::generic_name(&canon, self.seen.unwrap_or(Edition::V15));
+                    let m = format!(
+                        "custom op '{op_name}' attribute '{}' occurs more than once in the attribute list",
+                        self.ctx.str(dup)
+                    );
+                    return self.err(name_pos, m);
+                }
+            }
             let op = self.ctx.create_op_from(
                 st.name,
                 st.loc,
@@ -3772,6 +3783,22 @@ fn half_to_f64(h: u16) -> f64 {
         31 => f64::NAN,
         e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
     }
+}
+
+/// The first attribute name given twice (a custom parser merges the
+/// attribute dictionary it reads with the attributes it spells: MLIR
+/// rejects a name given both ways). A scan for the handful most ops carry,
+/// a set for many.
+fn duplicate_attr(attrs: &[(Symbol, Attribute)]) -> Option<Symbol> {
+    if attrs.len() <= 16 {
+        return attrs
+            .iter()
+            .enumerate()
+            .find(|(i, (k, _))| attrs[..*i].iter().any(|(j, _)| j == k))
+            .map(|(_, (k, _))| *k);
+    }
+    let mut seen = mlir_async_ir::fxhash::FxHashSet::default();
+    attrs.iter().map(|(k, _)| *k).find(|k| !seen.insert(*k))
 }
 
 #[cfg(test)]

@@ -18,46 +18,98 @@ use mlir_async_ir::*;
 use mlir_async_syntax::printer::{print_attr_name, print_symbol};
 use mlir_async_syntax::{Edition, PResult, Parser, Printer, RegionArg};
 
-/// Integer binary ops: `llvm.add %a, %b : i32`.
-pub const INT_BINARY: &[&str] = &[
-    "llvm.add",
-    "llvm.sub",
-    "llvm.mul",
-    "llvm.udiv",
-    "llvm.sdiv",
-    "llvm.urem",
-    "llvm.srem",
-    "llvm.and",
-    "llvm.or",
-    "llvm.xor",
-    "llvm.shl",
-    "llvm.lshr",
-    "llvm.ashr",
-];
-/// Float binary ops, with fast-math flags.
-pub const FLOAT_BINARY: &[&str] = &[
-    "llvm.fadd",
-    "llvm.fsub",
-    "llvm.fmul",
-    "llvm.fdiv",
-    "llvm.frem",
-];
-/// Casts: `llvm.sext %x : i32 to i64`.
-pub const CASTS: &[&str] = &[
-    "llvm.bitcast",
-    "llvm.addrspacecast",
-    "llvm.inttoptr",
-    "llvm.ptrtoint",
-    "llvm.sext",
-    "llvm.zext",
-    "llvm.trunc",
-    "llvm.sitofp",
-    "llvm.uitofp",
-    "llvm.fptosi",
-    "llvm.fptoui",
-    "llvm.fpext",
-    "llvm.fptrunc",
-];
+/// The attributes of LLVM's arithmetic, as its `custom<LLVMOpAttrs>`
+/// directive reads and prints them (the default fast-math flags elided).
+const LLVM_OP_ATTRS: crate::format::Custom = crate::format::Custom {
+    name: "LLVMOpAttrs",
+    parse: |p, st| attr_dict(p, st),
+    print: |p, op, elided| llvm_op_attrs_after_space(p, op, elided),
+};
+
+/// `$lhs, $rhs custom<LLVMOpAttrs>(attr-dict) : type($res)`.
+macro_rules! binary_ops {
+    ($list:ident: $($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "`: two operands and a result of one type.")]
+            pub struct $ty = $name {
+                operands: [lhs: One, rhs: One],
+                results: [res],
+                customs: [LLVM_OP_ATTRS],
+                format: "$lhs `,` $rhs custom<LLVMOpAttrs>(attr-dict) `:` type($res)",
+                infer: AllSame,
+            }
+        })*
+        const $list: &[fn() -> OpDef] = &[$($ty::def),*];
+    };
+}
+
+binary_ops! { INT_BINARY:
+    AddOp = "llvm.add";
+    SubOp = "llvm.sub";
+    MulOp = "llvm.mul";
+    UDivOp = "llvm.udiv";
+    SDivOp = "llvm.sdiv";
+    URemOp = "llvm.urem";
+    SRemOp = "llvm.srem";
+    AndOp = "llvm.and";
+    OrOp = "llvm.or";
+    XOrOp = "llvm.xor";
+    ShlOp = "llvm.shl";
+    LShrOp = "llvm.lshr";
+    AShrOp = "llvm.ashr";
+}
+
+binary_ops! { FLOAT_BINARY:
+    FAddOp = "llvm.fadd";
+    FSubOp = "llvm.fsub";
+    FMulOp = "llvm.fmul";
+    FDivOp = "llvm.fdiv";
+    FRemOp = "llvm.frem";
+}
+
+crate::op! {
+    /// `llvm.fneg`: one operand and a result of its type.
+    pub struct FNegOp = "llvm.fneg" {
+        operands: [operand: One],
+        results: [res],
+        customs: [LLVM_OP_ATTRS],
+        format: "$operand custom<LLVMOpAttrs>(attr-dict) `:` type($res)",
+        infer: AllSame,
+    }
+}
+
+/// `$arg attr-dict : type($arg) to type($res)`.
+macro_rules! cast_ops {
+    ($($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "`: a value converted to another type.")]
+            pub struct $ty = $name {
+                operands: [arg: One],
+                results: [res],
+                format: "$arg attr-dict `:` type($arg) `to` type($res)",
+                infer: Spelled,
+            }
+        })*
+        const CASTS: &[fn() -> OpDef] = &[$($ty::def),*];
+    };
+}
+
+cast_ops! {
+    BitcastOp = "llvm.bitcast";
+    AddrSpaceCastOp = "llvm.addrspacecast";
+    IntToPtrOp = "llvm.inttoptr";
+    PtrToIntOp = "llvm.ptrtoint";
+    SExtOp = "llvm.sext";
+    ZExtOp = "llvm.zext";
+    TruncOp = "llvm.trunc";
+    SIToFPOp = "llvm.sitofp";
+    UIToFPOp = "llvm.uitofp";
+    FPToSIOp = "llvm.fptosi";
+    FPToUIOp = "llvm.fptoui";
+    FPExtOp = "llvm.fpext";
+    FPTruncOp = "llvm.fptrunc";
+}
+
 /// `llvm.icmp`'s predicates, by their stored value.
 pub const ICMP_PREDICATES: &[&str] = &[
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
@@ -154,42 +206,33 @@ const ANY: Arity = Arity::Any;
 /// Every op of the dialect.
 pub fn ops() -> Vec<OpDef> {
     let mut v = vec![];
-    for &n in INT_BINARY {
-        let d = OpDef::new(n)
-            .syntax(parse_binary, print_binary)
+    for def in INT_BINARY {
+        let d = def()
             .pure()
             .invariants(inv(Arity::Exactly(2), ONE))
             .verify(verify_int_binary);
-        v.push(if n == "llvm.add" || n == "llvm.mul" {
+        v.push(if d.name == "llvm.add" || d.name == "llvm.mul" {
             d.commutative()
         } else {
             d
         });
     }
-    for &n in FLOAT_BINARY {
+    for def in FLOAT_BINARY {
         v.push(
-            OpDef::new(n)
-                .syntax(parse_binary, print_binary)
+            def()
                 .pure()
                 .invariants(inv(Arity::Exactly(2), ONE))
                 .verify(verify_float_binary),
         );
     }
     v.push(
-        OpDef::new("llvm.fneg")
-            .syntax(parse_unary, print_unary)
+        FNegOp::def()
             .pure()
             .invariants(inv(ONE, ONE))
             .verify(verify_float_binary),
     );
-    for &n in CASTS {
-        v.push(
-            OpDef::new(n)
-                .syntax(parse_cast, print_cast)
-                .pure()
-                .invariants(inv(ONE, ONE))
-                .verify(verify_cast),
-        );
+    for def in CASTS {
+        v.push(def().pure().invariants(inv(ONE, ONE)).verify(verify_cast));
     }
     v.extend([
         OpDef::new("llvm.icmp")
@@ -479,11 +522,7 @@ fn attr_key(p: &mut Parser, st: &mut OperationState, key: &'static str, a: Attri
     st.attrs.push((s, a));
 }
 
-/// `custom<LLVMOpAttrs>(attr-dict)`: a space, then the attributes but the
-/// default fast-math flags (ODS prints the space before the directive
-/// whether or not it prints anything).
-fn llvm_op_attrs(p: &mut Printer, op: Op, elided: &[&str]) {
-    p.w(" ");
+fn llvm_op_attrs_after_space(p: &mut Printer, op: Op, elided: &[&str]) {
     let ctx = p.ctx;
     let default_fmf = ctx
         .get_attr(op, "fastmathFlags")
@@ -587,28 +626,6 @@ fn is_float_like(ctx: &Context, t: Type) -> bool {
 
 // ----- arithmetic -----
 
-fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let a = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let b = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.operands.push(p.resolve_operand(&a, t)?);
-    st.operands.push(p.resolve_operand(&b, t)?);
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_binary(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operands(ops);
-    llvm_op_attrs(p, op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-}
-
 fn parse_unary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     let a = p.parse_operand_ref()?;
     attr_dict(p, st)?;
@@ -616,10 +633,6 @@ fn parse_unary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()>
     st.operands.push(p.resolve_operand(&a, t)?);
     st.result_types.push(t);
     Ok(())
-}
-
-fn print_unary(p: &mut Printer, op: Op) {
-    print_binary(p, op)
 }
 
 /// `SameOperandsAndResultType`, in its words.
@@ -822,30 +835,6 @@ fn verify_select(ctx: &Context, op: Op) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let a = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let from = colon_type(p)?;
-    p.expect_keyword("to")?;
-    let to = p.parse_type()?;
-    st.operands.push(p.resolve_operand(&a, from)?);
-    st.result_types.push(to);
-    Ok(())
-}
-
-fn print_cast(p: &mut Printer, op: Op) {
-    let a = p.ctx.operand(op, 0);
-    p.w(" ");
-    p.operand(a);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let from = p.ctx.value_type(a);
-    p.ty(from);
-    p.w(" to ");
-    let to = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(to);
 }
 
 fn verify_cast(ctx: &Context, op: Op) -> Result<(), String> {

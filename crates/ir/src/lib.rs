@@ -1552,13 +1552,12 @@ impl Context {
     pub fn is_erased(&self, op: Op) -> bool {
         self.ops[op].erased
     }
-    /// Links `b` into `r` between `prev` and `next` (neighbours in `r`, or
-    /// `None` at the ends). A block still in a region leaves it first, so
-    /// a block is never listed twice.
+    /// Links `b`, in no region, into `r` between `prev` and `next`
+    /// (neighbours in `r`, or `None` at the ends). Callers unlink a block
+    /// that is in a region first (and only then read its new neighbours),
+    /// so a block is never listed twice.
     fn link_block(&mut self, r: Region, b: Block, prev: Option<Block>, next: Option<Block>) {
-        if self.blocks[b].parent.is_some() {
-            self.unlink_block(b);
-        }
+        debug_assert!(self.blocks[b].parent.is_none(), "block in no region");
         let d = &mut self.blocks[b];
         (d.parent, d.prev, d.next) = (Some(r), prev, next);
         match prev {
@@ -1590,6 +1589,7 @@ impl Context {
     pub fn append_block(&mut self, r: Region, b: Block) {
         self.touch_region(r);
         self.touch_block(b);
+        self.unlink_block(b);
         let last = self.regions[r].last;
         self.link_block(r, b, last, None);
     }
@@ -1597,6 +1597,7 @@ impl Context {
     pub fn prepend_block(&mut self, r: Region, b: Block) {
         self.touch_region(r);
         self.touch_block(b);
+        self.unlink_block(b);
         let first = self.regions[r].first;
         self.link_block(r, b, None, first);
     }

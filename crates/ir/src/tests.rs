@@ -313,6 +313,19 @@ fn block_list_detach_and_move() {
     check_blocks(&c, r2, &[b[2], b[0]]);
     c.insert_block_after(b[0], b[2]);
     check_blocks(&c, r2, &[b[0], b[2]]);
+    // A block put where it already is, or next to itself, stays.
+    c.append_block(r2, b[2]);
+    c.prepend_block(r2, b[0]);
+    c.insert_block_after(b[2], b[2]);
+    c.insert_block_before(b[0], b[0]);
+    c.insert_block_after(b[0], b[2]);
+    c.insert_block_before(b[2], b[0]);
+    check_blocks(&c, r2, &[b[0], b[2]]);
+    // The last block put first, the first put last.
+    c.prepend_block(r2, b[2]);
+    check_blocks(&c, r2, &[b[2], b[0]]);
+    c.append_block(r2, b[2]);
+    check_blocks(&c, r2, &[b[0], b[2]]);
 }
 
 #[test]

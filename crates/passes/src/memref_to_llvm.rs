@@ -621,8 +621,7 @@ fn alloca_scope(_: &Lowering, op: Op, _: &[Value], rw: &mut ConversionRewriter) 
         return Ok(false);
     };
     let body = ctx.regions_of(op)[0];
-    let blocks = ctx.region_blocks(body).to_vec();
-    let (Some(&first), Some(&last)) = (blocks.first(), blocks.last()) else {
+    let (Some(first), Some(last)) = (ctx.first_block(body), ctx.last_block(body)) else {
         return Ok(false);
     };
     let result_types = types_of(ctx, ctx.results(op));

@@ -148,8 +148,7 @@ impl ScfLowering {
         cont: Block,
         loc: Location,
     ) -> Result<Option<Block>, IrError> {
-        let blocks = ctx.region_blocks(r).to_vec();
-        let (Some(&first), Some(&last)) = (blocks.first(), blocks.last()) else {
+        let (Some(first), Some(last)) = (ctx.first_block(r), ctx.last_block(r)) else {
             return Ok(None);
         };
         self.terminator_to_branch(ctx, last, cont, loc)?;

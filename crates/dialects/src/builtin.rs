@@ -97,7 +97,7 @@ fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
         p.note_edition(Edition::V13);
     }
     let r = p.parse_region(&[], true)?;
-    if p.ctx.region_blocks(r).is_empty() {
+    if p.ctx.region_is_empty(r) {
         let b = p.ctx.create_block(&[]);
         p.ctx.append_block(r, b);
     }

@@ -846,7 +846,7 @@ pub fn arith_patterns(set: &mut PatternSet, edition15: bool) {
 
 /// The last block of a region (`Region::back`), if it has one.
 fn back_block(ctx: &Context, r: Region) -> Option<Block> {
-    ctx.region_blocks(r).last().copied()
+    ctx.last_block(r)
 }
 
 /// The `then` and `else` regions of an `scf.if`.
@@ -1094,7 +1094,7 @@ fn if_combine15(op: Op, rw: &mut Rewriter) -> R {
     }
     let (pc, nc) = (rw.ctx.operand(prev, 0), rw.ctx.operand(op, 0));
     let (_, next_else_r) = if_regions(rw.ctx, op);
-    let has_else = !rw.ctx.region_blocks(next_else_r).is_empty();
+    let has_else = !rw.ctx.region_is_empty(next_else_r);
     // Which of the second `if`'s regions (0: then, 1: else) runs when the
     // first's condition holds, and which when it does not.
     let (mut then_of, mut else_of) = (None, None);
@@ -1219,7 +1219,7 @@ fn nested_if(ctx: &Context, op: Op) -> Option<Op> {
 /// `CombineNestedIfs` of LLVM 14: `if a { if b { .. } }`, neither with
 /// results nor `else`, becomes `if (a and b) { .. }`.
 fn if_combine_nested14(op: Op, rw: &mut Rewriter) -> R {
-    let has_else = |ctx: &Context, o: Op| !ctx.region_blocks(if_regions(ctx, o).1).is_empty();
+    let has_else = |ctx: &Context, o: Op| !ctx.region_is_empty(if_regions(ctx, o).1);
     if !rw.ctx.results(op).is_empty() || has_else(rw.ctx, op) {
         return Ok(false);
     }
@@ -1510,7 +1510,7 @@ fn if_static_condition(op: Op, rw: &mut Rewriter) -> R {
     let (t, e) = if_regions(rw.ctx, op);
     if c {
         replace_op_with_region(rw, op, t, &[])
-    } else if !rw.ctx.region_blocks(e).is_empty() {
+    } else if !rw.ctx.region_is_empty(e) {
         replace_op_with_region(rw, op, e, &[])
     } else {
         rw.erase_op(op)?;

@@ -292,7 +292,7 @@ pub fn fold_if(ctx: &mut Context, op: Op) -> bool {
     let &[then_r, else_r] = ctx.regions_of(op) else {
         return false;
     };
-    let Some(&else_b) = ctx.region_blocks(else_r).first() else {
+    let Some(else_b) = ctx.entry_block(else_r) else {
         return false;
     };
     let Some(&[x, one]) = defined_by(ctx, ctx.operand(op, 0), "arith.xori") else {
@@ -305,7 +305,7 @@ pub fn fold_if(ctx: &mut Context, op: Op) -> bool {
     }) {
         return false;
     }
-    let Some(&then_b) = ctx.region_blocks(then_r).first() else {
+    let Some(then_b) = ctx.entry_block(then_r) else {
         return false;
     };
     ctx.set_operand(op, 0, x);

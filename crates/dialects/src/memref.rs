@@ -153,7 +153,7 @@ pub fn ops() -> Vec<OpDef> {
 /// stops the pipeline here).
 fn verify_generic(ctx: &Context, op: Op) -> Result<(), String> {
     for &r in ctx.regions_of(op) {
-        for &b in ctx.region_blocks(r) {
+        for b in ctx.region_blocks(r) {
             if let Some(t) = ctx.block_ops_iter(b).last() {
                 if ctx.name(t) != "linalg.yield" {
                     return Err(format!(
@@ -430,7 +430,7 @@ fn print_generic(p: &mut Printer, op: Op) {
         p.attr_dict(op, &elided);
     }
     if let Some(&r) = p.ctx.regions_of(op).first() {
-        if !p.ctx.region_blocks(r).is_empty() {
+        if !p.ctx.region_is_empty(r) {
             p.w(" ");
             p.region(r, true, true);
         }

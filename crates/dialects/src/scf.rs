@@ -103,7 +103,7 @@ fn verify_if(ctx: &Context, op: Op) -> Result<(), String> {
     let has_else = ctx
         .regions_of(op)
         .get(1)
-        .is_some_and(|&r| !ctx.region_blocks(r).is_empty());
+        .is_some_and(|&r| !ctx.region_is_empty(r));
     if !ctx.results(op).is_empty() && !has_else {
         return Err("must have an else block if defining values".into());
     }
@@ -205,7 +205,7 @@ fn check_edge(
     target: &str,
     want: &[Type],
 ) -> Result<(), String> {
-    let Some(&last) = ctx.region_blocks(r).last() else {
+    let Some(last) = ctx.last_block(r) else {
         return Ok(());
     };
     let Some(t) = ctx.last_op(last) else {
@@ -515,7 +515,7 @@ fn verify_perform_concurrently(ctx: &Context, op: Op) -> Result<(), String> {
         return Err("expects a single block in its region".into());
     }
     for &r in ctx.regions_of(op) {
-        for &b in ctx.region_blocks(r) {
+        for b in ctx.region_blocks(r) {
             if ctx
                 .block_ops_iter(b)
                 .any(|o| ctx.name(o) != "tensor.parallel_insert_slice")
@@ -563,7 +563,7 @@ fn print_if(p: &mut Printer, op: Op) {
     p.w(" ");
     let rs = p.ctx.regions_of(op);
     p.region(rs[0], false, terms);
-    if !p.ctx.region_blocks(rs[1]).is_empty() {
+    if !p.ctx.region_is_empty(rs[1]) {
         p.w(" else ");
         p.region(rs[1], false, terms);
     }

@@ -38,7 +38,7 @@ pub fn is_func_legal(conv: &TypeConverter, ctx: &mut Context, op: Op) -> bool {
     let blocks: Vec<_> = ctx
         .regions_of(op)
         .iter()
-        .flat_map(|&r| ctx.region_blocks(r).to_vec())
+        .flat_map(|&r| ctx.region_blocks(r))
         .collect();
     blocks.into_iter().all(|b| {
         let types: Vec<_> = ctx

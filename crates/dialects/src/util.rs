@@ -102,11 +102,10 @@ pub fn ensure_terminator(ctx: &mut Context, r: Region, terminator: &str) {
 /// Does a region's single block end with an operand-less terminator that
 /// the custom form may elide?
 pub fn can_elide_terminator(ctx: &Context, r: Region) -> bool {
-    let blocks = ctx.region_blocks(r);
-    if blocks.len() != 1 {
+    let Some(b) = ctx.single_block(r) else {
         return false;
-    }
-    match ctx.last_op(blocks[0]) {
+    };
+    match ctx.last_op(b) {
         Some(t) => {
             ctx.traits_of(t).is_terminator && ctx.operands(t).is_empty() && ctx.attrs(t).is_empty()
         }

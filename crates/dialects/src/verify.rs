@@ -112,8 +112,7 @@ impl<'a> Verifier<'a> {
         let traits = ctx.traits_of(op);
         let registered = ctx.is_registered(ctx.op(op).name);
         for &r in ctx.regions_of(op) {
-            let blocks = ctx.region_blocks(r);
-            let Some(&entry) = blocks.first() else {
+            let Some(entry) = ctx.entry_block(r) else {
                 continue;
             };
             if !ctx.pred_ops(entry).is_empty() {
@@ -122,7 +121,7 @@ impl<'a> Verifier<'a> {
                     "entry block of region may not have predecessors",
                 ));
             }
-            for &b in blocks {
+            for b in ctx.region_blocks(r) {
                 self.verify_block(b, registered && !traits.no_terminator)?;
             }
         }
@@ -218,7 +217,7 @@ impl<'a> Verifier<'a> {
         let ctx = self.ctx;
         let mut first: mlir_async_ir::fxhash::FxHashMap<&str, Op> = Default::default();
         for &r in ctx.regions_of(op) {
-            for &b in ctx.region_blocks(r) {
+            for b in ctx.region_blocks(r) {
                 for o in ctx.block_ops_iter(b) {
                     let Some(name) = ctx.symbol_name(o) else {
                         continue;
@@ -343,7 +342,7 @@ impl<'a> Verifier<'a> {
         let graph = traits.graph_region;
         let code = inner.map_or(1, |o| o.index() as u32 + 2);
         for &r in ctx.regions_of(op) {
-            for &b in ctx.region_blocks(r) {
+            for b in ctx.region_blocks(r) {
                 w.block_scope[b.index()] = code;
                 if self.parallel_block(b) {
                     // Checked with each op's own rules, in `verify_block`.
@@ -542,7 +541,7 @@ fn check_single_block_regions(ctx: &Context, op: Op, st: &Structure) -> Result<(
             }
             None if n == 1
                 && !ctx.traits_of(op).no_terminator
-                && ctx.last_op(ctx.region_blocks(r)[0]).is_none() =>
+                && ctx.entry_block(r).and_then(|b| ctx.last_op(b)).is_none() =>
             {
                 return Err("expects a non-empty block".into());
             }
@@ -557,7 +556,7 @@ fn check_single_block_regions(ctx: &Context, op: Op, st: &Structure) -> Result<(
     // ODS's `SizedRegion<1>`, after the trait: no block at all.
     for (i, &r) in regions.iter().enumerate() {
         if let Some(rname) = sized_region_name(st, i) {
-            if ctx.region_blocks(r).is_empty() {
+            if ctx.region_is_empty(r) {
                 return Err(format!(
                     "region #{i} ('{rname}') failed to verify constraint: region with 1 blocks"
                 ));
@@ -720,14 +719,7 @@ fn dominance_note(ctx: &Context, v: Value, user: Op) -> String {
         }
         ValueDef::BlockArg(b, _) => {
             let def_region = ctx.parent_region(b);
-            let index = def_region
-                .map(|r| {
-                    ctx.region_blocks(r)
-                        .iter()
-                        .position(|&x| x == b)
-                        .unwrap_or(0)
-                })
-                .unwrap_or(0);
+            let index = def_region.map(|_| ctx.block_index(b)).unwrap_or(0);
             let why = if def_region == use_region {
                 "in the same region"
             } else if region_is_ancestor(def_region, use_region) {

@@ -40,7 +40,7 @@ fn built_ops_print_as_mlir_opt() {
     // A module in 14's spelling to build into.
     let parsed = parse_source(&mut ctx, &reg, "t.mlir", "module {\n}\n", 0, false).expect("parses");
     let module = parsed.module;
-    let top = ctx.region_blocks(ctx.regions_of(module)[0])[0];
+    let top = ctx.entry_block(ctx.regions_of(module)[0]).unwrap();
     let at_top = InsertPoint::AtEnd(top);
     let loc = ctx.unknown_loc();
     let (i8t, i32t, i64t) = (ctx.int_type(8), ctx.int_type(32), ctx.int_type(64));
@@ -60,7 +60,7 @@ fn built_ops_print_as_mlir_opt() {
     let st = build::func(&mut ctx, loc, "f", ft, "external", true);
     let f = ctx.build(at_top, st);
     let body = ctx.regions_of(f)[0];
-    let entry = ctx.region_blocks(body)[0];
+    let entry = ctx.entry_block(body).unwrap();
     let (n, p) = (ctx.block_args(entry)[0], ctx.block_args(entry)[1]);
     let ip = InsertPoint::AtEnd(entry);
     let emit = |ctx: &mut Context, st| {

@@ -18,10 +18,10 @@ fn arg_types(ctx: &mut Context, reg: &Registry, sig: &str) -> Vec<Type> {
     let text = format!("func.func @f({sig}) {{ return }}");
     let parsed = parse_source(ctx, reg, "t.mlir", &text, 0, false).expect("parses");
     let module = parsed.module;
-    let top = ctx.region_blocks(ctx.regions_of(module)[0])[0];
+    let top = ctx.entry_block(ctx.regions_of(module)[0]).unwrap();
     let func = ctx.first_op(top).expect("func");
     let body = ctx.regions_of(func)[0];
-    let entry = ctx.region_blocks(body)[0];
+    let entry = ctx.entry_block(body).unwrap();
     ctx.block_args(entry)
         .iter()
         .map(|&v| ctx.value_type(v))

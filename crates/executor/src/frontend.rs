@@ -380,8 +380,7 @@ pub fn lower(ctx: &Context, module: Op) -> Result<lir::Module, Vec<Diagnostic>> 
     };
     let body: Vec<Op> = ctx
         .region_blocks(region)
-        .iter()
-        .flat_map(|b| ctx.block_ops_iter(*b).collect::<Vec<_>>())
+        .flat_map(|b| ctx.block_ops_iter(b).collect::<Vec<_>>())
         .collect();
     // Symbols first: calls and addresses refer to them by name.
     for &op in &body {
@@ -481,7 +480,7 @@ impl Lowerer<'_> {
         let has_init_region = ctx
             .regions_of(op)
             .first()
-            .is_some_and(|r| !ctx.region_blocks(*r).is_empty());
+            .is_some_and(|r| !ctx.region_is_empty(*r));
         if has_init_region {
             self.error(
                 op,

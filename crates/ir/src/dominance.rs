@@ -63,11 +63,10 @@ impl DominanceInfo {
             grow_zeroed(&mut self.interval, ctx.num_blocks(), (0, 0));
             grow_zeroed(&mut self.local, ctx.num_blocks(), 0);
         }
-        let blocks = ctx.region_blocks(r);
-        let Some(&entry) = blocks.first() else {
+        let Some(entry) = ctx.entry_block(r) else {
             return;
         };
-        for (i, &b) in blocks.iter().enumerate() {
+        for (i, b) in ctx.region_blocks(r).enumerate() {
             self.interval[b.index()] = UNREACHABLE;
             self.local[b.index()] = i as u32;
         }
@@ -150,13 +149,13 @@ impl DominanceInfo {
     /// what a pass with scoped facts (CSE) walks, leaving a scope when the
     /// depth drops.
     pub fn dominator_tree_preorder(&mut self, ctx: &Context, r: Region) -> Vec<(Block, u32)> {
-        let Some(&entry) = ctx.region_blocks(r).first() else {
+        let Some(entry) = ctx.entry_block(r) else {
             return vec![];
         };
         if self.local.len() < ctx.num_blocks() {
             grow_zeroed(&mut self.local, ctx.num_blocks(), 0);
         }
-        for (i, &b) in ctx.region_blocks(r).iter().enumerate() {
+        for (i, b) in ctx.region_blocks(r).enumerate() {
             self.local[b.index()] = i as u32;
         }
         let s = &mut self.scratch;
@@ -212,7 +211,7 @@ impl DominanceInfo {
         // ones by definition, unreachable ones as MLIR defines them): no
         // dominator tree needed for the values of a function's prologue,
         // which its later blocks use the most.
-        if ctx.region_blocks(def_region).first() == Some(&def_block) {
+        if ctx.entry_block(def_region) == Some(def_block) {
             return true;
         }
         self.block_dominates(ctx, def_block, use_block)
@@ -228,20 +227,18 @@ fn successors(ctx: &Context, b: Block) -> &[Block] {
 /// that order (the entry's is itself). `local` maps the region's blocks to
 /// their position in it.
 fn compute_idoms(ctx: &Context, r: Region, entry: Block, local: &[u32], s: &mut Scratch) {
-    let blocks = ctx.region_blocks(r);
+    let len = ctx.region_num_blocks(r);
     s.rpo.clear();
     s.idom.clear();
-    if blocks.len() == 1 {
+    if len == 1 {
         s.rpo.push(entry);
         s.idom.push(0);
         return;
     }
-    let in_region = |b: Block| {
-        let li = local[b.index()] as usize;
-        (li < blocks.len() && blocks[li] == b).then_some(li)
-    };
+    let in_region =
+        |b: Block| (ctx.parent_region(b) == Some(r)).then_some(local[b.index()] as usize);
     s.seen.clear();
-    s.seen.resize(blocks.len(), false);
+    s.seen.resize(len, false);
     s.dfs.clear();
     s.dfs.push((entry, 0));
     s.seen[0] = true;
@@ -264,7 +261,7 @@ fn compute_idoms(ctx: &Context, r: Region, entry: Block, local: &[u32], s: &mut 
     let n = s.rpo.len();
     // Position in reverse post-order, by local index (MAX: unreachable).
     s.index.clear();
-    s.index.resize(blocks.len(), u32::MAX);
+    s.index.resize(len, u32::MAX);
     for (i, b) in s.rpo.iter().enumerate() {
         s.index[local[b.index()] as usize] = i as u32;
     }

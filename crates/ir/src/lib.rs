@@ -216,6 +216,11 @@ pub struct BlockData {
     pub first: Option<Op>,
     pub last: Option<Op>,
     pub parent: Option<Region>,
+    /// The neighbours in the region's block list (MLIR's `ilist` of
+    /// blocks, Cranelift's `Layout`): a block goes in or out of a region
+    /// of any size in O(1).
+    prev: Option<Block>,
+    next: Option<Block>,
     /// Ops that name this block as a successor (one entry per edge).
     /// Inline up to two: most blocks have one or two predecessors, and the
     /// async lowering creates a block with a predecessor at every await.
@@ -225,12 +230,73 @@ pub struct BlockData {
     pub order_stamp: u32,
 }
 
+/// A region's blocks are a doubly linked list threaded through the
+/// blocks (`BlockData::prev`/`next`): the region holds its ends and its
+/// length. Inserting, detaching and splicing blocks is O(1) per block
+/// whatever the region's size; position queries walk the list.
 #[derive(Clone, Debug, Default)]
 pub struct RegionData {
-    /// Inline up to four (nearly every region has one block).
-    pub blocks: SmallVec<[Block; 4]>,
+    first: Option<Block>,
+    last: Option<Block>,
+    /// How many blocks are linked (so `len` and "one block?" are O(1)).
+    len: u32,
     pub parent: Option<Op>,
 }
+
+/// The blocks of a region in order, from either end
+/// ([`Context::region_blocks`]). It borrows the context: a caller that
+/// mutates the region while going through it collects the blocks first.
+#[derive(Clone)]
+pub struct RegionBlocks<'a> {
+    ctx: &'a Context,
+    front: Option<Block>,
+    back: Option<Block>,
+    /// Blocks not yet yielded from either end: the two cursors meet when
+    /// it reaches 0.
+    left: usize,
+}
+
+impl RegionBlocks<'_> {
+    /// The blocks as a vector: a snapshot to go through while the region
+    /// changes.
+    pub fn to_vec(self) -> Vec<Block> {
+        self.collect()
+    }
+}
+
+impl Iterator for RegionBlocks<'_> {
+    type Item = Block;
+    #[inline]
+    fn next(&mut self) -> Option<Block> {
+        if self.left == 0 {
+            return None;
+        }
+        let b = self.front?;
+        self.left -= 1;
+        self.front = self.ctx.blocks[b].next;
+        Some(b)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl DoubleEndedIterator for RegionBlocks<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Block> {
+        if self.left == 0 {
+            return None;
+        }
+        let b = self.back?;
+        self.left -= 1;
+        self.back = self.ctx.blocks[b].prev;
+        Some(b)
+    }
+}
+
+impl ExactSizeIterator for RegionBlocks<'_> {}
+impl std::iter::FusedIterator for RegionBlocks<'_> {}
 
 /// What the core needs to know about an op kind; registered by dialects.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -774,7 +840,7 @@ impl Context {
     /// [`Context::touch_block`] for the blocks of region `r` (a table's
     /// body block is the first of its region).
     fn touch_region(&mut self, r: Region) {
-        if let Some(&b) = self.regions[r].blocks.first() {
+        if let Some(b) = self.regions[r].first {
             self.touch_block(b);
         } else if let Some(t) = self.regions[r].parent {
             let c = self
@@ -882,11 +948,60 @@ impl Context {
     pub fn block_args(&self, b: Block) -> &[Value] {
         &self.blocks[b].args
     }
-    pub fn region_blocks(&self, r: Region) -> &[Block] {
-        &self.regions[r].blocks
+    /// The blocks of `r` in order (`.rev()` for the reverse order).
+    #[inline]
+    pub fn region_blocks(&self, r: Region) -> RegionBlocks<'_> {
+        let d = &self.regions[r];
+        RegionBlocks {
+            ctx: self,
+            front: d.first,
+            back: d.last,
+            left: d.len as usize,
+        }
     }
+    /// The first block of `r` (its entry block).
+    #[inline]
     pub fn entry_block(&self, r: Region) -> Option<Block> {
-        self.regions[r].blocks.first().copied()
+        self.regions[r].first
+    }
+    /// The first block of `r` ([`Context::entry_block`]).
+    #[inline]
+    pub fn first_block(&self, r: Region) -> Option<Block> {
+        self.regions[r].first
+    }
+    #[inline]
+    pub fn last_block(&self, r: Region) -> Option<Block> {
+        self.regions[r].last
+    }
+    /// The block after `b` in its region.
+    #[inline]
+    pub fn next_block(&self, b: Block) -> Option<Block> {
+        self.blocks[b].next
+    }
+    /// The block before `b` in its region.
+    #[inline]
+    pub fn prev_block(&self, b: Block) -> Option<Block> {
+        self.blocks[b].prev
+    }
+    /// How many blocks `r` holds (O(1); not [`Context::num_blocks`], the
+    /// size of the block arena).
+    #[inline]
+    pub fn region_num_blocks(&self, r: Region) -> usize {
+        self.regions[r].len as usize
+    }
+    #[inline]
+    pub fn region_is_empty(&self, r: Region) -> bool {
+        self.regions[r].first.is_none()
+    }
+    /// The only block of `r`, if it has exactly one.
+    #[inline]
+    pub fn single_block(&self, r: Region) -> Option<Block> {
+        let d = &self.regions[r];
+        if d.len == 1 {
+            d.first
+        } else {
+            None
+        }
     }
     /// The block that holds a value's definition.
     pub fn value_block(&self, v: Value) -> Option<Block> {
@@ -1382,11 +1497,12 @@ impl Context {
     fn destroy_op(&mut self, op: Op) {
         for ri in self.ops[op].regions.range() {
             let r = self.region_pool.items[ri];
-            for bi in 0..self.regions[r].blocks.len() {
-                let b = self.regions[r].blocks[bi];
+            let mut cur = self.regions[r].first;
+            while let Some(b) = cur {
                 for o in self.block_ops(b) {
                     self.destroy_op(o);
                 }
+                cur = self.blocks[b].next;
             }
         }
         self.drop_operands(op);
@@ -1403,9 +1519,11 @@ impl Context {
     pub fn clear_region(&mut self, r: Region) {
         // Tables nested in `r` go with it: their entries are never read.
         self.touch_region(r);
-        let blocks = std::mem::take(&mut self.regions[r].blocks);
-        for b in &blocks {
-            for o in self.block_ops(*b) {
+        let blocks: Vec<Block> = self.region_blocks(r).collect();
+        let d = &mut self.regions[r];
+        (d.first, d.last, d.len) = (None, None, 0);
+        for &b in &blocks {
+            for o in self.block_ops(b) {
                 self.destroy_op(o);
             }
         }
@@ -1434,44 +1552,96 @@ impl Context {
     pub fn is_erased(&self, op: Op) -> bool {
         self.ops[op].erased
     }
+    /// Links `b`, in no region, into `r` between `prev` and `next`
+    /// (neighbours in `r`, or `None` at the ends). Callers unlink a block
+    /// that is in a region first (and only then read its new neighbours),
+    /// so a block is never listed twice.
+    fn link_block(&mut self, r: Region, b: Block, prev: Option<Block>, next: Option<Block>) {
+        debug_assert!(self.blocks[b].parent.is_none(), "block in no region");
+        let d = &mut self.blocks[b];
+        (d.parent, d.prev, d.next) = (Some(r), prev, next);
+        match prev {
+            Some(p) => self.blocks[p].next = Some(b),
+            None => self.regions[r].first = Some(b),
+        }
+        match next {
+            Some(n) => self.blocks[n].prev = Some(b),
+            None => self.regions[r].last = Some(b),
+        }
+        self.regions[r].len += 1;
+    }
+    /// Takes `b` out of its region's list (nothing if in none).
+    fn unlink_block(&mut self, b: Block) {
+        let d = &mut self.blocks[b];
+        let Some(r) = d.parent.take() else { return };
+        let (prev, next) = (d.prev.take(), d.next.take());
+        match prev {
+            Some(p) => self.blocks[p].next = next,
+            None => self.regions[r].first = next,
+        }
+        match next {
+            Some(n) => self.blocks[n].prev = prev,
+            None => self.regions[r].last = prev,
+        }
+        self.regions[r].len -= 1;
+    }
+    /// Puts `b` last in `r` (moving it out of its region if in one).
     pub fn append_block(&mut self, r: Region, b: Block) {
         self.touch_region(r);
-        self.blocks[b].parent = Some(r);
-        self.regions[r].blocks.push(b);
+        self.touch_block(b);
+        self.unlink_block(b);
+        let last = self.regions[r].last;
+        self.link_block(r, b, last, None);
     }
+    /// Puts `b` first in `r` (moving it out of its region if in one).
+    pub fn prepend_block(&mut self, r: Region, b: Block) {
+        self.touch_region(r);
+        self.touch_block(b);
+        self.unlink_block(b);
+        let first = self.regions[r].first;
+        self.link_block(r, b, None, first);
+    }
+    /// Puts `b` right after `after` (moving it out of its region if in one).
     pub fn insert_block_after(&mut self, after: Block, b: Block) {
         self.touch_block(after);
+        self.touch_block(b);
+        if after == b {
+            return;
+        }
+        self.unlink_block(b);
         let r = self.blocks[after].parent.expect("block in a region");
-        let pos = self.block_index(after) + 1;
-        self.blocks[b].parent = Some(r);
-        self.regions[r].blocks.insert(pos, b);
+        let next = self.blocks[after].next;
+        self.link_block(r, b, Some(after), next);
     }
+    /// Puts `b` right before `before` (moving it out of its region if in one).
     pub fn insert_block_before(&mut self, before: Block, b: Block) {
         self.touch_block(before);
+        self.touch_block(b);
+        if before == b {
+            return;
+        }
+        self.unlink_block(b);
         let r = self.blocks[before].parent.expect("block in a region");
-        let pos = self.block_index(before);
-        self.blocks[b].parent = Some(r);
-        self.regions[r].blocks.insert(pos, b);
+        let prev = self.blocks[before].prev;
+        self.link_block(r, b, prev, Some(before));
     }
-    /// Position of a block in its region. Searched from the end: passes
-    /// split and insert blocks near the end of long chains (the async
-    /// lowering splits at every await), where a search from the start
-    /// walked the whole chain each time.
+    /// Position of a block in its region: a walk back to the first block.
+    /// (Nothing asks it in a loop over a large region: the printer numbers
+    /// blocks as it goes, and passes that order blocks number them once.)
     pub fn block_index(&self, b: Block) -> usize {
-        let r = self.blocks[b].parent.expect("block in a region");
-        self.regions[r]
-            .blocks
-            .iter()
-            .rposition(|&x| x == b)
-            .expect("block listed in its region")
+        debug_assert!(self.blocks[b].parent.is_some(), "block in a region");
+        let mut i = 0;
+        let mut cur = self.blocks[b].prev;
+        while let Some(p) = cur {
+            i += 1;
+            cur = self.blocks[p].prev;
+        }
+        i
     }
     /// Unlinks a block from its region.
     pub fn detach_block(&mut self, b: Block) {
         self.touch_block(b);
-        if let Some(r) = self.blocks[b].parent {
-            self.regions[r].blocks.retain(|x| *x != b);
-            self.blocks[b].parent = None;
-        }
+        self.unlink_block(b);
     }
     /// Erases a block with its ops; fails if other blocks still branch to it.
     pub fn erase_block(&mut self, b: Block) -> Result<(), String> {
@@ -1556,18 +1726,49 @@ impl Context {
     /// Moves every block of `src` to the end of `dst`.
     pub fn take_body(&mut self, dst: Region, src: Region) {
         self.touch_region(dst);
-        self.touch_region(src);
-        for b in std::mem::take(&mut self.regions[src].blocks) {
-            self.append_block(dst, b);
-        }
+        let last = self.regions[dst].last;
+        self.splice_blocks(src, dst, last, None);
     }
-    /// Moves the blocks of `src` into `dst`, before block `before`.
+    /// Moves the blocks of `src` into the region of `before`, before it.
     pub fn inline_region_before(&mut self, src: Region, before: Block) {
         self.touch_block(before);
+        let dst = self.blocks[before].parent.expect("block in a region");
+        let prev = self.blocks[before].prev;
+        self.splice_blocks(src, dst, prev, Some(before));
+    }
+    /// Moves all blocks of `src`, in order, between `prev` and `next` of
+    /// `dst`: the two ends are relinked, and only the moved blocks' parent
+    /// changes (as MLIR's `ilist` transfer).
+    fn splice_blocks(
+        &mut self,
+        src: Region,
+        dst: Region,
+        prev: Option<Block>,
+        next: Option<Block>,
+    ) {
         self.touch_region(src);
-        for b in std::mem::take(&mut self.regions[src].blocks) {
-            self.insert_block_before(before, b);
+        debug_assert_ne!(src, dst, "splice into another region");
+        let d = &mut self.regions[src];
+        let (Some(first), Some(last), n) = (d.first.take(), d.last.take(), d.len) else {
+            return;
+        };
+        d.len = 0;
+        let mut cur = Some(first);
+        while let Some(b) = cur {
+            self.blocks[b].parent = Some(dst);
+            cur = self.blocks[b].next;
         }
+        self.blocks[first].prev = prev;
+        match prev {
+            Some(p) => self.blocks[p].next = Some(first),
+            None => self.regions[dst].first = Some(first),
+        }
+        self.blocks[last].next = next;
+        match next {
+            Some(x) => self.blocks[x].prev = Some(last),
+            None => self.regions[dst].last = Some(last),
+        }
+        self.regions[dst].len += n;
     }
 
     // ----- cloning -----
@@ -1629,7 +1830,7 @@ impl Context {
         dst: Region,
         map: &mut HashMap<Value, Value, S>,
     ) {
-        let blocks = self.regions[src].blocks.clone();
+        let blocks: SmallVec<[Block; 4]> = self.region_blocks(src).collect();
         let mut bmap: FxHashMap<Block, Block> = FxHashMap::default();
         for &b in &blocks {
             let nb = self.create_block(&[]);
@@ -1679,10 +1880,12 @@ impl Context {
             }
         }
         for r in self.regions_of(op).to_vec() {
-            for b in self.regions[r].blocks.clone() {
+            let mut cur = self.regions[r].first;
+            while let Some(b) = cur {
                 for o in self.block_ops(b) {
                     self.remap_nested(o, map);
                 }
+                cur = self.blocks[b].next;
             }
         }
     }
@@ -1694,26 +1897,30 @@ impl Context {
     /// every op of a module several times.
     pub fn walk_nested<F: FnMut(Op) + ?Sized>(&self, op: Op, f: &mut F) {
         for &r in self.regions_of(op) {
-            for &b in &self.regions[r].blocks {
+            let mut block = self.regions[r].first;
+            while let Some(b) = block {
                 let mut cur = self.blocks[b].first;
                 while let Some(o) = cur {
                     f(o);
                     self.walk_nested(o, f);
                     cur = self.ops[o].next;
                 }
+                block = self.blocks[b].next;
             }
         }
     }
     /// Ops nested in `op` (excluding it), in post-order.
     pub fn walk_post<F: FnMut(Op) + ?Sized>(&self, op: Op, f: &mut F) {
         for &r in self.regions_of(op) {
-            for &b in &self.regions[r].blocks {
+            let mut block = self.regions[r].first;
+            while let Some(b) = block {
                 let mut cur = self.blocks[b].first;
                 while let Some(o) = cur {
                     self.walk_post(o, f);
                     f(o);
                     cur = self.ops[o].next;
                 }
+                block = self.blocks[b].next;
             }
         }
     }
@@ -1772,7 +1979,7 @@ impl Context {
     /// Looks a symbol up among the direct children of a symbol table op.
     pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
         let r = *self.regions_of(table).first()?;
-        let b = *self.regions[r].blocks.first()?;
+        let b = self.regions[r].first?;
         let key = symbol_key(name);
         let found = {
             let cache = self.symbol_cache.read().unwrap_or_else(|e| e.into_inner());

@@ -160,7 +160,7 @@ impl Liveness {
         let mut blocks_in_order = vec![];
         let mut collect = |o: Op| {
             for &r in ctx.regions_of(o) {
-                blocks_in_order.extend_from_slice(ctx.region_blocks(r));
+                blocks_in_order.extend(ctx.region_blocks(r));
             }
         };
         collect(op);

@@ -55,10 +55,10 @@ fn split_and_inline_blocks() {
     let nb = c.split_block(b, ops[2]);
     assert_eq!(c.block_ops(b), ops[..2].to_vec());
     assert_eq!(c.block_ops(nb), ops[2..].to_vec());
-    assert_eq!(c.region_blocks(r), &[b, nb]);
+    assert_eq!(c.region_blocks(r).to_vec(), [b, nb]);
     c.inline_block(nb, InsertPoint::Before(ops[1]), &[]);
     assert_eq!(c.block_ops(b), vec![ops[0], ops[2], ops[3], ops[1]]);
-    assert_eq!(c.region_blocks(r), &[b]);
+    assert_eq!(c.region_blocks(r).to_vec(), [b]);
 }
 
 #[test]
@@ -231,4 +231,163 @@ fn symbol_lookup_by_text_and_by_interned_name() {
     assert_eq!(c.lookup_symbol(module, "late"), Some(late));
     c.detach_op(late);
     assert_eq!(c.lookup_symbol(module, "late"), None);
+}
+
+/// The region's list read forwards, backwards, by the neighbour links and
+/// by index, all agreeing with `expected`; the parents set.
+fn check_blocks(c: &Context, r: Region, expected: &[Block]) {
+    assert_eq!(c.region_blocks(r).to_vec(), expected);
+    let back: Vec<Block> = c.region_blocks(r).rev().collect();
+    assert_eq!(back, expected.iter().rev().copied().collect::<Vec<_>>());
+    assert_eq!(c.region_blocks(r).len(), expected.len());
+    assert_eq!(c.region_num_blocks(r), expected.len());
+    assert_eq!(c.region_is_empty(r), expected.is_empty());
+    assert_eq!(c.first_block(r), expected.first().copied());
+    assert_eq!(c.entry_block(r), expected.first().copied());
+    assert_eq!(c.last_block(r), expected.last().copied());
+    assert_eq!(
+        c.single_block(r),
+        (expected.len() == 1).then(|| expected[0])
+    );
+    for (i, &b) in expected.iter().enumerate() {
+        assert_eq!(c.parent_region(b), Some(r));
+        assert_eq!(c.block_index(b), i);
+        assert_eq!(c.prev_block(b), i.checked_sub(1).map(|j| expected[j]));
+        assert_eq!(c.next_block(b), expected.get(i + 1).copied());
+    }
+}
+
+fn blocks(c: &mut Context, n: usize) -> Vec<Block> {
+    (0..n).map(|_| c.create_block(&[])).collect()
+}
+
+#[test]
+fn block_list_insertions_in_order_both_ways() {
+    let mut c = Context::new();
+    let r = c.create_region();
+    check_blocks(&c, r, &[]);
+    let b = blocks(&mut c, 5);
+    c.append_block(r, b[2]);
+    check_blocks(&c, r, &[b[2]]);
+    c.insert_block_before(b[2], b[0]);
+    c.insert_block_after(b[0], b[1]);
+    c.insert_block_after(b[2], b[4]);
+    c.insert_block_before(b[4], b[3]);
+    check_blocks(&c, r, &b);
+    let f = c.create_block(&[]);
+    c.prepend_block(r, f);
+    assert_eq!(c.region_blocks(r).next(), Some(f));
+    // Both ends of one iterator meet without yielding a block twice.
+    let mut it = c.region_blocks(r);
+    assert_eq!((it.next(), it.next_back()), (Some(f), Some(b[4])));
+    assert_eq!(it.len(), 4);
+    assert_eq!(it.collect::<Vec<_>>(), b[..4].to_vec());
+}
+
+#[test]
+fn block_list_detach_and_move() {
+    let mut c = Context::new();
+    let (r, r2) = (c.create_region(), c.create_region());
+    let b = blocks(&mut c, 4);
+    for &x in &b {
+        c.append_block(r, x);
+    }
+    // Middle, first and last.
+    c.detach_block(b[1]);
+    assert_eq!(c.parent_region(b[1]), None);
+    assert_eq!((c.prev_block(b[1]), c.next_block(b[1])), (None, None));
+    check_blocks(&c, r, &[b[0], b[2], b[3]]);
+    c.detach_block(b[0]);
+    check_blocks(&c, r, &[b[2], b[3]]);
+    c.detach_block(b[3]);
+    check_blocks(&c, r, &[b[2]]);
+    // Detaching a detached block changes nothing.
+    c.detach_block(b[3]);
+    check_blocks(&c, r, &[b[2]]);
+    // A block still in a region moves rather than being listed twice.
+    c.append_block(r2, b[0]);
+    c.append_block(r2, b[2]);
+    check_blocks(&c, r, &[]);
+    check_blocks(&c, r2, &[b[0], b[2]]);
+    c.insert_block_before(b[0], b[2]);
+    check_blocks(&c, r2, &[b[2], b[0]]);
+    c.insert_block_after(b[0], b[2]);
+    check_blocks(&c, r2, &[b[0], b[2]]);
+    // A block put where it already is, or next to itself, stays.
+    c.append_block(r2, b[2]);
+    c.prepend_block(r2, b[0]);
+    c.insert_block_after(b[2], b[2]);
+    c.insert_block_before(b[0], b[0]);
+    c.insert_block_after(b[0], b[2]);
+    c.insert_block_before(b[2], b[0]);
+    check_blocks(&c, r2, &[b[0], b[2]]);
+    // The last block put first, the first put last.
+    c.prepend_block(r2, b[2]);
+    check_blocks(&c, r2, &[b[2], b[0]]);
+    c.append_block(r2, b[2]);
+    check_blocks(&c, r2, &[b[0], b[2]]);
+}
+
+#[test]
+fn block_list_splice_regions() {
+    let mut c = Context::new();
+    let (dst, src) = (c.create_region(), c.create_region());
+    let d = blocks(&mut c, 3);
+    let s = blocks(&mut c, 3);
+    for &x in &d {
+        c.append_block(dst, x);
+    }
+    for &x in &s {
+        c.append_block(src, x);
+    }
+    // Into the middle.
+    c.inline_region_before(src, d[1]);
+    check_blocks(&c, src, &[]);
+    check_blocks(&c, dst, &[d[0], s[0], s[1], s[2], d[1], d[2]]);
+    // Before the first block, then an empty region spliced (nothing moves).
+    let other = c.create_region();
+    let o = blocks(&mut c, 2);
+    c.append_block(other, o[0]);
+    c.append_block(other, o[1]);
+    c.inline_region_before(other, d[0]);
+    c.inline_region_before(src, d[0]);
+    check_blocks(&c, other, &[]);
+    check_blocks(&c, dst, &[o[0], o[1], d[0], s[0], s[1], s[2], d[1], d[2]]);
+    // Everything to the end of another region, and back to an empty one.
+    let third = c.create_region();
+    c.append_block(third, o[0]);
+    c.take_body(third, dst);
+    check_blocks(&c, dst, &[]);
+    check_blocks(&c, third, &[o[0], o[1], d[0], s[0], s[1], s[2], d[1], d[2]]);
+    c.take_body(dst, third);
+    check_blocks(&c, third, &[]);
+    check_blocks(&c, dst, &[o[0], o[1], d[0], s[0], s[1], s[2], d[1], d[2]]);
+}
+
+#[test]
+fn block_list_region_emptied_and_refilled() {
+    let (mut c, _, add) = setup();
+    let loc = c.unknown_loc();
+    let r = c.create_region();
+    let b = blocks(&mut c, 3);
+    for &x in &b {
+        c.append_block(r, x);
+        c.build(InsertPoint::AtEnd(x), OperationState::new(add, loc));
+    }
+    // Erased one by one from the front.
+    for (i, &x) in b.iter().enumerate() {
+        c.erase_block(x).unwrap();
+        check_blocks(&c, r, &b[i + 1..]);
+    }
+    let n = blocks(&mut c, 2);
+    c.append_block(r, n[1]);
+    c.prepend_block(r, n[0]);
+    check_blocks(&c, r, &n);
+    // Cleared at once, with its ops, then refilled.
+    c.clear_region(r);
+    check_blocks(&c, r, &[]);
+    let m = blocks(&mut c, 2);
+    c.append_block(r, m[0]);
+    c.insert_block_after(m[0], m[1]);
+    check_blocks(&c, r, &m);
 }

@@ -1321,7 +1321,7 @@ fn used_values_defined_above(ctx: &Context, region: Region) -> Vec<Value> {
             }
         }
     };
-    for &b in ctx.region_blocks(region) {
+    for b in ctx.region_blocks(region) {
         for o in ctx.block_ops_iter(b) {
             ctx.walk_post(o, &mut visit);
             visit(o);

@@ -652,11 +652,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // with captured values, constants and block arguments remapped.
         map.extend(constants);
         let exec_body = self.pc.ctx.regions_of(exec)[0];
-        match *self.pc.ctx.region_blocks(exec_body) {
+        match self.pc.ctx.single_block(exec_body) {
             // The usual body: its ops move in one splice, its arguments
             // replaced by the unwrapped values, and captured values are
             // replaced where the capture walk found them.
-            [b] if self.pc.ctx.block_args(b).len() == unwrapped.len() => {
+            Some(b) if self.pc.ctx.block_args(b).len() == unwrapped.len() => {
                 self.ctx()
                     .inline_block(b, InsertPoint::AtEnd(entry), &unwrapped);
                 for k in 0..self.captured_uses.len() {
@@ -1391,7 +1391,7 @@ fn scf_holding_async(
 ) -> bool {
     let mut any = false;
     for &r in ctx.regions_of(op) {
-        for &b in ctx.region_blocks(r) {
+        for b in ctx.region_blocks(r) {
             for o in ctx.block_ops_iter(b) {
                 let k = kind(o);
                 let at = targets.len();

@@ -107,7 +107,7 @@ fn ladders_in(
 ) -> Result<(), IrError> {
     // Edges by successor, in region order (successors in first-seen order).
     let mut groups: Vec<(Block, Vec<Edge>)> = vec![];
-    for &b in ctx.region_blocks(r) {
+    for b in ctx.region_blocks(r) {
         if !is_new(b) {
             continue;
         }
@@ -136,9 +136,8 @@ fn ladders_in(
     }
     let position: FxHashMap<Block, usize> = ctx
         .region_blocks(r)
-        .iter()
         .enumerate()
-        .map(|(i, &b)| (b, i))
+        .map(|(i, b)| (b, i))
         .collect();
     for (succ, mut edges) in groups {
         if edges.iter().any(|e| !parent.contains_key(&e.pred)) {

@@ -302,7 +302,7 @@ fn func_op(l: &Lowering, f: Op, _: &[Value], rw: &mut ConversionRewriter) -> R {
                 "C interface for variadic functions is not supported yet.",
             ));
         }
-        if ctx.region_blocks(new_body).is_empty() {
+        if ctx.region_is_empty(new_body) {
             wrap_external_function(l, rw, f, new, &name, &ins, &outs)?;
         } else {
             wrap_for_external_callers(l, rw, f, new, &name, &ins, &outs)?;

@@ -354,7 +354,7 @@ fn is_callable(ctx: &Context, n: &Names, op: Op) -> bool {
 /// The body of a callable, if it has one (a declaration has none).
 fn callable_region(ctx: &Context, op: Op) -> Option<Region> {
     let r = *ctx.regions_of(op).first()?;
-    (!ctx.region_blocks(r).is_empty()).then_some(r)
+    (!ctx.region_is_empty(r)).then_some(r)
 }
 
 impl Inliner {
@@ -405,7 +405,7 @@ impl Inliner {
             }
         }
         for &r in ctx.regions_of(op) {
-            for &b in ctx.region_blocks(r) {
+            for b in ctx.region_blocks(r) {
                 for o in ctx.block_ops_iter(b) {
                     self.compute(ctx, o, parent, resolve);
                 }
@@ -526,7 +526,7 @@ impl Inliner {
                     let nested_node = self.graph.by_region.get(&r).copied();
                     if nested || nested_node.is_none() {
                         let s = nested_node.unwrap_or(src);
-                        worklist.extend(ctx.region_blocks(r).iter().map(|&b| (b, s)));
+                        worklist.extend(ctx.region_blocks(r).map(|b| (b, s)));
                     }
                 }
             }
@@ -568,7 +568,7 @@ fn symbol_refs(ctx: &Context, op: Op, f: &mut dyn FnMut(Op, Symbol, bool)) {
     let mut stack: Vec<Op> = vec![];
     let push = |ctx: &Context, o: Op, stack: &mut Vec<Op>| {
         for &r in ctx.regions_of(o).iter().rev() {
-            for &b in ctx.region_blocks(r).iter().rev() {
+            for b in ctx.region_blocks(r).rev() {
                 let ops: Vec<Op> = ctx.block_ops_iter(b).collect();
                 stack.extend(ops.into_iter().rev());
             }
@@ -597,7 +597,7 @@ impl UseList {
             let Some(&r) = ctx.regions_of(table).first() else {
                 continue;
             };
-            for &b in ctx.region_blocks(r) {
+            for b in ctx.region_blocks(r) {
                 for o in ctx.block_ops_iter(b) {
                     if is_callable(ctx, &inl.names, o) {
                         if let Some(&n) =
@@ -762,7 +762,7 @@ fn walk_symbol_tables(ctx: &Context, op: Op, mut visible: bool, out: &mut Vec<(O
         visible = true;
     }
     for &r in ctx.regions_of(op) {
-        for &b in ctx.region_blocks(r) {
+        for b in ctx.region_blocks(r) {
             for o in ctx.block_ops_iter(b) {
                 walk_symbol_tables(ctx, o, visible, out);
             }
@@ -938,7 +938,7 @@ fn dialect(ctx: &Context, op: Op) -> &str {
 
 /// Whether every op of `src` (nested ones too) may be inlined.
 fn ops_legal(ctx: &Context, src: Region) -> bool {
-    for &b in ctx.region_blocks(src) {
+    for b in ctx.region_blocks(src) {
         for o in ctx.block_ops_iter(b) {
             if !dialect_inlinable(dialect(ctx, o)) {
                 return false;

@@ -552,7 +552,7 @@ pub fn run_entry(pc: &mut PassContext, e: &PipelineEntry, module: Op) -> Result<
         let mut next = vec![];
         for t in targets {
             for &r in pc.ctx.regions_of(t) {
-                for &b in pc.ctx.region_blocks(r) {
+                for b in pc.ctx.region_blocks(r) {
                     for o in pc.ctx.block_ops_iter(b) {
                         let generic =
                             mlir_async_syntax::edition::generic_name(pc.ctx.name(o), pc.edition);

@@ -621,8 +621,7 @@ fn alloca_scope(_: &Lowering, op: Op, _: &[Value], rw: &mut ConversionRewriter) 
         return Ok(false);
     };
     let body = ctx.regions_of(op)[0];
-    let blocks = ctx.region_blocks(body).to_vec();
-    let (Some(&first), Some(&last)) = (blocks.first(), blocks.last()) else {
+    let (Some(first), Some(last)) = (ctx.first_block(body), ctx.last_block(body)) else {
         return Ok(false);
     };
     let result_types = types_of(ctx, ctx.results(op));
@@ -752,7 +751,7 @@ fn generic_atomic_rmw(l: &Lowering, op: Op, operands: &[Value], rw: &mut Convers
     let (Some(init_block), Some(&body)) = (ctx.parent_block(op), ctx.regions_of(op).first()) else {
         return Ok(false);
     };
-    let Some(&entry) = ctx.region_blocks(body).first() else {
+    let Some(entry) = ctx.entry_block(body) else {
         return Ok(false);
     };
     let Some(region) = ctx.parent_region(init_block) else {
@@ -770,10 +769,10 @@ fn generic_atomic_rmw(l: &Lowering, op: Op, operands: &[Value], rw: &mut Convers
         after.push(o);
         cur = ctx.next_op(o);
     }
-    let next = {
-        let blocks = ctx.region_blocks(region);
-        let i = blocks.iter().position(|&b| b == init_block);
-        i.and_then(|i| blocks.get(i + 1)).copied()
+    let next = if ctx.parent_region(init_block) == Some(region) {
+        ctx.next_block(init_block)
+    } else {
+        None
     };
     let loop_block = rw.create_block(region, next, &[value_ty]);
     let end_block = rw.create_block(region, next, &[]);

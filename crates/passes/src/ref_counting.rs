@@ -111,7 +111,7 @@ fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
 fn values_in_walk_order(ctx: &Context, op: Op) -> Vec<Value> {
     fn blocks_post(ctx: &Context, op: Op, out: &mut Vec<Value>) {
         for &r in ctx.regions_of(op) {
-            for &b in ctx.region_blocks(r) {
+            for b in ctx.region_blocks(r) {
                 for o in ctx.block_ops_iter(b) {
                     blocks_post(ctx, o, out);
                 }
@@ -257,7 +257,7 @@ fn block_positions(ctx: &Context, op: Op) -> SecondaryMap<Block, u32> {
     let mut pos = SecondaryMap::with_default(u32::MAX);
     let mut number = |o: Op| {
         for &r in ctx.regions_of(o) {
-            for (i, &b) in ctx.region_blocks(r).iter().enumerate() {
+            for (i, b) in ctx.region_blocks(r).enumerate() {
                 pos[b] = i as u32;
             }
         }

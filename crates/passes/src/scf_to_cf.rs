@@ -148,8 +148,7 @@ impl ScfLowering {
         cont: Block,
         loc: Location,
     ) -> Result<Option<Block>, IrError> {
-        let blocks = ctx.region_blocks(r).to_vec();
-        let (Some(&first), Some(&last)) = (blocks.first(), blocks.last()) else {
+        let (Some(first), Some(last)) = (ctx.first_block(r), ctx.last_block(r)) else {
             return Ok(None);
         };
         self.terminator_to_branch(ctx, last, cont, loc)?;
@@ -199,7 +198,7 @@ impl ScfLowering {
         let cond_block = ctx.entry_block(r).expect("scf.for has a body");
         let first = ctx.first_op(cond_block).expect("body has a terminator");
         let first_body = ctx.split_block(cond_block, first);
-        let last_body = *ctx.region_blocks(r).last().expect("non-empty");
+        let last_body = ctx.last_block(r).expect("non-empty");
         ctx.inline_region_before(r, end_block);
         let iv = ctx.block_args(cond_block)[0];
         let operands = ctx.operands(op).to_vec();
@@ -255,15 +254,15 @@ impl ScfLowering {
     /// `DoWhileLowering`, tried first at benefit 2).
     fn is_do_while(ctx: &Context, op: Op) -> bool {
         let after = ctx.regions_of(op)[1];
-        let [b] = ctx.region_blocks(after) else {
+        let Some(b) = ctx.single_block(after) else {
             return false;
         };
-        let Some(y) = ctx.first_op(*b) else {
+        let Some(y) = ctx.first_op(b) else {
             return false;
         };
         ctx.next_op(y).is_none()
             && ctx.name(y) == "scf.yield"
-            && ctx.operands(y) == ctx.block_args(*b)
+            && ctx.operands(y) == ctx.block_args(b)
     }
 
     fn lower_while(&mut self, ctx: &mut Context, op: Op) -> Result<(), IrError> {
@@ -272,7 +271,7 @@ impl ScfLowering {
         let cont = ctx.split_block(current, op);
         let regions = ctx.regions_of(op).to_vec();
         let before = ctx.entry_block(regions[0]).expect("before region");
-        let before_last = *ctx.region_blocks(regions[0]).last().expect("before region");
+        let before_last = ctx.last_block(regions[0]).expect("before region");
         let do_while = Self::is_do_while(ctx, op);
         // Where the condition leads when it holds: back to the start of
         // the "before" region for a do-while, else into the "after" one.
@@ -281,7 +280,7 @@ impl ScfLowering {
             before
         } else {
             let after = ctx.entry_block(regions[1]).expect("after region");
-            let after_last = *ctx.region_blocks(regions[1]).last().expect("after region");
+            let after_last = ctx.last_block(regions[1]).expect("after region");
             ctx.inline_region_before(regions[1], cont);
             ctx.inline_region_before(regions[0], after);
             // The "after" region loops back.

@@ -82,7 +82,7 @@ fn symbol_uses(ctx: &Context, op: Op) -> Vec<(Symbol, Vec<Symbol>)> {
     visit(op);
     let mut stack: Vec<Op> = vec![];
     for &r in ctx.regions_of(op) {
-        for &b in ctx.region_blocks(r) {
+        for b in ctx.region_blocks(r) {
             stack.extend(ctx.block_ops_iter(b));
         }
     }
@@ -92,7 +92,7 @@ fn symbol_uses(ctx: &Context, op: Op) -> Vec<(Symbol, Vec<Symbol>)> {
             continue;
         }
         for &r in ctx.regions_of(o) {
-            for &b in ctx.region_blocks(r) {
+            for b in ctx.region_blocks(r) {
                 stack.extend(ctx.block_ops_iter(b));
             }
         }
@@ -131,7 +131,7 @@ fn compute_liveness(
 ) -> Result<(), IrError> {
     let mut work = vec![];
     if let Some(&r) = ctx.regions_of(table).first() {
-        for &b in ctx.region_blocks(r) {
+        for b in ctx.region_blocks(r) {
             for o in ctx.block_ops_iter(b) {
                 if !ctx.traits_of(o).is_symbol {
                     work.push(o);

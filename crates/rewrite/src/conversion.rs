@@ -631,11 +631,7 @@ impl State {
             return;
         }
         let mut mark = |o: Op| {
-            if ctx
-                .regions_of(o)
-                .iter()
-                .any(|&r| !ctx.region_blocks(r).is_empty())
-            {
+            if ctx.regions_of(o).iter().any(|&r| !ctx.region_is_empty(r)) {
                 self.ignored.insert(o);
             }
         };

@@ -85,7 +85,7 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: Op) -> bool {
     let mut stack = vec![op];
     while let Some(o) = stack.pop() {
         for &r in ctx.regions_of(o) {
-            for &b in ctx.region_blocks(r) {
+            for b in ctx.region_blocks(r) {
                 let mut cur = ctx.last_op(b);
                 while let Some(n) = cur {
                     let t = ctx.traits_of(n);

@@ -577,7 +577,7 @@ fn merge_in_region(
                 rw.ctx
                     .regions_of(o)
                     .iter()
-                    .any(|&r| !rw.ctx.region_blocks(r).is_empty())
+                    .any(|&r| !rw.ctx.region_is_empty(r))
             });
             if has_region {
                 continue;
@@ -626,7 +626,7 @@ pub fn merge_identical_blocks(
             changed = true;
         }
         let ctx = &*rw.ctx;
-        for &b in ctx.region_blocks(region) {
+        for b in ctx.region_blocks(region) {
             for o in ctx.block_ops_iter(b) {
                 for &r in ctx.regions_of(o) {
                     push(&mut worklist, &mut queued, r);

@@ -279,7 +279,7 @@ impl<'a> Namer<'a> {
         }
     }
     fn number_region(&mut self, r: Region) {
-        for (i, &b) in self.ctx.region_blocks(r).iter().enumerate() {
+        for (i, b) in self.ctx.region_blocks(r).enumerate() {
             if self.names.blocks.len() <= b.index() {
                 self.names
                     .blocks
@@ -379,7 +379,7 @@ impl<'a> Namer<'a> {
             self.close_to(parent);
             let me = self.open_scope();
             self.number_region(r);
-            for &b in self.ctx.region_blocks(r) {
+            for b in self.ctx.region_blocks(r) {
                 for o in self.ctx.block_ops_iter(b) {
                     for &nr in self.ctx.regions_of(o) {
                         work.push((nr, self.next_value, self.next_arg, self.next_conflict, me));
@@ -570,9 +570,7 @@ impl<'a> Printer<'a> {
         let &[r] = ctx.regions_of(top) else {
             return None;
         };
-        let &[body] = ctx.region_blocks(r) else {
-            return None;
-        };
+        let body = ctx.single_block(r)?;
         if !ctx.block_args(body).is_empty() {
             return None;
         }
@@ -822,6 +820,15 @@ impl<'a> Printer<'a> {
                 self.w(", ");
             }
             self.operand(v);
+        }
+    }
+    /// The position of `b` in its region: the number its region's
+    /// numbering gave it (no walk of the region's list per predecessor),
+    /// else counted.
+    fn block_position(&self, b: Block) -> usize {
+        match self.names.blocks.get(b.index()).map(|&id| !id) {
+            Some(id) if id != NONE => id as usize,
+            _ => self.ctx.block_index(b),
         }
     }
     pub fn block_name(&mut self, b: Block) {
@@ -1223,12 +1230,12 @@ impl<'a> Printer<'a> {
     ) {
         self.w("{");
         self.newline();
-        let blocks = self.ctx.region_blocks(r);
-        if let Some(&entry) = blocks.first() {
-            let header = (empty_block && self.ctx.first_op(entry).is_none())
-                || (entry_args && !self.ctx.block_args(entry).is_empty());
+        let ctx = self.ctx;
+        if let Some(entry) = ctx.entry_block(r) {
+            let header = (empty_block && ctx.first_op(entry).is_none())
+                || (entry_args && !ctx.block_args(entry).is_empty());
             self.block(entry, header, terminators);
-            for &b in &blocks[1..] {
+            for b in ctx.region_blocks(r).skip(1) {
                 self.block(b, true, true);
             }
         }
@@ -1277,7 +1284,7 @@ impl<'a> Printer<'a> {
                     .into_iter()
                     .chain(second)
                     .chain(preds)
-                    .map(|p| (ctx.block_index(p), p))
+                    .map(|p| (self.block_position(p), p))
                     .collect();
                 ids.sort_by_key(|x| x.0);
                 let _ = write!(self.out, "  // {} preds: ", ids.len());

@@ -238,8 +238,8 @@ pub fn main_with_args(args: &[String]) -> i32 {
 /// executor runs directly).
 pub fn is_llvm_module(ctx: &Context, module: mlir_async_ir::Op) -> bool {
     ctx.regions_of(module).iter().all(|r| {
-        ctx.region_blocks(*r).iter().all(|b| {
-            ctx.block_ops_iter(*b)
+        ctx.region_blocks(*r).all(|b| {
+            ctx.block_ops_iter(b)
                 .all(|op| ctx.name(op).starts_with("llvm."))
         })
     })
@@ -300,8 +300,8 @@ fn standard_lowering(
     let names = standard_pipeline(edition);
     // The first op that is not the LLVM dialect's.
     let first = ctx.regions_of(module).iter().find_map(|r| {
-        ctx.region_blocks(*r).iter().find_map(|b| {
-            ctx.block_ops_iter(*b)
+        ctx.region_blocks(*r).find_map(|b| {
+            ctx.block_ops_iter(b)
                 .find(|op| !ctx.name(*op).starts_with("llvm."))
         })
     });

@@ -22,7 +22,7 @@ use support::{have, Rng};
 /// ops' regions), as MLIR's block walk.
 fn blocks_preorder(ctx: &Context, op: Op, out: &mut Vec<Block>) {
     for &r in ctx.regions_of(op) {
-        for &b in ctx.region_blocks(r) {
+        for b in ctx.region_blocks(r) {
             out.push(b);
             for o in ctx.block_ops_iter(b) {
                 blocks_preorder(ctx, o, out);
@@ -118,7 +118,7 @@ fn liveness_matches_upstream() {
             let parsed = parse_source(&mut ctx, &reg, "m.mlir", &text, 0, false).expect("parses");
             let mut got = String::new();
             let top = ctx.regions_of(parsed.module)[0];
-            let body = ctx.region_blocks(top)[0];
+            let body = ctx.entry_block(top).unwrap();
             for f in ctx.block_ops(body) {
                 let name = ctx.symbol_name(f).unwrap_or("").to_string();
                 got.push_str(&ours(&ctx, f, &name));

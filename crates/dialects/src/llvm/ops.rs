@@ -2850,7 +2850,7 @@ fn print_global(p: &mut Printer, op: Op) {
         p.ty(t);
     }
     let r = ctx.regions_of(op)[0];
-    if !ctx.region_blocks(r).is_empty() {
+    if !ctx.region_is_empty(r) {
         p.w(" ");
         p.region(r, false, true);
     }
@@ -2858,7 +2858,7 @@ fn print_global(p: &mut Printer, op: Op) {
 
 fn verify_global(ctx: &Context, op: Op) -> Result<(), String> {
     // The region traits come first.
-    if let Some(&b) = ctx.region_blocks(ctx.regions_of(op)[0]).first() {
+    if let Some(b) = ctx.entry_block(ctx.regions_of(op)[0]) {
         if ctx.region_blocks(ctx.regions_of(op)[0]).len() > 1 {
             return Err("expects region #0 to have 0 or 1 blocks".into());
         }
@@ -2910,7 +2910,7 @@ fn verify_global(ctx: &Context, op: Op) -> Result<(), String> {
         }
     }
     let r = ctx.regions_of(op)[0];
-    if let Some(&b) = ctx.region_blocks(r).first() {
+    if let Some(b) = ctx.entry_block(r) {
         if let Some(ret) = ctx.last_op(b).filter(|&o| ctx.name(o) == "llvm.return") {
             let Some(&v) = ctx.operands(ret).first() else {
                 return Err("initializer region cannot return void".into());

@@ -226,7 +226,7 @@ impl Lowering<'_, '_> {
             awaits |= !inside && (name == n.async_await || name == n.async_await_all);
             let inner = inside || name == n.async_execute;
             for &r in ctx.regions_of(o) {
-                for &b in ctx.region_blocks(r) {
+                for b in ctx.region_blocks(r) {
                     stack.extend(ctx.block_ops_iter(b).map(|c| (c, inner)));
                 }
             }

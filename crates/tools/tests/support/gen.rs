@@ -38,6 +38,12 @@ pub struct Shape {
     /// Drop the blocks no branch reaches (dialect conversions reject a
     /// function with one). Off, the other shapes are unchanged.
     pub reachable_only: bool,
+    /// Also small functions `@h0`.. of one block and a few ops (private
+    /// half the time) that the others call, in `scf` regions too: what the
+    /// inliner copies, moves into its last caller and erases. Calls in
+    /// `scf` regions then go only to them (a body of several blocks cannot
+    /// go into such a region). Off, the other shapes are unchanged.
+    pub helpers: bool,
 }
 
 /// How deep `scf` regions nest.
@@ -54,6 +60,7 @@ impl Shape {
             memref: false,
             expandable: false,
             reachable_only: false,
+            helpers: false,
         }
     }
 }
@@ -72,6 +79,8 @@ struct Fn<'a> {
     n: usize,
     /// How many `scf` regions enclose the ops being drawn.
     depth: usize,
+    /// What calls in `scf` regions may call, when not all `callees`.
+    region_callees: Option<&'a [String]>,
 }
 
 const INT_CONSTS: &[&str] = &["0", "1", "-1", "2", "3", "7", "8", "-8", "31", "255"];
@@ -236,6 +245,10 @@ impl Fn<'_> {
                 None
             }
             _ => {
+                let callees = match self.region_callees {
+                    Some(only) if self.depth > 0 => only,
+                    _ => callees,
+                };
                 if callees.is_empty() {
                     return;
                 }
@@ -573,6 +586,19 @@ pub fn function(
     private: bool,
     callees: &[String],
 ) -> String {
+    function_calling(rng, shape, name, private, callees, None)
+}
+
+/// [`function`], whose calls in `scf` regions go only to `region_callees`
+/// when given.
+fn function_calling(
+    rng: &mut Rng,
+    shape: Shape,
+    name: &str,
+    private: bool,
+    callees: &[String],
+    region_callees: Option<&[String]>,
+) -> String {
     let func = if shape.edition == 15 {
         "func.func"
     } else {
@@ -600,6 +626,7 @@ pub fn function(
         out: String::new(),
         n: 0,
         depth: 0,
+        region_callees,
     };
     let args = vec![
         V {
@@ -745,19 +772,56 @@ fn spell_13(text: &str) -> String {
     out
 }
 
-/// A module of `n` functions; each may call the ones before it.
+/// How many helper functions [`Shape::helpers`] adds.
+const HELPERS: usize = 3;
+
+/// A module of `n` functions; each may call the ones before it (and the
+/// helpers, with [`Shape::helpers`]).
 pub fn module(rng: &mut Rng, shape: Shape, n: usize) -> String {
     let mut out = String::new();
+    let mut helpers: Vec<String> = vec![];
+    if shape.helpers {
+        let small = Shape {
+            max_blocks: 1,
+            max_ops: 3,
+            private_funcs: false,
+            ..shape
+        };
+        for k in 0..HELPERS {
+            let name = format!("h{k}");
+            let private = rng.below(2) == 0;
+            out.push_str(&function_calling(
+                rng,
+                small,
+                &name,
+                private,
+                &helpers,
+                Some(&helpers),
+            ));
+            helpers.push(name);
+        }
+    }
     let mut names: Vec<String> = vec![];
     for k in 0..n {
         let name = format!("f{k}");
         let private = shape.private_funcs && rng.below(3) == 0;
-        let callees = if names.is_empty() || rng.below(2) == 0 {
+        let mut callees = if names.is_empty() || rng.below(2) == 0 {
             vec![]
         } else {
             names.clone()
         };
-        out.push_str(&function(rng, shape, &name, private, &callees));
+        if shape.helpers {
+            callees.extend(helpers.iter().cloned());
+        }
+        let region_callees = shape.helpers.then_some(&helpers[..]);
+        out.push_str(&function_calling(
+            rng,
+            shape,
+            &name,
+            private,
+            &callees,
+            region_callees,
+        ));
         names.push(name);
     }
     out

@@ -271,25 +271,6 @@ fn constant_names(ctx: &Context, op: Op, ed: Edition, set: &mut dyn FnMut(usize,
     }
 }
 
-pub(crate) fn parse_binary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let ops = p.parse_operand_list_pending()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    p.resolve_pending_same(ops, t, &mut st.operands)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-pub(crate) fn print_binary(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let ops = p.ctx.operands(op);
-    p.operands(ops);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-}
-
 fn verify_binary(ctx: &Context, op: Op) -> Result<(), String> {
     let rt = ctx.value_type(ctx.result(op, 0));
     // The `SameOperandsAndResultType` trait, checked before the operand
@@ -352,32 +333,6 @@ fn print_select(p: &mut Printer, op: Op) {
     p.w(" : ");
     let t = p.ctx.value_type(ops[1]);
     p.ty(t);
-}
-
-/// `%x : T to U`, shared by every cast-like op (`arith.*`, `memref.cast`).
-pub(crate) fn parse_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let o = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let from = colon_type(p)?;
-    p.expect_keyword("to")?;
-    let to = p.parse_type()?;
-    let v = p.resolve_operand(&o, from)?;
-    st.operands.push(v);
-    st.result_types.push(to);
-    Ok(())
-}
-
-pub(crate) fn print_cast(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let v = p.ctx.operand(op, 0);
-    p.operand(v);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(v);
-    p.ty(t);
-    p.w(" to ");
-    let r = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(r);
 }
 
 fn v_attr(ctx: &Context, op: Op) -> Attribute {

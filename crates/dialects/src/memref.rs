@@ -7,6 +7,16 @@ use mlir_async_ir::*;
 use mlir_async_syntax::printer::print_dict_entries;
 use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
+crate::op! {
+    /// `memref.cast`: a memref seen with another (compatible) type.
+    pub struct CastOp = "memref.cast" {
+        operands: [source: One],
+        results: [dest],
+        format: "$source attr-dict `:` type($source) `to` type($dest)",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("memref.alloc")
@@ -27,9 +37,8 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.store")
             .shape(Shape::new(N::AtLeast(2), N::Exactly(0)).kinds(&[(1, OperandKind::MemRef)]))
             .syntax(parse_store, print_store),
-        OpDef::new("memref.cast")
+        CastOp::def()
             .shape(UNARY.kinds(&[(0, OperandKind::MemRef)]))
-            .syntax(crate::arith::parse_cast, crate::arith::print_cast)
             .pure(),
         OpDef::new("memref.dim")
             .shape(BINARY.kinds(&[(0, OperandKind::MemRef)]))

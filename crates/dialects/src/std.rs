@@ -10,20 +10,64 @@ use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
 use mlir_async_syntax::{PResult, Parser};
 
+crate::op! {
+    /// `std.absf` (13).
+    pub struct AbsFOp = "std.absf" {
+        operands: [operand: One],
+        results: [result],
+        format: "$operand attr-dict `:` type($result)",
+        infer: AllSame,
+    }
+}
+crate::op! {
+    /// `std.ceilf` (13).
+    pub struct CeilFOp = "std.ceilf" {
+        operands: [operand: One],
+        results: [result],
+        format: "$operand attr-dict `:` type($result)",
+        infer: AllSame,
+    }
+}
+crate::op! {
+    /// `std.floorf` (13).
+    pub struct FloorFOp = "std.floorf" {
+        operands: [operand: One],
+        results: [result],
+        format: "$operand attr-dict `:` type($result)",
+        infer: AllSame,
+    }
+}
+crate::op! {
+    /// `std.copysign` (13).
+    pub struct CopySignOp = "std.copysign" {
+        operands: [lhs: One, rhs: One],
+        results: [result],
+        format: "$lhs `,` $rhs attr-dict `:` type($result)",
+        infer: AllSame,
+    }
+}
+crate::op! {
+    /// `std.fmaf` (13): `a * b + c`.
+    pub struct FmaFOp = "std.fmaf" {
+        operands: [a: One, b: One, c: One],
+        results: [result],
+        format: "$a `,` $b `,` $c attr-dict `:` type($result)",
+        infer: AllSame,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
-    let float = |name, n| {
-        OpDef::new(name)
-            .syntax(crate::arith::parse_binary, crate::arith::print_binary)
-            .invariants(Invariants::new(Arity::Exactly(n), Arity::Exactly(1)))
+    let float = |def: OpDef, n| {
+        def.invariants(Invariants::new(Arity::Exactly(n), Arity::Exactly(1)))
             .verify(verify_float)
             .pure()
     };
     vec![
-        float("std.absf", 1),
-        float("std.ceilf", 1),
-        float("std.floorf", 1),
-        float("std.copysign", 2),
-        float("std.fmaf", 3),
+        float(AbsFOp::def(), 1),
+        float(CeilFOp::def(), 1),
+        float(FloorFOp::def(), 1),
+        float(CopySignOp::def(), 2),
+        float(FmaFOp::def(), 3),
         OpDef::new("std.rank")
             .syntax(parse_rank, print_operand_attrs_type)
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))

@@ -61,6 +61,7 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.alloca_scope")
             .region_specs(const { &[RegionSpec::single(0, "bodyRegion")] })
             .implicit_terminator("memref.alloca_scope.return")
+            .no_region_arguments()
             .syntax(parse_alloca_scope, print_alloca_scope)
             .verify(verify_alloca_scope),
         OpDef::new("memref.alloca_scope.return")

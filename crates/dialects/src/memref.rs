@@ -1081,7 +1081,17 @@ fn verify_alloca_scope(ctx: &Context, op: Op) -> Result<(), String> {
     if rs.len() != 1 {
         return Err(format!("requires 1 region, but found {}", rs.len()));
     }
-    Ok(())
+    // RegionBranchOpInterface: the return hands the scope its results (an
+    // implicit return has none, however many the scope declares).
+    let results: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+    crate::scf::check_region_edge(
+        ctx,
+        rs[0],
+        "memref.alloca_scope.return",
+        0,
+        "parent results",
+        &results,
+    )
 }
 
 /// `ShapedType::kDynamicStrideOrOffset` (14 and 15).

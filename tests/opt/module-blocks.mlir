@@ -31,3 +31,11 @@
 
 // LOWER: module-scf.mlir:0:0: error: 'builtin.module' op expects region #0 to have 0 or 1 blocks
 // LOWER-NOT: error:
+
+// Lowering an assert at module level (valid there: it names no parent)
+// splits the module's block; mlir-opt-14 and -15 alike, in the standard
+// lowering of either.
+// RUN: not mlir-opt %S/Inputs/module-assert.mlir -convert-func-to-llvm 2>&1 | FileCheck %s --check-prefix=ASSERT15
+// RUN: not mlir-opt %S/Inputs/module-assert-14.mlir -convert-std-to-llvm 2>&1 | FileCheck %s --check-prefix=ASSERT14
+// ASSERT15: module-assert.mlir:0:0: error: 'builtin.module' op expects region #0 to have 0 or 1 blocks
+// ASSERT14: module-assert-14.mlir:0:0: error: 'builtin.module' op Operations with a 'SymbolTable' must have exactly one block

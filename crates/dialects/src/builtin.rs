@@ -12,7 +12,8 @@ pub fn ops() -> Vec<OpDef> {
         .shape(Shape::new(N::Exactly(0), N::Exactly(0)).regions(1, &[]))
         .syntax(parse_module, print_module)
         .isolated()
-        .symbol();
+        .symbol()
+        .no_region_arguments();
     module.traits.symbol_table = true;
     module.traits.no_terminator = true;
     module.traits.graph_region = true;

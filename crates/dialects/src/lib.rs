@@ -295,6 +295,7 @@ impl OpDef {
                 implicit_terminator: None,
                 regions: &[],
                 successor_operands: None,
+                no_region_arguments: false,
             },
             declared: None,
         }
@@ -312,6 +313,11 @@ impl OpDef {
     /// The parent is checked after the terminator's place in 13 and 14.
     pub const fn parent_checked_last_before_15(mut self) -> Self {
         self.structure.parent_checked_last_before_15 = true;
+        self
+    }
+    /// `NoRegionArguments` (`builtin.module`, `memref.alloca_scope`).
+    pub const fn no_region_arguments(mut self) -> Self {
+        self.structure.no_region_arguments = true;
         self
     }
     /// `SingleBlockImplicitTerminator<T>`.

@@ -70,6 +70,7 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.alloca_scope")
             .region_specs(const { &[RegionSpec::single(0, "bodyRegion")] })
             .implicit_terminator("memref.alloca_scope.return")
+            .no_region_arguments()
             .syntax(parse_alloca_scope, print_alloca_scope)
             .verify(verify_alloca_scope),
         OpDef::new("memref.alloca_scope.return")
@@ -1089,7 +1090,17 @@ fn verify_alloca_scope(ctx: &Context, op: Op) -> Result<(), String> {
     if rs.len() != 1 {
         return Err(format!("requires 1 region, but found {}", rs.len()));
     }
-    Ok(())
+    // RegionBranchOpInterface: the return hands the scope its results (an
+    // implicit return has none, however many the scope declares).
+    let results: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+    crate::scf::check_region_edge(
+        ctx,
+        rs[0],
+        "memref.alloca_scope.return",
+        0,
+        "parent results",
+        &results,
+    )
 }
 
 /// `ShapedType::kDynamicStrideOrOffset` (14 and 15).

@@ -163,4 +163,6 @@ pub struct Structure {
     pub implicit_terminator: Option<&'static str>,
     pub regions: &'static [RegionSpec],
     pub successor_operands: Option<SuccessorOperandsFn>,
+    /// `NoRegionArguments`: no region's entry block takes arguments.
+    pub no_region_arguments: bool,
 }

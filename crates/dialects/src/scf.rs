@@ -205,13 +205,26 @@ fn check_edge(
     target: &str,
     want: &[Type],
 ) -> Result<(), String> {
+    check_region_edge(ctx, r, "scf.yield", index, target, want)
+}
+
+/// [`check_edge`] for a region ending in `terminator` (the interface is
+/// the same for `memref.alloca_scope` and its return).
+pub(crate) fn check_region_edge(
+    ctx: &Context,
+    r: Region,
+    terminator: &str,
+    index: usize,
+    target: &str,
+    want: &[Type],
+) -> Result<(), String> {
     let Some(last) = ctx.last_block(r) else {
         return Ok(());
     };
     let Some(t) = ctx.last_op(last) else {
         return Ok(());
     };
-    if ctx.name(t) != "scf.yield" {
+    if ctx.name(t) != terminator {
         return Ok(());
     }
     let got = ctx.operands(t);

@@ -68,6 +68,17 @@ impl<'a> Verifier<'a> {
             self.check_parent(op, st)?;
         }
         check_single_block_regions(ctx, op, st).map_err(|m| self.op_error(op, m))?;
+        // `NoRegionArguments`: after SingleBlock in `memref.alloca_scope`'s
+        // trait list, before the SymbolTable and SingleBlock traits of
+        // `builtin.module` (checked below).
+        if st.no_region_arguments
+            && ctx.regions_of(op).iter().any(|&r| {
+                ctx.entry_block(r)
+                    .is_some_and(|b| !ctx.block_args(b).is_empty())
+            })
+        {
+            return Err(self.op_error(op, "region should have no arguments"));
+        }
         // A symbol table (a module) holds one block: 15 says so by
         // `builtin.module`'s SingleBlock trait and its SizedRegion<1>
         // `bodyRegion`, 13 and 14 by the SymbolTable trait, all before the

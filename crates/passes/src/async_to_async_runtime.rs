@@ -513,7 +513,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     /// A private `func.func` named `name` (uniqued as MLIR's
-    /// `SymbolTable::insert` does), at the end of the module, with an
+    /// `SymbolTable::insert` does), at the end of the module (before its
+    /// terminator, if it ends in one), with an
     /// entry block taking `ins`; built whole, attributes included, since
     /// setting them one by one looked each name up again.
     fn private_func(
@@ -551,7 +552,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let op = ctx.create_op_from(op_name, loc, &[], &[], &attrs, &[body], &[]);
         let r = ctx.regions_of(module)[0];
         let b = ctx.entry_block(r).expect("module has a body");
-        ctx.insert_op(InsertPoint::AtEnd(b), op);
+        // Before a terminator ending the module (an `llvm.return` may
+        // stand there), as `SymbolTable::insert` places it.
+        let ip = match ctx.terminator(b) {
+            Some(t) => InsertPoint::Before(t),
+            None => InsertPoint::AtEnd(b),
+        };
+        ctx.insert_op(ip, op);
         (op, entry, sym)
     }
 

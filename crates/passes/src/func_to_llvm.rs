@@ -538,6 +538,15 @@ fn call(l: &Lowering, op: Op, operands: &[Value], rw: &mut ConversionRewriter) -
             None => return Ok(false),
         }
     };
+    // A call passing what an LLVM function cannot take stays, as its
+    // callee does (`convert_function_signature`).
+    let passable = packed.iter().all(|&t| llvm::is_valid_result(ctx, t))
+        && operands
+            .iter()
+            .all(|&v| llvm::is_valid_argument(ctx, ctx.value_type(v)));
+    if !passable {
+        return Ok(false);
+    }
     let loc = ctx.op_loc(op);
     let orig = types_of(ctx, ctx.operands(op));
     let attrs = ctx.attrs(op).to_vec();

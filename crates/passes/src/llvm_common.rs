@@ -261,6 +261,16 @@ pub fn convert_function_signature(
         pack_function_results(c, ctx, results)?
     };
     let params = sig.converted_types().to_vec();
+    // An argument LLVM cannot pass (an `!llvm.func` type taken as is) has
+    // no LLVM function type: the signature does not convert, so the
+    // function stays as it is (partial conversion), where MLIR 13-15 build
+    // an `!llvm.func` whose generic form their parser refuses and LLVM
+    // rejects ("Function arguments must have first-class types").
+    if !params.iter().all(|&p| llvm::is_valid_argument(ctx, p))
+        || !llvm::is_valid_result(ctx, result)
+    {
+        return None;
+    }
     Some((llvm::function(ctx, result, &params, vararg), sig))
 }
 

@@ -650,10 +650,13 @@ fn alloca_scope(_: &Lowering, op: Op, _: &[Value], rw: &mut ConversionRewriter) 
         return Ok(false);
     };
     let results = rw.ctx_ref().operands(ret).to_vec();
+    // The branch out stands for the return (and has its location, as
+    // upstream's `replaceOpWithNewOp`); the stack restore is the scope's.
+    let ret_loc = rw.ctx_ref().op_loc(ret);
     rw.set_insertion_point(ret);
     let name = rw.ctx().sym("llvm.intr.stackrestore");
     rw.create_op(name, loc, &[save], &[], &[])?;
-    lb::br(rw, loc, cont, &results)?;
+    lb::br(rw, ret_loc, cont, &results)?;
     rw.erase_op(ret)?;
     let args = rw.ctx_ref().block_args(cont).to_vec();
     if result_types.is_empty() {

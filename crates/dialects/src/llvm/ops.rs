@@ -314,7 +314,8 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_br, print_br)
             .pure()
             .terminator()
-            .invariants(inv(ANY, NONE).successors(ONE)),
+            .invariants(inv(ANY, NONE).successors(ONE))
+            .verify(verify_br),
         OpDef::new("llvm.cond_br")
             .successor_operands(successor_operand_range)
             .syntax(parse_cond_br, print_cond_br)
@@ -2233,7 +2234,29 @@ fn verify_cond_br(ctx: &Context, op: Op) -> Result<(), String> {
             tn(ctx, c)
         ));
     }
+    llvm_typed_operands(ctx, op, 1)
+}
+
+/// ODS's `Variadic<LLVM_Type>` from operand `from` on (the branches'
+/// destination operands, `llvm.return`'s value): a value of a type LLVM
+/// has no counterpart of (`index`, a tensor) is an error, as in
+/// mlir-opt-14/15; a lowering that branches with values it did not
+/// convert leaves such IR.
+fn llvm_typed_operands(ctx: &Context, op: Op, from: usize) -> Result<(), String> {
+    for (i, &v) in ctx.operands(op).iter().enumerate().skip(from) {
+        let t = ctx.value_type(v);
+        if !ty::is_compatible(ctx, t) {
+            return Err(format!(
+                "operand #{i} must be LLVM dialect-compatible type, but got '{}'",
+                tn(ctx, t)
+            ));
+        }
+    }
     Ok(())
+}
+
+fn verify_br(ctx: &Context, op: Op) -> Result<(), String> {
+    llvm_typed_operands(ctx, op, 0)
 }
 
 /// The operand counts of `llvm.switch`'s cases.
@@ -2498,6 +2521,7 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
     if ops.len() > 1 {
         return Err("expected at most 1 operand".into());
     }
+    llvm_typed_operands(ctx, op, 0)?;
     let Some(parent) = ctx.parent_op(op) else {
         return Ok(());
     };
@@ -3144,7 +3168,7 @@ fn parse_func(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> 
             st,
             sig_at,
             format!(
-                "failed to construct function type: expected LLVM type for function results{text}"
+                "failed to construct function type: expected LLVM type for function results'{text}'"
             ),
         );
     }

@@ -467,6 +467,9 @@ pub struct Context {
     /// and the printer, so a lookup must not hash.
     traits: Vec<Option<OpTraits>>,
     unknown_loc: Option<Location>,
+    /// The symbol of `value`, the attribute every constant carries and
+    /// folders read at every visit (see [`Context::get_attr`]).
+    value_sym: Option<Symbol>,
     /// Locations of the block arguments that have one (results use their
     /// op's): few values are block arguments with a location, and a slot
     /// in every value was 8 of its 48 bytes.
@@ -500,6 +503,7 @@ impl Context {
     pub fn new() -> Self {
         let mut c = Context::default();
         c.unknown_loc = Some(c.locs.push(LocKind::Unknown));
+        c.value_sym = Some(c.sym("value"));
         c
     }
 
@@ -1023,7 +1027,16 @@ impl Context {
 
     // ----- attributes on ops -----
 
+    #[inline]
     pub fn get_attr(&self, op: Op, name: &str) -> Option<Attribute> {
+        // A constant's `value`, asked for at every fold: inlined, the test
+        // of a literal name disappears, and symbols compare as integers.
+        if let (Some(s), "value") = (self.value_sym, name) {
+            return self.get_attr_sym(op, s);
+        }
+        self.get_attr_by_name(op, name)
+    }
+    fn get_attr_by_name(&self, op: Op, name: &str) -> Option<Attribute> {
         // Ops carry a handful of attributes (most none): comparing their
         // names beats hashing `name` to find its symbol, which verifiers
         // and printers did at nearly every op.
@@ -1032,6 +1045,7 @@ impl Context {
             .find(|(k, _)| &*self.strings[k.index()] == name)
             .map(|&(_, a)| a)
     }
+    #[inline]
     pub fn get_attr_sym(&self, op: Op, s: Symbol) -> Option<Attribute> {
         // Symbols are interned, so equal names are equal handles; ops carry
         // a handful of attributes, where a scan beats string compares.

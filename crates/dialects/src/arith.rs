@@ -130,7 +130,7 @@ crate::op! {
 
 /// What a comparison of `t`s gives: `i1`, or a vector of `i1` of the
 /// same shape.
-fn bool_like(ctx: &mut Context, t: Type) -> Type {
+pub(crate) fn bool_like(ctx: &mut Context, t: Type) -> Type {
     let i1 = ctx.int_type(1);
     match ctx.kind(t).clone() {
         TypeKind::Vector {

@@ -3,7 +3,7 @@
 //! instead of assembling names, attributes and result types by hand.
 
 use crate::arith::{CMPF, CMPI};
-use mlir_async_ir::{Location, Type, TypeKind, Value};
+use mlir_async_ir::{Location, Type, Value};
 use mlir_async_rewrite::{Builder, RewriteError};
 
 type R = Result<Value, RewriteError>;
@@ -53,18 +53,8 @@ fn compare(
         .ok_or_else(|| RewriteError::at(loc, format!("unknown predicate '{pred}'")))?;
     let i64t = ctx.int_type(64);
     let a = ctx.int_attr(i as i128, i64t);
-    let i1 = ctx.int_type(1);
-    // Comparing vectors gives a vector of i1.
-    let rt = match ctx.kind(ctx.value_type(x)).clone() {
-        TypeKind::Vector {
-            shape, scalable, ..
-        } => ctx.ty(TypeKind::Vector {
-            shape,
-            scalable,
-            elem: i1,
-        }),
-        _ => i1,
-    };
+    let xt = ctx.value_type(x);
+    let rt = crate::arith::bool_like(ctx, xt);
     let (name, key) = (ctx.sym(name), ctx.sym("predicate"));
     let op = b.build_op(name, loc, &[x, y], &[rt], &[(key, a)])?;
     Ok(b.context().result(op, 0))

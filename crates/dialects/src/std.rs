@@ -10,33 +10,27 @@ use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
 use mlir_async_syntax::{PResult, Parser};
 
-crate::op! {
-    /// `std.absf` (13).
-    pub struct AbsFOp = "std.absf" {
-        operands: [operand: One],
-        results: [result],
-        format: "$operand attr-dict `:` type($result)",
-        infer: AllSame,
-    }
+/// 13's one-operand float ops: `$operand attr-dict : type($result)`.
+macro_rules! unary_float_ops {
+    ($($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "` (13).")]
+            pub struct $ty = $name {
+                operands: [operand: One],
+                results: [result],
+                format: "$operand attr-dict `:` type($result)",
+                infer: AllSame,
+            }
+        })*
+    };
 }
-crate::op! {
-    /// `std.ceilf` (13).
-    pub struct CeilFOp = "std.ceilf" {
-        operands: [operand: One],
-        results: [result],
-        format: "$operand attr-dict `:` type($result)",
-        infer: AllSame,
-    }
+
+unary_float_ops! {
+    AbsFOp = "std.absf";
+    CeilFOp = "std.ceilf";
+    FloorFOp = "std.floorf";
 }
-crate::op! {
-    /// `std.floorf` (13).
-    pub struct FloorFOp = "std.floorf" {
-        operands: [operand: One],
-        results: [result],
-        format: "$operand attr-dict `:` type($result)",
-        infer: AllSame,
-    }
-}
+
 crate::op! {
     /// `std.copysign` (13).
     pub struct CopySignOp = "std.copysign" {

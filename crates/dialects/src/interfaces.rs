@@ -132,6 +132,13 @@ impl OpInterfaces for Interfaces {
         }
     }
 
+    /// Every folder here reads the op and its operands' defining ops
+    /// only, but `llvm.extractvalue`'s, which follows a chain of
+    /// `insertvalue`s as deep as it goes.
+    fn fold_is_local(&self, ctx: &Context, op: Op) -> bool {
+        ctx.name(op) != "llvm.extractvalue"
+    }
+
     fn materialize_constant(
         &self,
         ctx: &mut Context,

@@ -76,6 +76,9 @@ impl<K: EntityRef, V> Arena<K, V> {
     pub fn keys(&self) -> impl Iterator<Item = K> {
         (0..self.items.len()).map(K::new)
     }
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+        self.items.iter_mut()
+    }
 }
 
 impl<K: EntityRef, V> std::ops::Index<K> for Arena<K, V> {

@@ -207,6 +207,8 @@ pub struct OperationData {
     regions: Span,
     successors: Span,
     erased: bool,
+    /// When the op last changed (see [`Context::changed_since`]).
+    stamp: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -486,6 +488,23 @@ pub struct Context {
     type_printers: Vec<Option<DialectTypePrinter>>,
     /// The bodies of dialect types whose identity is a name (set once).
     type_bodies: FxHashMap<Type, Box<[TypeParam]>>,
+    /// The clock of op changes: every change to an op sets its `stamp` to
+    /// the next tick (see [`Context::changed_since`]).
+    clock: ChangeMark,
+}
+
+/// A moment in a context's history of op changes, to ask later whether an
+/// op changed since ([`Context::changed_since`]). A driver that found an
+/// op it cannot fold keeps the moment and skips the op until it or what
+/// its folder reads changes: re-folding every op of a module in a round
+/// that only confirms a fixed point was a fifth of `async-parallel-for`.
+/// The default moment is before everything: every op changed since.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChangeMark {
+    /// How often the tick counter ran out and restarted: a moment of an
+    /// earlier era says every op changed since.
+    era: u32,
+    tick: u32,
 }
 
 /// Prints a [`TypeKind::Dialect`] type in full (`!llvm.ptr<i8>`). Kept
@@ -505,6 +524,34 @@ impl Context {
         c.unknown_loc = Some(c.locs.push(LocKind::Unknown));
         c.value_sym = Some(c.sym("value"));
         c
+    }
+
+    /// Now, in the history of op changes.
+    pub fn change_mark(&self) -> ChangeMark {
+        self.clock
+    }
+    /// Whether `op` changed after `mark`: it was created, its operands,
+    /// attributes, successors, name or place changed, or the type of one
+    /// of its results or operands did (an operand's type is part of what
+    /// its folder and verifier read). Ops change through `&mut self`
+    /// methods only, each of which ticks the clock.
+    #[inline]
+    pub fn changed_since(&self, op: Op, mark: ChangeMark) -> bool {
+        mark.era != self.clock.era || self.ops[op].stamp > mark.tick
+    }
+    /// Records a change to `op`.
+    #[inline]
+    fn stamp(&mut self, op: Op) {
+        if self.clock.tick == u32::MAX {
+            // Out of ticks: a new era, in which every op is old.
+            self.clock.era = self.clock.era.wrapping_add(1);
+            self.clock.tick = 0;
+            for d in self.ops.values_mut() {
+                d.stamp = 0;
+            }
+        }
+        self.clock.tick += 1;
+        self.ops[op].stamp = self.clock.tick;
     }
 
     /// Makes room for about `n` more ops (with their values, lists and
@@ -868,6 +915,7 @@ impl Context {
     }
     pub fn op_mut(&mut self, op: Op) -> &mut OperationData {
         self.touch_op(op);
+        self.stamp(op);
         &mut self.ops[op]
     }
     pub fn block(&self, b: Block) -> &BlockData {
@@ -922,6 +970,13 @@ impl Context {
     }
     pub fn set_value_type(&mut self, v: Value, t: Type) {
         self.values[v].ty = t;
+        if let ValueDef::Result(d, _) = self.values[v].def {
+            self.stamp(d);
+        }
+        for i in 0..self.values[v].uses.len() {
+            let u = self.values[v].uses[i].op;
+            self.stamp(u);
+        }
     }
     pub fn value_def(&self, v: Value) -> ValueDef {
         self.values[v].def
@@ -1061,6 +1116,7 @@ impl Context {
     /// [`Context::set_attr`] with the name already interned (passes set
     /// the same few names on thousands of ops).
     pub fn set_attr_sym(&mut self, op: Op, s: Symbol, a: Attribute) {
+        self.stamp(op);
         if &*self.strings[s.index()] == "sym_name" {
             self.touch_op(op);
         }
@@ -1079,6 +1135,7 @@ impl Context {
         }
     }
     pub fn remove_attr(&mut self, op: Op, name: &str) -> Option<Attribute> {
+        self.stamp(op);
         if name == "sym_name" {
             self.touch_op(op);
         }
@@ -1232,8 +1289,10 @@ impl Context {
             prev: None,
             next: None,
             erased: false,
+            stamp: 0,
         });
         debug_assert_eq!(pushed, op);
+        self.stamp(op);
         op
     }
     /// Creates an op and inserts it at `ip`.
@@ -1246,6 +1305,7 @@ impl Context {
     // ----- operands and uses -----
 
     pub fn set_operand(&mut self, op: Op, i: usize, v: Value) {
+        self.stamp(op);
         let span = self.ops[op].operands;
         let old = self.value_pool.get(span)[i];
         self.remove_use(old, op, i as u32);
@@ -1264,6 +1324,7 @@ impl Context {
     }
     /// Replaces the whole operand list of an op.
     pub fn set_operands(&mut self, op: Op, vals: Vec<Value>) {
+        self.stamp(op);
         self.drop_operands(op);
         for (i, &v) in vals.iter().enumerate() {
             self.values[v].uses.push(Use {
@@ -1288,6 +1349,7 @@ impl Context {
         }
         let uses = std::mem::take(&mut self.values[old].uses);
         for u in &uses {
+            self.stamp(u.op);
             let span = self.ops[u.op].operands;
             self.value_pool.get_mut(span)[u.index as usize] = new;
         }
@@ -1311,6 +1373,7 @@ impl Context {
         }
     }
     pub fn set_successor(&mut self, op: Op, i: usize, b: Block) {
+        self.stamp(op);
         let span = self.ops[op].successors;
         let old = self.succ_pool.get(span)[i];
         if let Some(p) = self.blocks[old].pred_uses.iter().position(|&o| o == op) {
@@ -1408,6 +1471,7 @@ impl Context {
     }
     pub fn insert_op(&mut self, ip: InsertPoint, op: Op) {
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
+        self.stamp(op);
         match ip {
             InsertPoint::AtEnd(b) => {
                 self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
@@ -1447,6 +1511,7 @@ impl Context {
     #[inline(always)]
     pub fn append_op(&mut self, b: Block, op: Op) {
         debug_assert!(self.ops[op].parent.is_none(), "op already in a block");
+        self.stamp(op);
         let last = self.blocks[b].last;
         self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
         let d = &mut self.ops[op];
@@ -1470,6 +1535,7 @@ impl Context {
     /// Unlinks an op from its block (it keeps its operands and regions).
     pub fn detach_op(&mut self, op: Op) {
         self.note_removed(op);
+        self.stamp(op);
         let Some(b) = self.ops[op].parent else { return };
         self.blocks[b].order_stamp = self.blocks[b].order_stamp.wrapping_add(1);
         let (prev, next) = (self.ops[op].prev, self.ops[op].next);
@@ -1720,6 +1786,7 @@ impl Context {
         let mut cur = Some(from);
         while let Some(o) = cur {
             self.ops[o].parent = Some(dst);
+            self.stamp(o);
             cur = self.ops[o].next;
             if o == last {
                 break;

@@ -391,3 +391,94 @@ fn block_list_region_emptied_and_refilled() {
     c.insert_block_after(m[0], m[1]);
     check_blocks(&c, r, &m);
 }
+
+/// Every way an op can change moves it past an earlier mark, and only
+/// the ops concerned: drivers skip re-folding what did not move.
+#[test]
+fn changes_move_ops_past_a_mark() {
+    let (mut c, b, add) = setup();
+    let i32t = c.int_type(32);
+    let i64t = c.int_type(64);
+    let a0 = c.add_block_arg(b, i32t);
+    let a1 = c.add_block_arg(b, i32t);
+    let loc = c.unknown_loc();
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![a0];
+    st.result_types = vec![i32t];
+    let def = c.build(InsertPoint::AtEnd(b), st);
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![c.result(def, 0)];
+    let user = c.build(InsertPoint::AtEnd(b), st);
+    let other = c.build(InsertPoint::AtEnd(b), OperationState::new(add, loc));
+
+    let fresh = ChangeMark::default();
+    assert!(
+        c.changed_since(def, fresh),
+        "the default mark is before all"
+    );
+
+    type Change = Box<dyn Fn(&mut Context)>;
+    let mut changes: Vec<(&str, Change, Vec<Op>)> = vec![
+        (
+            "set_operand",
+            Box::new(move |c| c.set_operand(def, 0, a1)),
+            vec![def],
+        ),
+        (
+            "set_operands",
+            Box::new(move |c| c.set_operands(def, vec![a0])),
+            vec![def],
+        ),
+        (
+            "replace_all_uses_with",
+            Box::new(move |c| c.replace_all_uses_with(a0, a1)),
+            vec![def],
+        ),
+        (
+            "set_attr",
+            Box::new(move |c| {
+                let u = c.unit_attr();
+                c.set_attr(other, "x", u)
+            }),
+            vec![other],
+        ),
+        (
+            "remove_attr",
+            Box::new(move |c| {
+                c.remove_attr(other, "x");
+            }),
+            vec![other],
+        ),
+        (
+            "set_value_type of a result",
+            Box::new(move |c| {
+                let r = c.result(def, 0);
+                c.set_value_type(r, i64t)
+            }),
+            vec![def, user],
+        ),
+        (
+            "move",
+            Box::new(move |c| c.move_op_before(other, def)),
+            vec![other],
+        ),
+    ];
+    for (what, change, moved) in changes.drain(..) {
+        let mark = c.change_mark();
+        change(&mut c);
+        for op in [def, user, other] {
+            assert_eq!(
+                c.changed_since(op, mark),
+                moved.contains(&op),
+                "{what}: {op:?}"
+            );
+        }
+    }
+}
+
+/// ARCHITECTURE.md states it ("Compact ops"): growing an op costs
+/// memory in every large module.
+#[test]
+fn op_size() {
+    assert_eq!(std::mem::size_of::<OperationData>(), 68);
+}

@@ -81,6 +81,15 @@ pub trait OpInterfaces: Sync {
         ctx.traits_of(op).commutative
     }
 
+    /// Whether `op`'s folder reads nothing but the op and the ops that
+    /// define its operands (their names, attributes, operands, and the
+    /// types of those values): a fold of such an op that failed fails
+    /// again until one of them changes ([`Context::changed_since`]), so
+    /// the greedy driver does not ask again. No by default.
+    fn fold_is_local(&self, _ctx: &Context, _op: Op) -> bool {
+        false
+    }
+
     /// The value of a constant-like op (`m_Constant`): by default its
     /// `value` attribute.
     fn constant_value(&self, ctx: &Context, op: Op) -> Option<Attribute> {

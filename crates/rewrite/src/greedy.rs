@@ -20,7 +20,7 @@ use crate::pattern::FrozenPatternSet;
 use crate::region::simplify_regions;
 use crate::rewriter::{Listener, RewriteError, Rewriter};
 use mlir_async_ir::entity::SecondaryMap;
-use mlir_async_ir::{Context, Op, Region, Value};
+use mlir_async_ir::{ChangeMark, Context, Op, Region, Value};
 
 /// How the greedy driver runs (MLIR's `GreedyRewriteConfig` and the
 /// `-canonicalize` options).
@@ -245,6 +245,8 @@ pub fn apply_patterns_and_fold_greedily(
     let mut folder = OperationFolder::new();
     folder.keep_reused_in_place = config.llvm13;
     let mut iteration = 0u32;
+    // When each op last failed to fold (for ops whose folder is local).
+    let mut failed_fold: SecondaryMap<Op, ChangeMark> = SecondaryMap::default();
     loop {
         queue.list.clear();
         queue.pos.clear();
@@ -287,9 +289,23 @@ pub fn apply_patterns_and_fold_greedily(
                 continue;
             }
 
+            // A fold that failed and whose inputs did not change since
+            // fails again: the round that confirms a fixed point, and ops
+            // queued twice, skip it.
+            let known_unfoldable = {
+                let mark = *failed_fold.get(op);
+                mark != ChangeMark::default()
+                    && !ctx.changed_since(op, mark)
+                    && ctx.operands(op).iter().all(|&v| {
+                        ctx.defining_op(v)
+                            .is_none_or(|d| !ctx.changed_since(d, mark))
+                    })
+            };
             original_operands.clear();
             original_operands.extend_from_slice(ctx.operands(op));
-            let outcome = {
+            let outcome = if known_unfoldable {
+                FoldOutcome::Failed
+            } else {
                 let q = std::cell::RefCell::new(&mut queue);
                 folder.try_to_fold(
                     ctx,
@@ -306,7 +322,16 @@ pub fn apply_patterns_and_fold_greedily(
                 )
             };
             match outcome {
-                FoldOutcome::Failed => {}
+                FoldOutcome::Failed => {
+                    if !known_unfoldable
+                        && ctx.regions_of(op).is_empty()
+                        && !ctx.traits_of(op).constant_like
+                        && !folder.is_uniqued(op)
+                        && hooks.fold_is_local(ctx, op)
+                    {
+                        failed_fold.set(op, ctx.change_mark());
+                    }
+                }
                 FoldOutcome::InPlace => changed = true,
                 FoldOutcome::Replaced => {
                     changed = true;

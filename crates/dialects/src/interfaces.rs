@@ -134,9 +134,10 @@ impl OpInterfaces for Interfaces {
 
     /// Every folder here reads the op and its operands' defining ops
     /// only, but `llvm.extractvalue`'s, which follows a chain of
-    /// `insertvalue`s as deep as it goes.
+    /// `insertvalue`s as deep as it goes, and `scf.if`'s, which reads its
+    /// regions.
     fn fold_is_local(&self, ctx: &Context, op: Op) -> bool {
-        ctx.name(op) != "llvm.extractvalue"
+        !matches!(ctx.name(op), "llvm.extractvalue" | "scf.if")
     }
 
     fn materialize_constant(

@@ -161,6 +161,10 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     pub fn clear(&mut self) {
         self.items.clear();
     }
+    /// The values of the keys [`SecondaryMap::iter`] visits, to change.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+        self.items.iter_mut()
+    }
     /// Keys that have been written (or lie below one that has), with their
     /// values, in handle order.
     pub fn iter(&self) -> impl Iterator<Item = (K, &V)> {

@@ -339,6 +339,10 @@ pub fn apply_patterns_and_fold_greedily(
                 }
             }
 
+            // Most ops have no pattern: no budget to count, no rewriter.
+            if !patterns.has_patterns_for(ctx, op) {
+                continue;
+            }
             let block = ctx.parent_block(op);
             if let (Some(k), Some(b)) = (config.max_rewrites_per_op, block) {
                 if budget[b] == 0 {

@@ -8,7 +8,7 @@
 //! interleaved by benefit, op-specific first on a tie.
 
 use crate::rewriter::{RewriteError, Rewriter};
-use mlir_async_ir::fxhash::FxHashMap;
+use mlir_async_ir::entity::SecondaryMap;
 use mlir_async_ir::{Context, Op, Symbol};
 
 /// How much a pattern is worth relative to others on the same op.
@@ -110,11 +110,11 @@ impl PatternSet {
             .into_iter()
             .filter(|p| keep(p.name()))
             .collect();
-        let mut by_root: FxHashMap<Symbol, Vec<usize>> = FxHashMap::default();
+        let mut by_root: SecondaryMap<Symbol, Vec<usize>> = SecondaryMap::default();
         let mut any = vec![];
         for (i, p) in patterns.iter().enumerate() {
             match p.root() {
-                Some(name) => by_root.entry(ctx.sym(name)).or_default().push(i),
+                Some(name) => by_root.get_mut(ctx.sym(name)).push(i),
                 None => any.push(i),
             }
         }
@@ -136,7 +136,9 @@ impl PatternSet {
 /// Patterns indexed by root op and sorted by benefit, ready to apply.
 pub struct FrozenPatternSet {
     patterns: Vec<Box<dyn RewritePattern>>,
-    by_root: FxHashMap<Symbol, Vec<usize>>,
+    /// By the root's name (a table indexed by symbol: looked up for
+    /// every op a driver visits).
+    by_root: SecondaryMap<Symbol, Vec<usize>>,
     any: Vec<usize>,
 }
 
@@ -145,7 +147,7 @@ impl FrozenPatternSet {
     pub fn empty() -> Self {
         FrozenPatternSet {
             patterns: vec![],
-            by_root: FxHashMap::default(),
+            by_root: SecondaryMap::default(),
             any: vec![],
         }
     }
@@ -155,14 +157,16 @@ impl FrozenPatternSet {
     pub fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }
+    /// Whether some pattern could apply to `op` (one rooted at its name,
+    /// or one for any op).
+    pub fn has_patterns_for(&self, ctx: &Context, op: Op) -> bool {
+        !self.any.is_empty() || !self.by_root.get(ctx.op_name(op)).is_empty()
+    }
     /// Tries the patterns for `op` from the highest benefit down until one
     /// applies (MLIR's `PatternApplicator::matchAndRewrite`). Returns
     /// whether one did.
     pub fn match_and_rewrite(&self, op: Op, rw: &mut Rewriter) -> Result<bool, RewriteError> {
-        let specific: &[usize] = self
-            .by_root
-            .get(&rw.ctx.op_name(op))
-            .map_or(&[], |v| v.as_slice());
+        let specific: &[usize] = self.by_root.get(rw.ctx.op_name(op));
         let (mut si, mut ai) = (0, 0);
         loop {
             let pick = match (specific.get(si), self.any.get(ai)) {

@@ -461,6 +461,8 @@ pub struct Printer<'a> {
     /// uses cannot take an alias (see [`Printer::finish_locations`]).
     locs: Vec<(String, bool)>,
     loc_ids: FxHashMap<String, u32>,
+    /// Elide large dense attributes (diagnostics of 14 and 15).
+    elide_large_elements: bool,
 }
 
 /// The body ops of a module to print, from one context: see
@@ -513,7 +515,45 @@ impl<'a> Printer<'a> {
             pieces: vec![],
             locs: vec![],
             loc_ids: FxHashMap::default(),
+            elide_large_elements: false,
         }
+    }
+
+    /// `op` as MLIR's diagnostics print an op (`Diagnostic::appendOp`:
+    /// local scope, large elements elided): its values named as in its
+    /// nearest isolated-from-above ancestor (or itself), so that the names
+    /// are those of the printed function, and values from outside that
+    /// scope print as `<<UNKNOWN SSA VALUE>>`; at indentation 0, affine
+    /// maps inline, locations (with `debug_info`) inline too. 13 elides
+    /// no elements.
+    pub fn op_for_diagnostic(
+        ctx: &'a Context,
+        hooks: &'a dyn DialectHooks,
+        op: Op,
+        opts: PrintOptions,
+    ) -> String {
+        let scope = ctx
+            .ancestor(op, |c, o| c.traits_of(o).isolated_from_above)
+            .unwrap_or(op);
+        let mut p = Printer::new(ctx, hooks, scope, opts);
+        p.elide_large_elements = opts.edition != Edition::V13;
+        p.op(op);
+        if p.locs.is_empty() {
+            return p.out;
+        }
+        // Locations inline: replace the alias placeholders by the text.
+        let mut out = String::with_capacity(p.out.len());
+        let mut rest = p.out.as_str();
+        while let Some(i) = rest.find('\u{1}') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let end = after.find('\u{1}').unwrap_or(after.len());
+            let id: usize = after[..end].parse().unwrap_or(0);
+            out.push_str(p.locs.get(id).map_or("unknown", |l| l.0.as_str()));
+            rest = after.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out
     }
 
     /// Names `top` and the values under the ops of `part` (see
@@ -796,11 +836,15 @@ impl<'a> Printer<'a> {
                 }
             }
         };
-        self.out.push('%');
         let slot = self.names.slot(lookup);
         if slot == NONE {
+            // A value from outside the printed scope (an op printed on its
+            // own, in a diagnostic), spelled as MLIR spells it.
             self.out.push_str("<<UNKNOWN SSA VALUE>>");
-        } else if slot >= NAMED {
+            return;
+        }
+        self.out.push('%');
+        if slot >= NAMED {
             let (s, e) = self.names.spans[(slot & !NAMED) as usize];
             self.out.push_str(&self.names.text[s as usize..e as usize]);
         } else {
@@ -903,13 +947,11 @@ impl<'a> Printer<'a> {
             spans.resize(i + 1, (NONE, NONE));
         }
         let s = self.type_text.len();
-        print_attr_ed(
-            self.ctx,
-            a,
-            &mut self.type_text,
-            elide_type,
-            self.opts.edition,
-        );
+        let style = AttrStyle {
+            ed: self.opts.edition,
+            elide_large: self.elide_large_elements,
+        };
+        print_attr_ed(self.ctx, a, &mut self.type_text, elide_type, style);
         self.out.push_str(&self.type_text[s..]);
         self.attr_spans[usize::from(elide_type)][i] = (s as u32, self.type_text.len() as u32);
     }
@@ -943,7 +985,11 @@ impl<'a> Printer<'a> {
             return;
         }
         self.w(if kw { " attributes {" } else { " {" });
-        print_dict_entries_ed(self.ctx, attrs, &mut self.out, self.opts.edition);
+        let style = AttrStyle {
+            ed: self.opts.edition,
+            elide_large: self.elide_large_elements,
+        };
+        print_dict_entries_ed(self.ctx, attrs, &mut self.out, style);
         self.w("}");
     }
 
@@ -1570,15 +1616,36 @@ pub fn print_symbol(s: &str, out: &mut String) {
 }
 
 pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mut String) {
-    print_dict_entries_ed(ctx, attrs, out, Edition::V15)
+    print_dict_entries_ed(ctx, attrs, out, AttrStyle::V15)
 }
+
+/// How attributes print: in which generation's spelling, and whether
+/// large dense elements are elided (as in diagnostics).
+#[derive(Clone, Copy)]
+struct AttrStyle {
+    ed: Edition,
+    /// 14 and 15's diagnostics print a dense attribute of more than
+    /// [`ELIDE_ELEMENTS_ABOVE`] elements (not a splat) as
+    /// `opaque<"elided_large_const", "0xDEADBEEF">`.
+    elide_large: bool,
+}
+
+impl AttrStyle {
+    const V15: AttrStyle = AttrStyle {
+        ed: Edition::V15,
+        elide_large: false,
+    };
+}
+
+/// MLIR's `elideLargeElementsAttrs` default limit.
+const ELIDE_ELEMENTS_ABOVE: usize = 16;
 
 /// [`print_dict_entries`] in the spelling of `ed` (dense `i1` storage).
 fn print_dict_entries_ed(
     ctx: &Context,
     attrs: &[(Symbol, Attribute)],
     out: &mut String,
-    ed: Edition,
+    st: AttrStyle,
 ) {
     for (i, &(k, a)) in attrs.iter().enumerate() {
         if i > 0 {
@@ -1592,7 +1659,7 @@ fn print_dict_entries_ed(
         }
         if *ctx.attr_kind(a) != AttrKind::Unit {
             out.push_str(" = ");
-            print_attr_ed(ctx, a, out, false, ed);
+            print_attr_ed(ctx, a, out, false, st);
         }
     }
 }
@@ -2000,7 +2067,7 @@ fn dense_nested(ctx: &Context, elems: &[DenseElem], shape: &[i64], et: Type, out
 
 /// Prints an attribute; `elide_type` drops the `: type` of scalars.
 pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool) {
-    print_attr_ed(ctx, a, out, elide_type, Edition::V15)
+    print_attr_ed(ctx, a, out, elide_type, AttrStyle::V15)
 }
 
 /// mlir-opt prints a dense attribute of more than this many elements (not
@@ -2053,7 +2120,8 @@ fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out:
     out.push('"');
 }
 
-fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool, ed: Edition) {
+fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool, st: AttrStyle) {
+    let ed = st.ed;
     match ctx.attr_kind(a) {
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -2110,13 +2178,13 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
                     AttrKind::Float(_, t) => *ctx.kind(*t) == TypeKind::F64,
                     _ => false,
                 };
-                print_attr_ed(ctx, x, out, elide, ed);
+                print_attr_ed(ctx, x, out, elide, st);
             }
             out.push(']');
         }
         AttrKind::Dictionary(es) => {
             out.push('{');
-            print_dict_entries_ed(ctx, es, out, ed);
+            print_dict_entries_ed(ctx, es, out, st);
             out.push('}');
         }
         AttrKind::SymbolRef(r, nested) => {
@@ -2124,6 +2192,15 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
             for n in nested {
                 out.push_str("::");
                 print_symbol(ctx.str(*n), out);
+            }
+        }
+        AttrKind::Dense(elems, t, false)
+            if st.elide_large && elems.len() > ELIDE_ELEMENTS_ABOVE =>
+        {
+            out.push_str("opaque<\"elided_large_const\", \"0xDEADBEEF\">");
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
             }
         }
         AttrKind::Dense(elems, t, splat) => {

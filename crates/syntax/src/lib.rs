@@ -9,6 +9,7 @@ pub mod diag;
 pub mod edition;
 pub mod parser;
 pub mod printer;
+pub mod widefloat;
 
 pub use diag::{Diagnostic, Severity, ShowOp};
 pub use edition::Edition;

@@ -1813,32 +1813,13 @@ pub fn float_from_bits(k: &TypeKind, bits: u128) -> f64 {
     sign * v
 }
 
-/// Does the decimal `s` denote exactly the double `v`?
-fn decimal_is_exactly(s: &str, v: f64) -> bool {
-    let norm = |m: &str, e: i64| -> (Vec<u8>, i64) {
-        let (int, frac) = m.split_once('.').unwrap_or((m, ""));
-        let mut d: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
-        let mut e = e - frac.len() as i64;
-        while d.len() > 1 && d.last() == Some(&b'0') {
-            d.pop();
-            e += 1;
-        }
-        let lead = d.iter().position(|&c| c != b'0').unwrap_or(d.len() - 1);
-        (d[lead..].to_vec(), e)
-    };
-    let split = |t: &str| -> Option<(Vec<u8>, i64)> {
-        let t = t.trim_start_matches('-');
-        let (m, e) = match t.find(['e', 'E']) {
-            Some(i) => (&t[..i], t[i + 1..].parse().ok()?),
-            None => (t, 0),
-        };
-        Some(norm(m, e))
-    };
-    let exact = format!("{:.1100e}", v.abs());
-    s.starts_with('-') == v.is_sign_negative() && split(s).is_some() && split(s) == split(&exact)
-}
-
 pub fn format_float(v: f64, k: &TypeKind) -> String {
+    // `f80` and `f128` read back at their own precision: exactly.
+    if matches!(k, TypeKind::F80 | TypeKind::F128) && v.is_finite() && v != 0.0 {
+        if let Some(s) = crate::widefloat::format_wide_float(float_to_bits(k, v), k) {
+            return s;
+        }
+    }
     if v.is_finite() {
         let s = apfloat_to_string(v, k, 6, 0, false);
         let same = match k {
@@ -1847,9 +1828,6 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
                 let back: f64 = s.parse().unwrap_or(f64::NAN);
                 round_float(k, back).to_bits() == v.to_bits()
             }
-            // Read back at their own (greater) precision, the text is the
-            // double only if it is exactly the double.
-            TypeKind::F80 | TypeKind::F128 => decimal_is_exactly(&s, v),
             _ => s.parse::<f64>().map(f64::to_bits) == Ok(v.to_bits()),
         };
         if same {
@@ -1861,6 +1839,12 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
         }
     }
     format!("0x{:X}", float_to_bits(k, v))
+}
+
+/// A wide float's bits (`f80`, `f128`) as MLIR prints the value; other
+/// types (never made) in hex.
+fn format_wide(bits: u128, k: &TypeKind) -> String {
+    crate::widefloat::format_wide_float(bits, k).unwrap_or_else(|| format!("0x{bits:X}"))
 }
 
 /// The number of bits of the decimal number `digits`.
@@ -1896,11 +1880,11 @@ fn apfloat_to_string(
     max_padding: u32,
     truncate_zero: bool,
 ) -> String {
-    let mut out = String::new();
-    if v.is_sign_negative() {
-        out.push('-');
-    }
     if v == 0.0 {
+        let mut out = String::new();
+        if v.is_sign_negative() {
+            out.push('-');
+        }
         if max_padding == 0 {
             if truncate_zero {
                 out.push_str("0.0E+0");
@@ -1922,14 +1906,9 @@ fn apfloat_to_string(
         TypeKind::F128 => 113,
         _ => 53,
     };
-    let precision = if precision == 0 {
-        2 + bits_of_precision * 59 / 196
-    } else {
-        precision
-    };
     // The exact value as an integer significand and a power of ten.
     let a = v.abs();
-    let (mut sig, mut exp): (Vec<u8>, i64) = if a.fract() == 0.0 {
+    let (sig, exp): (Vec<u8>, i64) = if a.fract() == 0.0 {
         (format!("{a:.0}").into_bytes(), 0)
     } else {
         let s = format!("{a:.800e}");
@@ -1938,6 +1917,39 @@ fn apfloat_to_string(
         let d: Vec<u8> = m.bytes().filter(u8::is_ascii_digit).collect();
         let n = d.iter().rposition(|&c| c != b'0').map_or(1, |i| i + 1);
         (d[..n].to_vec(), e - (n as i64 - 1))
+    };
+    apfloat_digits_to_string(
+        v.is_sign_negative(),
+        sig,
+        exp,
+        bits_of_precision,
+        precision,
+        max_padding,
+        truncate_zero,
+    )
+}
+
+/// The rest of `APFloat::toString` once the value is known exactly as
+/// decimal digits `sig` times `10^exp` (not zero): the truncation to what
+/// `precision` digits need, the rounding, the layout. `bits_of_precision`:
+/// the type's significand width, for the default precision.
+pub(crate) fn apfloat_digits_to_string(
+    neg: bool,
+    mut sig: Vec<u8>,
+    mut exp: i64,
+    bits_of_precision: u32,
+    precision: u32,
+    max_padding: u32,
+    truncate_zero: bool,
+) -> String {
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    let precision = if precision == 0 {
+        2 + bits_of_precision * 59 / 196
+    } else {
+        precision
     };
     // Digits more precise than needed go, truncated.
     let bits = bit_length(&sig);
@@ -2042,6 +2054,7 @@ fn dense_elem(ctx: &Context, e: &DenseElem, et: Type, out: &mut String) {
             let _ = write!(out, "{i}");
         }
         DenseElem::Float(b) => out.push_str(&format_float(f64::from_bits(*b), ctx.kind(et))),
+        DenseElem::WideFloat(bits) => out.push_str(&format_wide(*bits, ctx.kind(et))),
         DenseElem::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
     }
 }
@@ -2090,6 +2103,7 @@ fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out:
                 DenseElem::Bool(b) => *b,
                 DenseElem::Int(v) => *v & 1 != 0,
                 DenseElem::Float(b) => *b != 0,
+                DenseElem::WideFloat(b) => *b != 0,
             };
             if on {
                 bytes[i / 8] |= 1 << (i % 8);
@@ -2108,6 +2122,7 @@ fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out:
             let raw: u128 = match e {
                 DenseElem::Int(v) => *v as u128,
                 DenseElem::Float(b) => float_to_bits(k, f64::from_bits(*b)),
+                DenseElem::WideFloat(b) => *b,
                 DenseElem::Bool(b) => u128::from(*b),
             };
             bytes.extend_from_slice(&raw.to_le_bytes()[..nbytes.min(16)]);
@@ -2149,6 +2164,13 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
         }
         AttrKind::Float(bits, t) => {
             out.push_str(&format_float(f64::from_bits(*bits), ctx.kind(*t)));
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
+        AttrKind::WideFloat(bits, t) => {
+            out.push_str(&format_wide(*bits, ctx.kind(*t)));
             if !elide_type {
                 out.push_str(" : ");
                 print_type_into(ctx, *t, out);

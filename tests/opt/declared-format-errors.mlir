@@ -1,6 +1,7 @@
 // Ops whose custom form is a declared assembly format report what
 // upstream's generated parsers report: the token the format expected
-// next, an unknown enum keyword with the list of valid ones, and an
+// next, an unknown enum keyword with the list of valid ones (an unknown
+// or unlexable quoted one as upstream reads a string there), and an
 // attribute given both by the format and in the attribute dictionary.
 // mlir-opt-15 passes this file's -verify-diagnostics too.
 // RUN: mlir-opt %s -split-input-file -verify-diagnostics | FileCheck %s
@@ -32,6 +33,33 @@ func.func @cast_of_two(%a: i32) {
 func.func @unknown_predicate(%a: i32) {
   // expected-error@+1 {{custom op 'arith.cmpi' expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge]}}
   %0 = arith.cmpi bigger, %a, %a : i32
+  return
+}
+
+// -----
+
+// A predicate string that does not lex is the lexer's error, at the end
+// of the line (unterminated) or at the escape.
+func.func @unterminated_predicate(%a: i32) {
+  // expected-error@+1 {{expected '"' in string literal}}
+  %0 = arith.cmpi "eq, %a, %a : i32
+  return
+}
+
+// -----
+
+func.func @bad_escape_in_predicate(%a: f32) {
+  // expected-error@+1 {{unknown escape in string literal}}
+  %0 = arith.cmpf "o\qlt", %a, %a : f32
+  return
+}
+
+// -----
+
+// A string that is no predicate is named as the attribute read.
+func.func @unknown_quoted_predicate(%a: i32) {
+  // expected-error@+1 {{custom op 'arith.cmpi' invalid predicate attribute specification: "bigger"}}
+  %0 = arith.cmpi "bigger", %a, %a : i32
   return
 }
 

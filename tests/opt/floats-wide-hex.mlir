@@ -18,3 +18,12 @@ func.func @wide() {
   "test.use"() {v = 1.0e5000 : f128} : () -> ()
   return
 }
+
+// An f80 "unnormal" (an exponent without the integer bit) is a NaN to
+// APFloat: its significand under an all-ones exponent.
+// CHECK-LABEL: func.func @unnormal
+// CHECK-NEXT: {v = dense<0x7FFF0000000000000001> : tensor<1xf80>}
+func.func @unnormal() {
+  "test.use"() {v = dense<"0x01000000000000001F2A"> : tensor<1xf80>} : () -> ()
+  return
+}

@@ -120,3 +120,20 @@ func @named_without_results() {
   %a = "memref.nope"() : () -> ()
   return
 }
+
+// -----
+
+// A declared format's enum errors name the op as 13 does.
+func @unknown_predicate(%i: i32) {
+  // expected-error @+1 {{custom op 'std.cmpi' expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge]}}
+  %c = cmpi bigger, %i, %i : i32
+  return
+}
+
+// -----
+
+func @unknown_quoted_predicate(%f: f32) {
+  // expected-error @+1 {{custom op 'std.cmpf' invalid predicate attribute specification: "equal"}}
+  %c = cmpf "equal", %f, %f : f32
+  return
+}

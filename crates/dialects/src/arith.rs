@@ -194,6 +194,7 @@ fn parse_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
         AttrKind::Integer(_, t)
         | AttrKind::WideInteger(_, t)
         | AttrKind::Float(_, t)
+        | AttrKind::WideFloat(_, t)
         | AttrKind::Dense(_, t, _) => *t,
         AttrKind::Bool(_) => p.i1_type(),
         AttrKind::Type(_) | AttrKind::String(..) | AttrKind::SymbolRef(..) => {
@@ -223,6 +224,7 @@ fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
         AttrKind::Integer(_, t)
         | AttrKind::WideInteger(_, t)
         | AttrKind::Float(_, t)
+        | AttrKind::WideFloat(_, t)
         | AttrKind::Dense(_, t, _) => *t,
         AttrKind::Bool(_) => return Ok(()),
         _ => return Ok(()),

@@ -198,7 +198,7 @@ fn const_bits(cx: Cx, v: Value) -> Option<u128> {
         AttrKind::Dense(elems, _, splat) => match dense_elem(cx, elems, *splat)? {
             DenseElem::Int(i) => Some(i as u128 & mask(w)),
             DenseElem::Bool(b) => Some(u128::from(b)),
-            DenseElem::Float(_) => None,
+            DenseElem::Float(_) | DenseElem::WideFloat(_) => None,
         },
         _ => None,
     }

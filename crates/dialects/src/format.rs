@@ -363,17 +363,40 @@ fn parse_elems(
                 let (name, keywords) = d.enums[i];
                 p.skip_ws();
                 let pos = p.pos;
-                let word = if p.peek() == b'"' {
-                    p.string_lit().ok()
+                // A string that does not lex (unterminated, a bad escape)
+                // is the lexer's error, as upstream reports it, before any
+                // word is looked at.
+                let quoted = p.peek() == b'"';
+                let word = if quoted {
+                    Some(p.string_lit_bytes()?)
                 } else {
-                    p.ident().map(str::to_string)
+                    p.ident().map(|w| w.as_bytes().to_vec())
                 };
-                let Some(k) = word.and_then(|w| keywords.iter().position(|&k| k == w)) else {
+                let found = word
+                    .as_deref()
+                    .and_then(|w| keywords.iter().position(|&k| k.as_bytes() == w));
+                let Some(k) = found else {
+                    // Named as the generation spells it (13's `std.cmpi`).
+                    let op_name = mlir_async_syntax::edition::generic_name(
+                        d.name,
+                        p.seen.unwrap_or(mlir_async_syntax::Edition::V15),
+                    );
+                    // A string is read as a string attribute first, then
+                    // looked up: upstream names the attribute it read.
+                    if let (true, Some(w)) = (quoted, &word) {
+                        let mut text = String::new();
+                        mlir_async_syntax::printer::print_string_bytes(w, &mut text);
+                        return p.err(
+                            pos,
+                            format!(
+                                "custom op '{op_name}' invalid {name} attribute specification: {text}"
+                            ),
+                        );
+                    }
                     return p.err(
                         pos,
                         format!(
-                            "custom op '{}' expected string or keyword containing one of the following enum values for attribute '{name}' [{}]",
-                            d.name,
+                            "custom op '{op_name}' expected string or keyword containing one of the following enum values for attribute '{name}' [{}]",
                             keywords.join(", ")
                         ),
                     );

@@ -30,7 +30,10 @@ impl Interfaces {
 /// exactly that type.
 fn arith_buildable(ctx: &Context, value: Attribute, ty: Type) -> bool {
     match ctx.attr_kind(value) {
-        AttrKind::Integer(_, t) | AttrKind::Float(_, t) | AttrKind::Dense(_, t, _) => *t == ty,
+        AttrKind::Integer(_, t)
+        | AttrKind::Float(_, t)
+        | AttrKind::WideFloat(_, t)
+        | AttrKind::Dense(_, t, _) => *t == ty,
         AttrKind::Bool(_) => matches!(ctx.kind(ty), TypeKind::Integer(1, _)),
         _ => false,
     }

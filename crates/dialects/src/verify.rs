@@ -40,7 +40,7 @@ impl<'a> Verifier<'a> {
 
     fn op_error(&self, op: Op, msg: impl std::fmt::Display) -> IrError {
         let name = generic_name(self.ctx.name(op), self.edition);
-        IrError::new(self.ctx.op_loc(op), format!("'{name}' op {msg}"))
+        IrError::on_op(self.ctx, op, format!("'{name}' op {msg}"))
     }
 
     /// The op's definition, found by the index of its name's symbol.
@@ -108,7 +108,7 @@ impl<'a> Verifier<'a> {
             f(ctx, op).map_err(|m| {
                 let (m, note) = crate::split_note(&m);
                 let e = match m.strip_prefix(crate::PLAIN_ERROR) {
-                    Some(plain) => IrError::new(ctx.op_loc(op), plain),
+                    Some(plain) => IrError::on_op(ctx, op, plain),
                     None => self.op_error(op, m),
                 };
                 match note {
@@ -210,8 +210,9 @@ impl<'a> Verifier<'a> {
     fn verify_unknown_op(&self, op: Op) -> Result<(), IrError> {
         let name = self.ctx.name(op);
         match name.split_once('.') {
-            Some((d, _)) if d != "llvm" && crate::COMPLETE_DIALECTS.contains(&d) => Err(IrError::new(
-                self.ctx.op_loc(op),
+            Some((d, _)) if d != "llvm" && crate::COMPLETE_DIALECTS.contains(&d) => Err(IrError::on_op(
+                self.ctx,
+                op,
                 format!(
                     "unregistered operation '{name}' found in dialect ('{d}') that does not allow unknown operations"
                 ),
@@ -234,8 +235,9 @@ impl<'a> Verifier<'a> {
                         continue;
                     };
                     if let Some(&prev) = first.get(name) {
-                        return Err(IrError::new(
-                            ctx.op_loc(o),
+                        return Err(IrError::on_op(
+                            ctx,
+                            o,
                             format!("redefinition of symbol named '{name}'"),
                         )
                         .with_note(ctx.op_loc(prev), "see existing symbol definition here"));
@@ -251,8 +253,13 @@ impl<'a> Verifier<'a> {
         let ctx = self.ctx;
         let Some(last) = ctx.last_op(b) else {
             if needs_terminator {
+                // At the region's location (its op's), not on the op:
+                // no op name, no note.
                 let parent = ctx.block_parent_op(b).expect("block in an op");
-                return Err(self.op_error(parent, "empty block: expect at least a terminator"));
+                return Err(IrError::new(
+                    ctx.op_loc(parent),
+                    "empty block: expect at least a terminator",
+                ));
             }
             return Ok(());
         };
@@ -308,17 +315,27 @@ impl<'a> Verifier<'a> {
         let region = ctx.parent_region(b);
         for &s in ctx.successors(last) {
             if ctx.parent_region(s) != region {
-                return Err(IrError::new(
-                    ctx.op_loc(last),
+                return Err(IrError::on_op(
+                    ctx,
+                    last,
                     "branching to block of a different region",
                 ));
             }
         }
         if needs_terminator && !ctx.traits_of(last).is_terminator {
-            let name = generic_name(ctx.name(last), self.edition);
-            return Err(IrError::new(
-                ctx.op_loc(last),
-                format!("block with no terminator, has \"{name}\""),
+            // The op is printed into the message: 13 and 14 in its custom
+            // form, 15 in the generic form (the diagnostic's own printing).
+            let text = mlir_async_syntax::print_op_for_diagnostic(
+                ctx,
+                self.reg,
+                last,
+                self.edition,
+                self.edition == Edition::V15,
+            );
+            return Err(IrError::on_op(
+                ctx,
+                last,
+                format!("block with no terminator, has {text}"),
             ));
         }
         Ok(())
@@ -425,14 +442,17 @@ impl<'a> Verifier<'a> {
                 }
             };
             if def_scope != scope {
+                // On the user, with the isolated op in a note (MLIR's
+                // `verifyIsIsolatedFromAbove`).
                 let at = scope.unwrap_or(w.top);
                 return Err(self
-                    .op_error(at, "using value defined outside the region")
-                    .with_note(ctx.op_loc(op), "required by region isolation constraints"));
+                    .op_error(op, "using value defined outside the region")
+                    .with_note(ctx.op_loc(at), "required by region isolation constraints"));
             }
             if !graph && !w.dom.value_dominates_use(ctx, v, op) {
-                return Err(IrError::new(
-                    ctx.op_loc(op),
+                return Err(IrError::on_op(
+                    ctx,
+                    op,
                     format!("operand #{i} does not dominate this use"),
                 )
                 .with_note(
@@ -465,8 +485,9 @@ fn check_successor_operands(
         let r = range(ctx, op, i);
         let args = ctx.block_args(dest);
         if r.len() != args.len() {
-            return Err(IrError::new(
-                ctx.op_loc(op),
+            return Err(IrError::on_op(
+                ctx,
+                op,
                 format!(
                     "branch has {} operands for successor #{i}, but target block has {}",
                     r.len(),
@@ -476,8 +497,9 @@ fn check_successor_operands(
         }
         for (k, idx) in r.enumerate() {
             if ctx.value_type(ctx.operand(op, idx)) != ctx.value_type(args[k]) {
-                return Err(IrError::new(
-                    ctx.op_loc(op),
+                return Err(IrError::on_op(
+                    ctx,
+                    op,
                     format!("type mismatch for bb argument #{k} of successor #{i}"),
                 ));
             }
@@ -487,8 +509,9 @@ fn check_successor_operands(
 }
 
 fn misplaced_successors(ctx: &Context, op: Op) -> IrError {
-    IrError::new(
-        ctx.op_loc(op),
+    IrError::on_op(
+        ctx,
+        op,
         "operation with block successors must terminate its parent block",
     )
 }

@@ -348,7 +348,7 @@ fn int_list(ctx: &Context, a: Attribute) -> Option<Vec<i64>> {
                 .map(|e| match e {
                     DenseElem::Int(i) => Some(*i as i64),
                     DenseElem::Bool(b) => Some(i64::from(*b)),
-                    DenseElem::Float(_) => None,
+                    DenseElem::Float(_) | DenseElem::WideFloat(_) => None,
                 })
                 .collect();
             let vals = vals?;

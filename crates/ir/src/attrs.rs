@@ -16,6 +16,9 @@ pub enum DenseElem {
     Int(i128),
     /// The bits of an `f64`; narrower floats are stored widened, exactly.
     Float(u64),
+    /// An `f80` or `f128` element no `f64` holds: the type's own bits (see
+    /// [`AttrKind::WideFloat`]).
+    WideFloat(u128),
     Bool(bool),
 }
 
@@ -32,6 +35,12 @@ pub enum AttrKind {
     /// Float of the given float type, as the bits of an `f64` (every value
     /// of the narrower formats converts to `f64` exactly).
     Float(u64, Type),
+    /// An `f80` or `f128` value no `f64` holds exactly (a hex literal's
+    /// subnormals, raw `dense<"0x...">` bytes), as the type's own bits, so
+    /// that it prints as upstream prints it. Never made for a value a
+    /// double holds (that is a `Float`: one attribute per value), so
+    /// folds, which read `Float`s, never see these and leave them alone.
+    WideFloat(u128, Type),
     /// Bytes, as MLIR's `StringAttr`: not necessarily UTF-8.
     String(Vec<u8>, Option<Type>),
     Type(Type),

@@ -368,6 +368,11 @@ pub struct IrError {
     pub loc: Location,
     pub message: String,
     pub notes: Vec<(Location, String)>,
+    /// The op the error is about, when upstream emits it on the op
+    /// (`Operation::emitError` / `emitOpError`) rather than at a bare
+    /// location: mlir-opt then shows the op in a first note ("see current
+    /// operation"), which the tools print from this.
+    pub op: Option<Op>,
 }
 
 impl IrError {
@@ -376,6 +381,15 @@ impl IrError {
             loc,
             message: message.into(),
             notes: vec![],
+            op: None,
+        }
+    }
+    /// An error emitted on `op`, at its location (MLIR's
+    /// `op->emitError(message)`).
+    pub fn on_op(ctx: &Context, op: Op, message: impl Into<String>) -> Self {
+        IrError {
+            op: Some(op),
+            ..IrError::new(ctx.op_loc(op), message)
         }
     }
     pub fn with_note(mut self, loc: Location, message: impl Into<String>) -> Self {

@@ -1186,8 +1186,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
                         self.lower_await_in_coroutine(op, func.expect("in a function"))?;
                     } else {
                         if eliminate && !func.is_some_and(|f| self.is_allowed_to_block(f)) {
-                            return Err(IrError::new(
-                                self.pc.ctx.op_loc(op),
+                            return Err(IrError::on_op(
+                                self.pc.ctx, op,
                                 format!(
                                     "'{}' op cannot be made non-blocking: it is not inside a function that can become a coroutine",
                                     self.pc.ctx.name(op)
@@ -1199,8 +1199,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 }
                 _ if name == self.n.async_yield => {
                     if !in_coro {
-                        return Err(IrError::new(
-                            self.pc.ctx.op_loc(op),
+                        return Err(IrError::on_op(
+                            self.pc.ctx,
+                            op,
                             "'async.yield' op is not inside an async coroutine function",
                         ));
                     }
@@ -1234,8 +1235,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         }
         match bad {
-            Some(o) => Err(IrError::new(
-                self.pc.ctx.op_loc(o),
+            Some(o) => Err(IrError::on_op(
+                self.pc.ctx, o,
                 "'async.runtime.await' op blocks in a function that is not allowed to block: eliminate-blocking-await-ops only rewrites async.await and async.await_all",
             )),
             None => Ok(()),

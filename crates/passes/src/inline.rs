@@ -94,8 +94,8 @@ impl Pass for Inline {
     }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
         if !pc.ctx.traits_of(op).symbol_table {
-            return Err(IrError::new(
-                pc.ctx.op_loc(op),
+            return Err(IrError::on_op(
+                pc.ctx, op,
                 format!(
                     "'{}' op  was scheduled to run under the inliner, but does not define a symbol table",
                     pc.ctx.name(op)

@@ -98,8 +98,9 @@ fn ref_counted_values(ctx: &Context, op: Op) -> Result<Vec<Value>, IrError> {
         });
     }
     if let Some(o) = bad {
-        return Err(IrError::new(
-            ctx.op_loc(o),
+        return Err(IrError::on_op(
+            ctx,
+            o,
             "async operations must be lowered to async runtime operations",
         ));
     }
@@ -317,8 +318,9 @@ fn drop_after_last_use(
             continue;
         }
         if ctx.traits_of(last).is_terminator {
-            return Err(IrError::new(
-                ctx.op_loc(last),
+            return Err(IrError::on_op(
+                ctx,
+                last,
                 "async reference counting can't handle terminators that are not ReturnLike",
             ));
         }
@@ -389,8 +391,8 @@ fn drop_in_divergent_successors(
             continue;
         }
         if dead.iter().any(|&s| !ctx.block_args(s).is_empty()) {
-            return Err(IrError::new(
-                ctx.op_loc(term),
+            return Err(IrError::on_op(
+                ctx, term,
                 format!(
                     "'{}' op successor have different `liveIn` property of the reference counted value",
                     ctx.name(term)

@@ -61,8 +61,9 @@ impl ScfLowering {
             "scf.while" => self.lower_while(ctx, op),
             "scf.execute_region" => self.lower_execute_region(ctx, op),
             "scf.parallel" => self.lower_parallel(ctx, op),
-            name => Err(IrError::new(
-                ctx.op_loc(op),
+            name => Err(IrError::on_op(
+                ctx,
+                op,
                 format!("failed to legalize operation '{name}'"),
             )),
         }

@@ -30,8 +30,8 @@ impl Pass for SymbolDce {
     fn run(&self, pc: &mut PassContext, table: Op) -> Result<(), IrError> {
         let ctx = &mut *pc.ctx;
         if !ctx.traits_of(table).symbol_table {
-            return Err(IrError::new(
-                ctx.op_loc(table),
+            return Err(IrError::on_op(
+                ctx, table,
                 format!(
                     "'{}' op  was scheduled to run under SymbolDCE, but does not define a symbol table",
                     ctx.name(table)

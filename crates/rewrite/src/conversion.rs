@@ -1173,14 +1173,16 @@ pub fn apply_conversion(
             let name = ctx.name(op).to_string();
             match mode {
                 ConversionMode::Full => {
-                    return Err(RewriteError::at(
-                        ctx.op_loc(op),
+                    return Err(RewriteError::on_op(
+                        ctx,
+                        op,
                         format!("failed to legalize operation '{name}'"),
                     ))
                 }
                 ConversionMode::Partial if target.is_illegal(ctx, op) => {
-                    return Err(RewriteError::at(
-                        ctx.op_loc(op),
+                    return Err(RewriteError::on_op(
+                        ctx,
+                        op,
                         format!("failed to legalize operation '{name}' that was explicitly marked illegal"),
                     ))
                 }

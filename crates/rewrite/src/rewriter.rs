@@ -35,8 +35,13 @@ pub enum RewriteError {
     /// The rewriter was asked to create an op with no insertion point set.
     NoInsertionPoint,
     /// A pattern or a driver rejected the input: a message at a location,
-    /// as a pass reports it.
-    Failed { loc: Location, message: String },
+    /// as a pass reports it; `op` when it is emitted on an op (see
+    /// [`IrError::op`]).
+    Failed {
+        loc: Location,
+        message: String,
+        op: Option<Op>,
+    },
 }
 
 impl RewriteError {
@@ -45,6 +50,16 @@ impl RewriteError {
         RewriteError::Failed {
             loc,
             message: message.into(),
+            op: None,
+        }
+    }
+
+    /// An error emitted on `op` (MLIR's `op->emitError()`), at its location.
+    pub fn on_op(ctx: &Context, op: Op, message: impl Into<String>) -> Self {
+        RewriteError::Failed {
+            loc: ctx.op_loc(op),
+            message: message.into(),
+            op: Some(op),
         }
     }
 
@@ -57,7 +72,10 @@ impl RewriteError {
                 .unwrap_or_else(|| ctx.unknown_loc())
         };
         match self {
-            RewriteError::Failed { loc, message } => IrError::new(loc, message),
+            RewriteError::Failed { loc, message, op } => IrError {
+                op,
+                ..IrError::new(loc, message)
+            },
             RewriteError::ResultStillUsed { op } => IrError::new(
                 ctx.op_loc(op),
                 format!(

@@ -10,6 +10,7 @@
 mod api;
 pub mod capi;
 mod checked;
+mod handoff;
 mod leak;
 mod object;
 mod ops;

@@ -42,6 +42,7 @@
 //!   queued" ([`Scheduler::is_stuck`]) is a sound statement, not a
 //!   heuristic.
 
+use crate::handoff::{Registry, StandIn, Woken};
 use crate::object::Task;
 use crossbeam_deque::{Steal, Stealer, Worker};
 use crossbeam_utils::{Backoff, CachePadded};
@@ -70,25 +71,6 @@ pub const MAX_STAND_INS: usize = 512;
 struct Slot {
     stealer: Stealer<Task>,
     shared: CachePadded<WorkerShared>,
-}
-
-/// Who is parked where; changed only under its lock, so that "every active
-/// thread is parked and nothing is queued" can be decided exactly.
-struct Registry {
-    /// Active threads parked for lack of work. A thread is removed by
-    /// whoever wakes it, before the unpark, so a thread in this list runs no
-    /// task until some running thread takes it out.
-    sleepers: Vec<usize>,
-    /// Retired threads, parked until a blocking await needs a stand-in.
-    spares: Vec<usize>,
-    /// `blocked[i]`: thread `i` is parked in a blocking await and does not
-    /// count as active (a stand-in took its place). Cleared, and the thread
-    /// counted active again, by whoever completes the awaited object.
-    blocked: Vec<bool>,
-    /// Threads neither blocked nor retired (running, searching or sleeping).
-    active: usize,
-    /// Slots handed out so far.
-    slots: usize,
 }
 
 /// What other threads may look at of a worker.
@@ -275,13 +257,7 @@ fn start() -> &'static Scheduler {
             injector: Injector::new(),
             slots: (0..max_threads).map(|_| OnceLock::new()).collect(),
             num_slots: AtomicUsize::new(0),
-            registry: Mutex::new(Registry {
-                sleepers: Vec::with_capacity(n),
-                spares: Vec::new(),
-                blocked: vec![false; max_threads],
-                active: n,
-                slots: n,
-            }),
+            registry: Mutex::new(Registry::new(n, max_threads)),
             num_sleepers: CachePadded::new(AtomicUsize::new(0)),
             num_active: CachePadded::new(AtomicUsize::new(n)),
             num_searching: CachePadded::new(AtomicUsize::new(0)),
@@ -445,9 +421,10 @@ impl Scheduler {
             .map(|_| ())
     }
 
-    fn set_active(&self, r: &mut Registry, active: usize) {
-        r.active = active;
-        self.num_active.store(active, Ordering::Relaxed);
+    /// Mirrors `r.active` (after a hand-off transition) for lock-free
+    /// readers.
+    fn sync_active(&self, r: &Registry) {
+        self.num_active.store(r.active, Ordering::Relaxed);
     }
 
     /// Thread `i` (with nothing of its own left to run) leaves the active
@@ -455,16 +432,14 @@ impl Scheduler {
     /// needs it as a stand-in.
     fn retire(&self, i: usize) {
         let mut r = lock(&self.registry);
-        if r.active <= self.num_workers {
+        if !r.retire(i, self.num_workers) {
             return;
         }
-        let active = r.active - 1;
-        self.set_active(&mut r, active);
-        r.spares.push(i);
+        self.sync_active(&r);
         drop(r);
         loop {
             std::thread::park();
-            if !lock(&self.registry).spares.contains(&i) {
+            if !lock(&self.registry).is_spare(i) {
                 return;
             }
         }
@@ -634,40 +609,15 @@ impl Scheduler {
         fence(Ordering::SeqCst);
         {
             let mut r = lock(&self.registry);
-            if r.blocked[i] {
-                r.blocked[i] = false;
-                let active = r.active + 1;
-                self.set_active(&mut r, active);
-            } else if let Some(pos) = r.sleepers.iter().position(|&k| k == i) {
-                r.sleepers.swap_remove(pos);
-                self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
+            match r.wake(i) {
+                Woken::Unblocked => self.sync_active(&r),
+                Woken::Sleeper => {
+                    self.num_sleepers.fetch_sub(1, Ordering::SeqCst);
+                }
+                Woken::Neither => {}
             }
         }
         self.unpark_worker(i);
-    }
-
-    /// Under the registry lock, for a thread about to block: finds a
-    /// stand-in if the active threads (the blocking one no longer counted)
-    /// fall short of the worker count, and counts it active (before it runs,
-    /// like a woken sleeper). `Ok(Some(k))`: slot `k` was handed out and its
-    /// thread must be started once the lock is released; `Ok(None)`: a
-    /// spare was woken, or none is needed; `Err(())`: at the thread limit.
-    fn stand_in(&self, r: &mut Registry) -> Result<Option<usize>, ()> {
-        if r.active > self.num_workers {
-            return Ok(None);
-        }
-        let k = if let Some(k) = r.spares.pop() {
-            self.unpark_worker(k);
-            None
-        } else if r.slots < self.max_threads {
-            r.slots += 1;
-            Some(r.slots - 1)
-        } else {
-            return Err(());
-        };
-        let active = r.active + 1;
-        self.set_active(r, active);
-        Ok(k)
     }
 
     /// Parks worker `index` unless `ready()` holds once it is registered as
@@ -824,37 +774,32 @@ fn park_blocked(w: &WorkerCtx, done: impl Fn() -> bool) {
     let mut r = lock(&s.registry);
     loop {
         if done() {
-            if r.blocked[w.index] {
-                r.blocked[w.index] = false;
-                let active = r.active + 1;
-                s.set_active(&mut r, active);
-            }
+            r.resume(w.index);
+            s.sync_active(&r);
             return;
         }
         // Not (or no longer: a late wake-up from an object awaited earlier
         // counted us active again) registered as blocked.
         if !r.blocked[w.index] {
-            let new_thread = match s.stand_in(&mut r) {
-                Ok(k) => k,
-                Err(()) => {
-                    drop(r);
-                    return help_until(w, done);
-                }
+            let Some(stand_in) = r.block(w.index, s.num_workers, s.max_threads) else {
+                drop(r);
+                return help_until(w, done);
             };
-            r.blocked[w.index] = true;
-            let active = r.active - 1;
-            s.set_active(&mut r, active);
+            s.sync_active(&r);
             drop(r);
-            if let Some(k) = new_thread {
-                if s.start_thread(k).is_err() {
-                    // Undo: the stand-in never ran; help instead.
-                    let mut r = lock(&s.registry);
-                    let unblock = std::mem::replace(&mut r.blocked[w.index], false);
-                    let active = r.active - 1 + usize::from(unblock);
-                    s.set_active(&mut r, active);
-                    drop(r);
-                    return help_until(w, done);
+            match stand_in {
+                StandIn::Start(k) => {
+                    if s.start_thread(k).is_err() {
+                        // Undo: the stand-in never ran; help instead.
+                        let mut r = lock(&s.registry);
+                        r.undo_block(w.index);
+                        s.sync_active(&r);
+                        drop(r);
+                        return help_until(w, done);
+                    }
                 }
+                StandIn::Spare(k) => s.unpark_worker(k),
+                StandIn::NotNeeded => {}
             }
             // Tasks this one queued must not wait for it.
             if !w.local.is_empty() {

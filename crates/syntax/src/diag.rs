@@ -1,6 +1,7 @@
 //! Diagnostics as values, rendered the way mlir-opt renders them:
 //! `file:line:col: error: message`, the source line, a caret.
 
+use crate::{DialectHooks, Edition, PrintOptions, Printer};
 use mlir_async_ir::{Context, IrError, Location};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +21,16 @@ impl Severity {
             Severity::Remark => "remark",
         }
     }
+}
+
+/// What a diagnostic on an op needs to show the op (see
+/// [`Diagnostic::from_ir_showing_op`]): the dialects' printers, the
+/// generation, and `--mlir-print-debuginfo` (the note's op then has its
+/// locations, inline).
+pub struct ShowOp<'a> {
+    pub hooks: &'a dyn DialectHooks,
+    pub edition: Edition,
+    pub debug_info: bool,
 }
 
 /// A message at a point of a source file (line and column are 1-based).
@@ -48,7 +59,31 @@ impl Diagnostic {
     /// Converts an IR error; locations without a file position print as
     /// `loc(unknown)` does in mlir-opt (`<unknown>:0: error: ...`).
     pub fn from_ir(ctx: &Context, e: &IrError) -> Self {
+        Self::from_ir_showing_op(ctx, e, None)
+    }
+
+    /// [`Diagnostic::from_ir`], and for an error emitted on an op, with
+    /// `show`, the note mlir-opt 13-15 attach first (MLIR's
+    /// `Operation::emitError` under `printOpOnDiagnostic`, which
+    /// `MlirOptMain` turns off for `-verify-diagnostics`): `see current
+    /// operation: ` and the op in the generic form, as it is now (after
+    /// the pass that failed, say). The one place that note is made.
+    pub fn from_ir_showing_op(ctx: &Context, e: &IrError, show: Option<&ShowOp>) -> Self {
         let mut d = Self::at(ctx, e.loc, Severity::Error, &e.message);
+        if let (Some(op), Some(show)) = (e.op, show) {
+            let opts = PrintOptions {
+                edition: show.edition,
+                generic: true,
+                debug_info: show.debug_info,
+            };
+            let text = Printer::op_for_diagnostic(ctx, show.hooks, op, opts);
+            d.notes.push(Self::at(
+                ctx,
+                ctx.op_loc(op),
+                Severity::Note,
+                &format!("see current operation: {text}"),
+            ));
+        }
         for (l, m) in &e.notes {
             d.notes.push(Self::at(ctx, *l, Severity::Note, m));
         }

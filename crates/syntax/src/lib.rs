@@ -9,8 +9,9 @@ pub mod diag;
 pub mod edition;
 pub mod parser;
 pub mod printer;
+pub mod widefloat;
 
-pub use diag::{Diagnostic, Severity};
+pub use diag::{Diagnostic, Severity, ShowOp};
 pub use edition::Edition;
 pub use parser::{PResult, ParseError, Parser, RegionArg, UnresolvedOperand};
 pub use printer::{print_type, PrintOptions, Printer};
@@ -340,6 +341,24 @@ pub fn decode_source(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
             std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default())
         }
     }
+}
+
+/// An op as mlir-opt's diagnostics print it (see
+/// [`Printer::op_for_diagnostic`]): in the generic form for the "see
+/// current operation" note, in either form inside a message.
+pub fn print_op_for_diagnostic(
+    ctx: &Context,
+    hooks: &dyn DialectHooks,
+    op: Op,
+    edition: Edition,
+    generic: bool,
+) -> String {
+    let opts = PrintOptions {
+        edition,
+        generic,
+        debug_info: false,
+    };
+    Printer::op_for_diagnostic(ctx, hooks, op, opts)
 }
 
 /// Prints an op (normally a module) followed by a newline, with affine

@@ -472,6 +472,10 @@ pub struct Parser<'a, 'c> {
     loc_aliases: HashMap<String, Location>,
     pending_loc_aliases: Vec<(Op, String, usize)>,
     placeholder: Symbol,
+    /// The hex integer literals of the dense attribute being read: (the
+    /// element's index, the literal's position, a leading minus). For a
+    /// float element type they are the element's bits, as a scalar's.
+    dense_hex: Vec<(usize, usize, bool)>,
     pub allow_unregistered: bool,
     /// The generation the spelling of the input betrays.
     pub seen: Option<Edition>,
@@ -714,6 +718,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             loc_aliases: HashMap::default(),
             pending_loc_aliases: vec![],
             placeholder,
+            dense_hex: Vec::new(),
             allow_unregistered: false,
             seen: None,
             saw_legacy_func: false,
@@ -3195,8 +3200,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             if i < 0 || bits >> 64 != 0 || (width < 64 && bits >> width != 0) {
                 return self.err(p, "hexadecimal float constant out of range for type");
             }
-            let f = crate::printer::float_from_bits(&k, bits);
-            return Ok(self.ctx.attr(AttrKind::Float(f.to_bits(), t)));
+            return Ok(self.ctx.attr(float_attr_from_bits(&k, bits, t)));
         }
         if !k.is_int_or_index() {
             return self.err(p, "integer literal not valid for specified type");
@@ -3446,13 +3450,14 @@ impl<'a, 'c> Parser<'a, 'c> {
         let mut elems = vec![];
         let mut splat = true;
         let mut hex = None;
+        self.dense_hex.clear();
         if self.peek() == b'"' {
             hex = Some(self.string_lit()?);
         } else if self.peek() == b'[' {
             splat = false;
             self.parse_dense_list(&mut elems)?;
         } else if self.peek() != b'>' {
-            elems.push(self.parse_dense_elem()?);
+            elems.push(self.parse_dense_elem(0)?);
         }
         self.expect(">")?;
         let mut type_at = p;
@@ -3490,6 +3495,27 @@ impl<'a, 'c> Parser<'a, 'c> {
                         format!("elements hex data size is invalid for provided type: '{name}'"),
                     );
                 }
+            }
+        }
+        // A hex integer of a float type is its bits, under a scalar's
+        // rules (13-15 alike).
+        if ek.is_float() {
+            let width = ek.bit_width().unwrap_or(64);
+            for (i, at, neg) in std::mem::take(&mut self.dense_hex) {
+                let Some(DenseElem::Int(v)) = elems.get(i) else {
+                    continue;
+                };
+                if neg {
+                    return self.err(
+                        at + 1,
+                        "hexadecimal float literal should not have a leading minus",
+                    );
+                }
+                let bits = *v as u128;
+                if *v < 0 || bits >> 64 != 0 || (width < 64 && bits >> width != 0) {
+                    return self.err(at, "hexadecimal float constant out of range for type");
+                }
+                elems[i] = float_elem_from_bits(&ek, bits);
             }
         }
         // Canonicalize element kinds to the element type.
@@ -3592,6 +3618,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             TypeKind::F16 | TypeKind::BF16 => 16,
             TypeKind::F32 => 32,
             TypeKind::F64 => 64,
+            TypeKind::F80 => 80,
+            TypeKind::F128 => 128,
             _ => return self.err(tpos, "unsupported element type for hex dense elements"),
         } as usize;
         let size = width.div_ceil(8);
@@ -3612,6 +3640,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                         DenseElem::Float((f32::from_bits(raw as u32) as f64).to_bits())
                     }
                     TypeKind::F64 => DenseElem::Float(raw as u64),
+                    TypeKind::F80 | TypeKind::F128 => float_elem_from_bits(&ek, raw),
                     TypeKind::Integer(_, Signedness::Unsigned) => DenseElem::Int(raw as i128),
                     // The signed reading, as MLIR prints a signless value.
                     _ => {
@@ -3656,7 +3685,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             if self.peek() == b'[' {
                 self.parse_dense_list(out)?;
             } else {
-                out.push(self.parse_dense_elem()?);
+                let index = out.len();
+                out.push(self.parse_dense_elem(index)?);
             }
             if !self.eat(",") {
                 break;
@@ -3664,7 +3694,8 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         self.expect("]")
     }
-    fn parse_dense_elem(&mut self) -> PResult<DenseElem> {
+    /// An element of a dense literal, the `index`th.
+    fn parse_dense_elem(&mut self, index: usize) -> PResult<DenseElem> {
         if self.eat_keyword("true") {
             return Ok(DenseElem::Bool(true));
         }
@@ -3673,6 +3704,13 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         if let Some(f) = self.float_lit() {
             return Ok(DenseElem::Float(f.to_bits()));
+        }
+        self.skip_ws();
+        let at = self.pos;
+        let neg = self.b.get(at) == Some(&b'-');
+        if self.src[at + usize::from(neg)..].starts_with("0x") {
+            // Its index: the element about to be pushed (see `dense_hex`).
+            self.dense_hex.push((index, at, neg));
         }
         if let Some(i) = self.int_lit() {
             return Ok(DenseElem::Int(i));
@@ -3752,7 +3790,7 @@ fn dense_from_hex(text: &str, k: &TypeKind, n: usize) -> Option<(Vec<DenseElem>,
             b[..c.len()].copy_from_slice(c);
             let raw = u128::from_le_bytes(b);
             if k.is_float() {
-                DenseElem::Float(crate::printer::float_from_bits(k, raw).to_bits())
+                float_elem_from_bits(k, raw)
             } else {
                 let unsigned = matches!(k, TypeKind::Integer(_, Signedness::Unsigned));
                 let v = if unsigned || width >= 128 {
@@ -3765,6 +3803,28 @@ fn dense_from_hex(text: &str, k: &TypeKind, n: usize) -> Option<(Vec<DenseElem>,
         })
         .collect();
     Some((elems, splat))
+}
+
+/// A float attribute of the bit pattern `bits` of `t` (kind `k`): a
+/// `Float` when a double holds the value, bits and all (NaN payloads
+/// included), else (`f80`, `f128` only) a `WideFloat` of the bits.
+fn float_attr_from_bits(k: &TypeKind, bits: u128, t: Type) -> AttrKind {
+    let f = crate::printer::float_from_bits(k, bits);
+    if crate::printer::float_to_bits(k, f) == bits || !matches!(k, TypeKind::F80 | TypeKind::F128) {
+        AttrKind::Float(f.to_bits(), t)
+    } else {
+        AttrKind::WideFloat(bits, t)
+    }
+}
+
+/// [`float_attr_from_bits`] for an element of a dense attribute.
+fn float_elem_from_bits(k: &TypeKind, bits: u128) -> DenseElem {
+    let f = crate::printer::float_from_bits(k, bits);
+    if crate::printer::float_to_bits(k, f) == bits || !matches!(k, TypeKind::F80 | TypeKind::F128) {
+        DenseElem::Float(f.to_bits())
+    } else {
+        DenseElem::WideFloat(bits)
+    }
 }
 
 /// Rounds to the precision of the float type (stored widened to f64).

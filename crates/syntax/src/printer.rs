@@ -461,6 +461,8 @@ pub struct Printer<'a> {
     /// uses cannot take an alias (see [`Printer::finish_locations`]).
     locs: Vec<(String, bool)>,
     loc_ids: FxHashMap<String, u32>,
+    /// Elide large dense attributes (diagnostics of 14 and 15).
+    elide_large_elements: bool,
 }
 
 /// The body ops of a module to print, from one context: see
@@ -513,7 +515,45 @@ impl<'a> Printer<'a> {
             pieces: vec![],
             locs: vec![],
             loc_ids: FxHashMap::default(),
+            elide_large_elements: false,
         }
+    }
+
+    /// `op` as MLIR's diagnostics print an op (`Diagnostic::appendOp`:
+    /// local scope, large elements elided): its values named as in its
+    /// nearest isolated-from-above ancestor (or itself), so that the names
+    /// are those of the printed function, and values from outside that
+    /// scope print as `<<UNKNOWN SSA VALUE>>`; at indentation 0, affine
+    /// maps inline, locations (with `debug_info`) inline too. 13 elides
+    /// no elements.
+    pub fn op_for_diagnostic(
+        ctx: &'a Context,
+        hooks: &'a dyn DialectHooks,
+        op: Op,
+        opts: PrintOptions,
+    ) -> String {
+        let scope = ctx
+            .ancestor(op, |c, o| c.traits_of(o).isolated_from_above)
+            .unwrap_or(op);
+        let mut p = Printer::new(ctx, hooks, scope, opts);
+        p.elide_large_elements = opts.edition != Edition::V13;
+        p.op(op);
+        if p.locs.is_empty() {
+            return p.out;
+        }
+        // Locations inline: replace the alias placeholders by the text.
+        let mut out = String::with_capacity(p.out.len());
+        let mut rest = p.out.as_str();
+        while let Some(i) = rest.find('\u{1}') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let end = after.find('\u{1}').unwrap_or(after.len());
+            let id: usize = after[..end].parse().unwrap_or(0);
+            out.push_str(p.locs.get(id).map_or("unknown", |l| l.0.as_str()));
+            rest = after.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out
     }
 
     /// Names `top` and the values under the ops of `part` (see
@@ -796,11 +836,15 @@ impl<'a> Printer<'a> {
                 }
             }
         };
-        self.out.push('%');
         let slot = self.names.slot(lookup);
         if slot == NONE {
+            // A value from outside the printed scope (an op printed on its
+            // own, in a diagnostic), spelled as MLIR spells it.
             self.out.push_str("<<UNKNOWN SSA VALUE>>");
-        } else if slot >= NAMED {
+            return;
+        }
+        self.out.push('%');
+        if slot >= NAMED {
             let (s, e) = self.names.spans[(slot & !NAMED) as usize];
             self.out.push_str(&self.names.text[s as usize..e as usize]);
         } else {
@@ -903,13 +947,11 @@ impl<'a> Printer<'a> {
             spans.resize(i + 1, (NONE, NONE));
         }
         let s = self.type_text.len();
-        print_attr_ed(
-            self.ctx,
-            a,
-            &mut self.type_text,
-            elide_type,
-            self.opts.edition,
-        );
+        let style = AttrStyle {
+            ed: self.opts.edition,
+            elide_large: self.elide_large_elements,
+        };
+        print_attr_ed(self.ctx, a, &mut self.type_text, elide_type, style);
         self.out.push_str(&self.type_text[s..]);
         self.attr_spans[usize::from(elide_type)][i] = (s as u32, self.type_text.len() as u32);
     }
@@ -943,7 +985,11 @@ impl<'a> Printer<'a> {
             return;
         }
         self.w(if kw { " attributes {" } else { " {" });
-        print_dict_entries_ed(self.ctx, attrs, &mut self.out, self.opts.edition);
+        let style = AttrStyle {
+            ed: self.opts.edition,
+            elide_large: self.elide_large_elements,
+        };
+        print_dict_entries_ed(self.ctx, attrs, &mut self.out, style);
         self.w("}");
     }
 
@@ -1570,15 +1616,36 @@ pub fn print_symbol(s: &str, out: &mut String) {
 }
 
 pub fn print_dict_entries(ctx: &Context, attrs: &[(Symbol, Attribute)], out: &mut String) {
-    print_dict_entries_ed(ctx, attrs, out, Edition::V15)
+    print_dict_entries_ed(ctx, attrs, out, AttrStyle::V15)
 }
+
+/// How attributes print: in which generation's spelling, and whether
+/// large dense elements are elided (as in diagnostics).
+#[derive(Clone, Copy)]
+struct AttrStyle {
+    ed: Edition,
+    /// 14 and 15's diagnostics print a dense attribute of more than
+    /// [`ELIDE_ELEMENTS_ABOVE`] elements (not a splat) as
+    /// `opaque<"elided_large_const", "0xDEADBEEF">`.
+    elide_large: bool,
+}
+
+impl AttrStyle {
+    const V15: AttrStyle = AttrStyle {
+        ed: Edition::V15,
+        elide_large: false,
+    };
+}
+
+/// MLIR's `elideLargeElementsAttrs` default limit.
+const ELIDE_ELEMENTS_ABOVE: usize = 16;
 
 /// [`print_dict_entries`] in the spelling of `ed` (dense `i1` storage).
 fn print_dict_entries_ed(
     ctx: &Context,
     attrs: &[(Symbol, Attribute)],
     out: &mut String,
-    ed: Edition,
+    st: AttrStyle,
 ) {
     for (i, &(k, a)) in attrs.iter().enumerate() {
         if i > 0 {
@@ -1592,7 +1659,7 @@ fn print_dict_entries_ed(
         }
         if *ctx.attr_kind(a) != AttrKind::Unit {
             out.push_str(" = ");
-            print_attr_ed(ctx, a, out, false, ed);
+            print_attr_ed(ctx, a, out, false, st);
         }
     }
 }
@@ -1746,32 +1813,13 @@ pub fn float_from_bits(k: &TypeKind, bits: u128) -> f64 {
     sign * v
 }
 
-/// Does the decimal `s` denote exactly the double `v`?
-fn decimal_is_exactly(s: &str, v: f64) -> bool {
-    let norm = |m: &str, e: i64| -> (Vec<u8>, i64) {
-        let (int, frac) = m.split_once('.').unwrap_or((m, ""));
-        let mut d: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
-        let mut e = e - frac.len() as i64;
-        while d.len() > 1 && d.last() == Some(&b'0') {
-            d.pop();
-            e += 1;
-        }
-        let lead = d.iter().position(|&c| c != b'0').unwrap_or(d.len() - 1);
-        (d[lead..].to_vec(), e)
-    };
-    let split = |t: &str| -> Option<(Vec<u8>, i64)> {
-        let t = t.trim_start_matches('-');
-        let (m, e) = match t.find(['e', 'E']) {
-            Some(i) => (&t[..i], t[i + 1..].parse().ok()?),
-            None => (t, 0),
-        };
-        Some(norm(m, e))
-    };
-    let exact = format!("{:.1100e}", v.abs());
-    s.starts_with('-') == v.is_sign_negative() && split(s).is_some() && split(s) == split(&exact)
-}
-
 pub fn format_float(v: f64, k: &TypeKind) -> String {
+    // `f80` and `f128` read back at their own precision: exactly.
+    if matches!(k, TypeKind::F80 | TypeKind::F128) && v.is_finite() && v != 0.0 {
+        if let Some(s) = crate::widefloat::format_wide_float(float_to_bits(k, v), k) {
+            return s;
+        }
+    }
     if v.is_finite() {
         let s = apfloat_to_string(v, k, 6, 0, false);
         let same = match k {
@@ -1780,9 +1828,6 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
                 let back: f64 = s.parse().unwrap_or(f64::NAN);
                 round_float(k, back).to_bits() == v.to_bits()
             }
-            // Read back at their own (greater) precision, the text is the
-            // double only if it is exactly the double.
-            TypeKind::F80 | TypeKind::F128 => decimal_is_exactly(&s, v),
             _ => s.parse::<f64>().map(f64::to_bits) == Ok(v.to_bits()),
         };
         if same {
@@ -1794,6 +1839,12 @@ pub fn format_float(v: f64, k: &TypeKind) -> String {
         }
     }
     format!("0x{:X}", float_to_bits(k, v))
+}
+
+/// A wide float's bits (`f80`, `f128`) as MLIR prints the value; other
+/// types (never made) in hex.
+fn format_wide(bits: u128, k: &TypeKind) -> String {
+    crate::widefloat::format_wide_float(bits, k).unwrap_or_else(|| format!("0x{bits:X}"))
 }
 
 /// The number of bits of the decimal number `digits`.
@@ -1829,11 +1880,11 @@ fn apfloat_to_string(
     max_padding: u32,
     truncate_zero: bool,
 ) -> String {
-    let mut out = String::new();
-    if v.is_sign_negative() {
-        out.push('-');
-    }
     if v == 0.0 {
+        let mut out = String::new();
+        if v.is_sign_negative() {
+            out.push('-');
+        }
         if max_padding == 0 {
             if truncate_zero {
                 out.push_str("0.0E+0");
@@ -1855,14 +1906,9 @@ fn apfloat_to_string(
         TypeKind::F128 => 113,
         _ => 53,
     };
-    let precision = if precision == 0 {
-        2 + bits_of_precision * 59 / 196
-    } else {
-        precision
-    };
     // The exact value as an integer significand and a power of ten.
     let a = v.abs();
-    let (mut sig, mut exp): (Vec<u8>, i64) = if a.fract() == 0.0 {
+    let (sig, exp): (Vec<u8>, i64) = if a.fract() == 0.0 {
         (format!("{a:.0}").into_bytes(), 0)
     } else {
         let s = format!("{a:.800e}");
@@ -1871,6 +1917,39 @@ fn apfloat_to_string(
         let d: Vec<u8> = m.bytes().filter(u8::is_ascii_digit).collect();
         let n = d.iter().rposition(|&c| c != b'0').map_or(1, |i| i + 1);
         (d[..n].to_vec(), e - (n as i64 - 1))
+    };
+    apfloat_digits_to_string(
+        v.is_sign_negative(),
+        sig,
+        exp,
+        bits_of_precision,
+        precision,
+        max_padding,
+        truncate_zero,
+    )
+}
+
+/// The rest of `APFloat::toString` once the value is known exactly as
+/// decimal digits `sig` times `10^exp` (not zero): the truncation to what
+/// `precision` digits need, the rounding, the layout. `bits_of_precision`:
+/// the type's significand width, for the default precision.
+pub(crate) fn apfloat_digits_to_string(
+    neg: bool,
+    mut sig: Vec<u8>,
+    mut exp: i64,
+    bits_of_precision: u32,
+    precision: u32,
+    max_padding: u32,
+    truncate_zero: bool,
+) -> String {
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    let precision = if precision == 0 {
+        2 + bits_of_precision * 59 / 196
+    } else {
+        precision
     };
     // Digits more precise than needed go, truncated.
     let bits = bit_length(&sig);
@@ -1975,6 +2054,7 @@ fn dense_elem(ctx: &Context, e: &DenseElem, et: Type, out: &mut String) {
             let _ = write!(out, "{i}");
         }
         DenseElem::Float(b) => out.push_str(&format_float(f64::from_bits(*b), ctx.kind(et))),
+        DenseElem::WideFloat(bits) => out.push_str(&format_wide(*bits, ctx.kind(et))),
         DenseElem::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
     }
 }
@@ -2000,7 +2080,7 @@ fn dense_nested(ctx: &Context, elems: &[DenseElem], shape: &[i64], et: Type, out
 
 /// Prints an attribute; `elide_type` drops the `: type` of scalars.
 pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool) {
-    print_attr_ed(ctx, a, out, elide_type, Edition::V15)
+    print_attr_ed(ctx, a, out, elide_type, AttrStyle::V15)
 }
 
 /// mlir-opt prints a dense attribute of more than this many elements (not
@@ -2023,6 +2103,7 @@ fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out:
                 DenseElem::Bool(b) => *b,
                 DenseElem::Int(v) => *v & 1 != 0,
                 DenseElem::Float(b) => *b != 0,
+                DenseElem::WideFloat(b) => *b != 0,
             };
             if on {
                 bytes[i / 8] |= 1 << (i % 8);
@@ -2041,6 +2122,7 @@ fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out:
             let raw: u128 = match e {
                 DenseElem::Int(v) => *v as u128,
                 DenseElem::Float(b) => float_to_bits(k, f64::from_bits(*b)),
+                DenseElem::WideFloat(b) => *b,
                 DenseElem::Bool(b) => u128::from(*b),
             };
             bytes.extend_from_slice(&raw.to_le_bytes()[..nbytes.min(16)]);
@@ -2053,7 +2135,8 @@ fn dense_raw_hex(ctx: &Context, elems: &[DenseElem], et: Type, ed: Edition, out:
     out.push('"');
 }
 
-fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool, ed: Edition) {
+fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool, st: AttrStyle) {
+    let ed = st.ed;
     match ctx.attr_kind(a) {
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -2086,6 +2169,13 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
                 print_type_into(ctx, *t, out);
             }
         }
+        AttrKind::WideFloat(bits, t) => {
+            out.push_str(&format_wide(*bits, ctx.kind(*t)));
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
+            }
+        }
         AttrKind::String(s, t) => {
             print_string_bytes(s, out);
             if let Some(t) = t {
@@ -2110,13 +2200,13 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
                     AttrKind::Float(_, t) => *ctx.kind(*t) == TypeKind::F64,
                     _ => false,
                 };
-                print_attr_ed(ctx, x, out, elide, ed);
+                print_attr_ed(ctx, x, out, elide, st);
             }
             out.push(']');
         }
         AttrKind::Dictionary(es) => {
             out.push('{');
-            print_dict_entries_ed(ctx, es, out, ed);
+            print_dict_entries_ed(ctx, es, out, st);
             out.push('}');
         }
         AttrKind::SymbolRef(r, nested) => {
@@ -2124,6 +2214,15 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
             for n in nested {
                 out.push_str("::");
                 print_symbol(ctx.str(*n), out);
+            }
+        }
+        AttrKind::Dense(elems, t, false)
+            if st.elide_large && elems.len() > ELIDE_ELEMENTS_ABOVE =>
+        {
+            out.push_str("opaque<\"elided_large_const\", \"0xDEADBEEF\">");
+            if !elide_type {
+                out.push_str(" : ");
+                print_type_into(ctx, *t, out);
             }
         }
         AttrKind::Dense(elems, t, splat) => {

@@ -22,7 +22,7 @@ use mlir_async_passes::{
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
     parse_source_bytes, print_op, print_op_pieces, write_op, Diagnostic, Edition, PrintOptions,
-    Severity,
+    Severity, ShowOp,
 };
 use std::io::{Read, Write};
 use std::time::Instant;
@@ -423,9 +423,17 @@ fn process_chunk(
     let edition = o.edition.unwrap_or(parsed.edition);
     edition_seen.get_or_insert(edition);
     let module = parsed.module;
+    // Errors on an op show it in a note, except under
+    // `-verify-diagnostics` (as `MlirOptMain` sets `printOpOnDiagnostic`).
+    let show = ShowOp {
+        hooks: &reg,
+        edition,
+        debug_info: o.print_debuginfo,
+    };
+    let show = (!o.verify_diagnostics).then_some(&show);
     let t0 = Instant::now();
     if let Err(e) = verify(&ctx, &reg, module, edition) {
-        return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &e)]);
+        return ChunkResult::Failed(vec![Diagnostic::from_ir_showing_op(&ctx, &e, show)]);
     }
     timing.push(("Verifier".into(), t0.elapsed().as_secs_f64()));
     let mut entries: Vec<PipelineEntry> = vec![];
@@ -484,12 +492,12 @@ fn process_chunk(
             }
         }
         if let Err(err) = r {
-            return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
+            return ChunkResult::Failed(vec![Diagnostic::from_ir_showing_op(&ctx, &err, show)]);
         }
         timing.push((e.pass.name().to_string(), t0.elapsed().as_secs_f64()));
         let t0 = Instant::now();
         if let Err(err) = verify(&ctx, &reg, module, edition) {
-            return ChunkResult::Failed(vec![Diagnostic::from_ir(&ctx, &err)]);
+            return ChunkResult::Failed(vec![Diagnostic::from_ir_showing_op(&ctx, &err, show)]);
         }
         timing.push(("Verifier".into(), t0.elapsed().as_secs_f64()));
         if o.print_ir_after_all {
@@ -914,7 +922,13 @@ fn render_in(d: &Diagnostic, file: &str, text: &str, split: Option<(&str, u32)>)
         out.replace_range(..plain.len(), &within);
     }
     for n in &d.notes {
-        out.push_str(&render_in(n, file, text, split));
+        // A note at the place of its error does not show the line again
+        // (as `Diagnostic::render`).
+        if (n.file.as_str(), n.line, n.col) == (d.file.as_str(), d.line, d.col) {
+            out.push_str(&render_in(n, file, "", split.map(|(_, o)| ("", o))));
+        } else {
+            out.push_str(&render_in(n, file, text, split));
+        }
     }
     out
 }

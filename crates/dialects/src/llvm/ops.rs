@@ -2622,6 +2622,7 @@ fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
         | AttrKind::WideInteger(..)
         | AttrKind::Bool(_)
         | AttrKind::Float(..)
+        | AttrKind::WideFloat(..)
         | AttrKind::Array(_)
         | AttrKind::Dense(..) => Ok(()),
         _ => Err("only supports integer, float, string or elements attributes".into()),
@@ -2980,6 +2981,8 @@ fn is_zero(ctx: &Context, a: Attribute) -> bool {
         AttrKind::Dense(elems, _, _) => elems.iter().all(|e| match e {
             DenseElem::Int(v) => *v == 0,
             DenseElem::Float(b) => f64::from_bits(*b) == 0.0,
+            // Never zero: a double holds every zero.
+            DenseElem::WideFloat(_) => false,
             DenseElem::Bool(b) => !b,
         }),
         AttrKind::Array(xs) => xs.iter().all(|&x| is_zero(ctx, x)),

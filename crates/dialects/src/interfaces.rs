@@ -74,7 +74,8 @@ impl OpInterfaces for Interfaces {
                     None => Folded::No,
                 };
             }
-            "scf" if name == "scf.if" => {
+            // `IfOp::fold` came with LLVM 14.
+            "scf" if name == "scf.if" && self.edition != Edition::V13 => {
                 return match fold::fold_if(ctx, op) {
                     true => Folded::InPlace,
                     false => Folded::No,

@@ -118,6 +118,8 @@ impl ConversionTarget {
         self
     }
 
+    /// What the target says about `op`'s name: its own entry, else its
+    /// dialect's, else the unknown-op callback.
     fn action(&self, ctx: &Context, op: Op) -> Option<Legality> {
         let name = ctx.name(op);
         if let Some(l) = self.ops.get(name) {
@@ -689,6 +691,11 @@ impl<'a> ConversionRewriter<'a> {
     pub fn create(&mut self, state: OperationState) -> Result<Op, RewriteError> {
         self.rw.create(state)
     }
+    /// Inserts an op created detached (with `Context::create_op_from`) at
+    /// the insertion point: an op with a region built before it.
+    pub fn insert(&mut self, op: Op) -> Result<Op, RewriteError> {
+        self.rw.insert(op)
+    }
     pub fn create_op(
         &mut self,
         name: Symbol,
@@ -1125,6 +1132,7 @@ pub fn apply_full_conversion(
 
 struct Legalizer<'p> {
     target: &'p ConversionTarget,
+    legality: LegalityCache,
     patterns: &'p ConversionPatternSet,
     by_root: FxHashMap<Symbol, Vec<usize>>,
     any: Vec<usize>,
@@ -1132,6 +1140,41 @@ struct Legalizer<'p> {
     converter: Option<Conv>,
     /// Patterns being applied further up the recursion.
     active: Vec<usize>,
+    /// See [`ConversionConfig::keep_open_created_ops`].
+    keep_open_created_ops: bool,
+    /// The constant operands of the op being folded, reused: asked of
+    /// every op the target leaves open.
+    scratch_consts: Vec<Option<Attribute>>,
+}
+
+/// How a conversion runs, beyond its target and patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConversionConfig {
+    pub mode: ConversionMode,
+    /// Beyond upstream: blocks no branch reaches are converted too, after
+    /// the reachable ones, in region order. MLIR rejects the region
+    /// ("unreachable blocks were not converted"); a pass that promises to
+    /// lower every op of its kind (`async-to-async-runtime`) asks for this.
+    pub visit_unreachable_blocks: bool,
+    /// Beyond upstream: an op a pattern created that nothing legalizes
+    /// stays as it is when the target says nothing about it (no entry for
+    /// its name, its dialect or unknown ops). MLIR rolls the pattern back
+    /// and fails the op that was being converted; with no rollback here,
+    /// a pass whose patterns create such ops on purpose (the `scf.for`
+    /// lowering's `arith.addi`/`arith.cmpi` inside a coroutine) keeps
+    /// them.
+    pub keep_open_created_ops: bool,
+}
+
+impl ConversionConfig {
+    /// MLIR's behaviour in `mode`.
+    pub const fn new(mode: ConversionMode) -> Self {
+        ConversionConfig {
+            mode,
+            visit_unreachable_blocks: false,
+            keep_open_created_ops: false,
+        }
+    }
 }
 
 /// Converts `root` and everything nested in it, as the LLVM release the
@@ -1147,19 +1190,45 @@ pub fn apply_conversion(
     interfaces: &dyn OpInterfaces,
     mode: ConversionMode,
 ) -> Result<(), RewriteError> {
+    apply_conversion_with(
+        ctx,
+        root,
+        target,
+        patterns,
+        converter,
+        interfaces,
+        ConversionConfig::new(mode),
+    )
+}
+
+/// [`apply_conversion`] with the options of `config`.
+pub fn apply_conversion_with(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatternSet,
+    converter: Option<Conv>,
+    interfaces: &dyn OpInterfaces,
+    config: ConversionConfig,
+) -> Result<(), RewriteError> {
+    let mode = config.mode;
+    let mut legality = LegalityCache::default();
     let mut to_convert = vec![root];
     for r in ctx.regions_of(root).to_vec() {
-        compute_conversion_set(ctx, r, target, &mut to_convert)?;
+        compute_conversion_set(ctx, r, target, &mut legality, &config, &mut to_convert)?;
     }
     let (by_root, any) = patterns.index(ctx);
     let mut lg = Legalizer {
         target,
+        legality,
         patterns,
         by_root,
         any,
         interfaces,
         converter,
         active: vec![],
+        keep_open_created_ops: config.keep_open_created_ops,
+        scratch_consts: vec![],
     };
     let mut state = State {
         llvm13: interfaces.llvm_release() <= 13,
@@ -1178,7 +1247,7 @@ pub fn apply_conversion(
                         format!("failed to legalize operation '{name}'"),
                     ))
                 }
-                ConversionMode::Partial if target.is_illegal(ctx, op) => {
+                ConversionMode::Partial if lg.legality.is_illegal(target, ctx, op) => {
                     return Err(RewriteError::at(
                         ctx.op_loc(op),
                         format!("failed to legalize operation '{name}' that was explicitly marked illegal"),
@@ -1197,30 +1266,29 @@ pub fn apply_conversion(
 }
 
 /// The ops to visit, in MLIR's order: pre-order, the blocks of a region
-/// from its entry along successor edges (the last successor first).
+/// from its entry along successor edges (the last successor first); with
+/// [`ConversionConfig::visit_unreachable_blocks`], the blocks no branch
+/// reaches after them, in region order.
 fn compute_conversion_set(
     ctx: &mut Context,
     region: Region,
     target: &ConversionTarget,
+    legality: &mut LegalityCache,
+    config: &ConversionConfig,
     out: &mut Vec<Op>,
 ) -> Result<(), RewriteError> {
-    let blocks = ctx.region_blocks(region).to_vec();
-    let Some(&entry) = blocks.first() else {
+    let Some(entry) = ctx.first_block(region) else {
         return Ok(());
     };
+    // Most regions hold one block: no successor walk, no visited set.
+    if ctx.next_block(entry).is_none() {
+        return compute_block_set(ctx, entry, target, legality, config, out);
+    }
     let mut visited = FxHashSet::default();
     visited.insert(entry);
     let mut worklist = vec![entry];
     while let Some(b) = worklist.pop() {
-        for op in ctx.block_ops(b) {
-            out.push(op);
-            if target.is_legal(ctx, op) == Some(true) {
-                continue;
-            }
-            for r in ctx.regions_of(op).to_vec() {
-                compute_conversion_set(ctx, r, target, out)?;
-            }
-        }
+        compute_block_set(ctx, b, target, legality, config, out)?;
         if let Some(t) = ctx.terminator(b) {
             for &s in ctx.successors(t) {
                 if visited.insert(s) {
@@ -1229,17 +1297,104 @@ fn compute_conversion_set(
             }
         }
     }
-    if blocks.iter().skip(1).any(|b| !visited.contains(b)) {
-        let loc = ctx
-            .region_parent(region)
-            .map(|o| ctx.op_loc(o))
-            .unwrap_or_else(|| ctx.unknown_loc());
-        return Err(RewriteError::at(
-            loc,
-            "unreachable blocks were not converted",
-        ));
+    let unreachable: Vec<Block> = ctx
+        .region_blocks(region)
+        .skip(1)
+        .filter(|b| !visited.contains(b))
+        .collect();
+    if unreachable.is_empty() {
+        return Ok(());
+    }
+    if config.visit_unreachable_blocks {
+        for b in unreachable {
+            compute_block_set(ctx, b, target, legality, config, out)?;
+        }
+        return Ok(());
+    }
+    let loc = ctx
+        .region_parent(region)
+        .map(|o| ctx.op_loc(o))
+        .unwrap_or_else(|| ctx.unknown_loc());
+    Err(RewriteError::at(
+        loc,
+        "unreachable blocks were not converted",
+    ))
+}
+
+/// The ops of `b` and, unless an op is recursively legal, of its regions.
+fn compute_block_set(
+    ctx: &mut Context,
+    b: Block,
+    target: &ConversionTarget,
+    legality: &mut LegalityCache,
+    config: &ConversionConfig,
+    out: &mut Vec<Op>,
+) -> Result<(), RewriteError> {
+    let mut next = ctx.first_op(b);
+    while let Some(op) = next {
+        next = ctx.next_op(op);
+        out.push(op);
+        let nregions = ctx.regions_of(op).len();
+        if nregions == 0 || legality.is_legal(target, ctx, op) == Some(true) {
+            continue;
+        }
+        for i in 0..nregions {
+            let r = ctx.regions_of(op)[i];
+            compute_conversion_set(ctx, r, target, legality, config, out)?;
+        }
     }
     Ok(())
+}
+
+/// The target's answer for each op name, looked up once per name (by the
+/// interned name's index) instead of hashing the name's text at every op:
+/// a conversion asks it of every op of the module, twice.
+#[derive(Default)]
+struct LegalityCache {
+    /// `None`: not asked yet; `Some((action, recursively legal))`.
+    by_name: Vec<Option<(Option<Legality>, bool)>>,
+}
+
+impl LegalityCache {
+    fn entry(
+        &mut self,
+        target: &ConversionTarget,
+        ctx: &Context,
+        op: Op,
+    ) -> &(Option<Legality>, bool) {
+        let i = ctx.op_name(op).index();
+        if self.by_name.len() <= i {
+            self.by_name.resize(i + 1, None);
+        }
+        self.by_name[i].get_or_insert_with(|| {
+            (
+                target.action(ctx, op),
+                target.recursive.contains(ctx.name(op)),
+            )
+        })
+    }
+    /// As [`ConversionTarget::is_legal`].
+    fn is_legal(&mut self, target: &ConversionTarget, ctx: &mut Context, op: Op) -> Option<bool> {
+        let (action, recursive) = self.entry(target, ctx, op);
+        let recursive = *recursive;
+        let legal = match action.as_ref()? {
+            Legality::Legal => true,
+            Legality::Dynamic(f) => {
+                let f = f.clone();
+                f(ctx, op)
+            }
+            Legality::Illegal => false,
+        };
+        legal.then_some(recursive)
+    }
+    /// As [`ConversionTarget::is_illegal`].
+    fn is_illegal(&mut self, target: &ConversionTarget, ctx: &Context, op: Op) -> bool {
+        matches!(self.entry(target, ctx, op).0, Some(Legality::Illegal))
+    }
+    /// Does the target say nothing about `op`?
+    fn is_open(&mut self, target: &ConversionTarget, ctx: &Context, op: Op) -> bool {
+        self.entry(target, ctx, op).0.is_none()
+    }
 }
 
 impl Legalizer<'_> {
@@ -1250,7 +1405,7 @@ impl Legalizer<'_> {
         state: &mut State,
         op: Op,
     ) -> Result<bool, RewriteError> {
-        if let Some(recursive) = self.target.is_legal(ctx, op) {
+        if let Some(recursive) = self.legality.is_legal(self.target, ctx, op) {
             if recursive {
                 state.mark_nested_ignored(ctx, op);
             }
@@ -1274,12 +1429,16 @@ impl Legalizer<'_> {
         if self.interfaces.constant_value(ctx, op).is_some() {
             return Ok(false);
         }
-        let consts: Vec<Option<Attribute>> = ctx
-            .operands(op)
-            .iter()
-            .map(|&v| constant_of(ctx, self.interfaces, v))
-            .collect();
-        let Folded::Results(results) = self.interfaces.fold(ctx, op, &consts) else {
+        let mut consts = std::mem::take(&mut self.scratch_consts);
+        consts.clear();
+        consts.extend(
+            ctx.operands(op)
+                .iter()
+                .map(|&v| constant_of(ctx, self.interfaces, v)),
+        );
+        let folded = self.interfaces.fold(ctx, op, &consts);
+        self.scratch_consts = consts;
+        let Folded::Results(results) = folded else {
             return Ok(false);
         };
         let mark = ctx.num_ops();
@@ -1357,11 +1516,12 @@ impl Legalizer<'_> {
         op: Op,
     ) -> Result<bool, RewriteError> {
         let name = ctx.op_name(op);
-        let candidates: Vec<usize> = merge_by_benefit(
-            self.by_root.get(&name).map(Vec::as_slice).unwrap_or(&[]),
-            &self.any,
-            self.patterns,
-        );
+        let specific = self.by_root.get(&name).map(Vec::as_slice).unwrap_or(&[]);
+        // Most ops a conversion visits have no pattern: no list for them.
+        if specific.is_empty() && self.any.is_empty() {
+            return Ok(false);
+        }
+        let candidates: Vec<usize> = merge_by_benefit(specific, &self.any, self.patterns);
         for pi in candidates {
             let pattern = &self.patterns.patterns[pi];
             if !pattern.has_bounded_rewrite_recursion() && self.active.contains(&pi) {
@@ -1430,14 +1590,18 @@ impl Legalizer<'_> {
         // Ops updated in place must now be legal, or be legalized again.
         for &u in updates {
             if !ctx.is_erased(u)
-                && self.target.is_legal(ctx, u).is_none()
+                && self.legality.is_legal(self.target, ctx, u).is_none()
                 && !self.legalize(ctx, state, u)?
             {
                 return Ok(false);
             }
         }
         for c in created_since(ctx, state, mark) {
-            if !self.legalize(ctx, state, c)? {
+            if self.legalize(ctx, state, c)? {
+                continue;
+            }
+            // See `ConversionConfig::keep_open_created_ops`.
+            if !(self.keep_open_created_ops && self.legality.is_open(self.target, ctx, c)) {
                 return Ok(false);
             }
         }

@@ -97,6 +97,45 @@ pub fn cond_br_state(
     st
 }
 
+/// Builds `cf.cond_br` states as [`cond_br_state`] does, with the op name
+/// and each shape's `operand_segment_sizes` interned once: a lowering that
+/// builds one per await (thousands in a large module) otherwise interns a
+/// dense attribute, its vector type and two names every time.
+#[derive(Default)]
+pub struct CondBrCache {
+    names: Option<(Symbol, Symbol)>,
+    segments: mlir_async_ir::fxhash::FxHashMap<(usize, usize), Attribute>,
+}
+
+impl CondBrCache {
+    /// The state of `cf.cond_br %c, ^t(targs), ^f(fargs)`.
+    pub fn state(
+        &mut self,
+        ctx: &mut Context,
+        loc: Location,
+        cond: Value,
+        (t, targs): (Block, &[Value]),
+        (f, fargs): (Block, &[Value]),
+    ) -> OperationState {
+        let (name, key) = *self
+            .names
+            .get_or_insert_with(|| (ctx.sym("cf.cond_br"), ctx.sym("operand_segment_sizes")));
+        let shape = (targs.len(), fargs.len());
+        let seg = *self
+            .segments
+            .entry(shape)
+            .or_insert_with(|| segment_sizes(ctx, &[1, shape.0, shape.1]));
+        let mut st = OperationState::new(name, loc);
+        st.operands.reserve(1 + targs.len() + fargs.len());
+        st.operands.push(cond);
+        st.operands.extend_from_slice(targs);
+        st.operands.extend_from_slice(fargs);
+        st.successors = vec![t, f];
+        st.attrs = vec![(key, seg)];
+        st
+    }
+}
+
 /// Builds `cf.cond_br %c, ^t(targs), ^f(fargs)`.
 #[allow(clippy::too_many_arguments)]
 pub fn build_cond_br(

@@ -8,10 +8,12 @@
 //! `docs/async-to-async-runtime.md` for the coroutine structure and for what
 //! goes beyond upstream.
 //!
-//! The pass is a sequence of rewrites over the IR API, in upstream's
-//! order: outline executes (innermost first), turn blocking functions into
-//! coroutines, lower structured control flow that holds async ops inside
-//! coroutines to branches, then lower each async op in place.
+//! In upstream's order: outline executes (innermost first) and turn
+//! blocking functions into coroutines, which is this pass's own logic;
+//! then lower the async ops, and the structured control flow holding them
+//! inside coroutines, with the dialect-conversion driver and upstream's
+//! target and patterns ([`patterns`], with the shared `scf` lowering),
+//! which also folds the ops the target leaves open, as upstream's does.
 
 use crate::{OptionKind, Pass, PassContext, PassInfo, PassOption};
 use mlir_async_dialects::asyncd::value_inner;

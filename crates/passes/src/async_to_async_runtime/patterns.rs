@@ -11,7 +11,7 @@
 
 use super::{CoroMachinery, Names};
 use mlir_async_dialects::asyncd::types::{self as async_types, AsyncType};
-use mlir_async_dialects::cf::cond_br_state;
+use mlir_async_dialects::cf::CondBrCache;
 use mlir_async_ir::fxhash::FxHashMap;
 use mlir_async_ir::{AttrKind, Block, Context, InsertPoint, Location, Op, OperationState, Value};
 use mlir_async_rewrite::{
@@ -31,6 +31,8 @@ pub(super) type Coros = Rc<RefCell<FxHashMap<Op, CoroMachinery>>>;
 struct Shared {
     coros: Coros,
     n: Rc<Names>,
+    /// One per conversion: every await in a coroutine builds a branch.
+    cond_br: Rc<RefCell<CondBrCache>>,
 }
 
 impl Shared {
@@ -170,6 +172,7 @@ pub(super) fn populate(
     let shared = Shared {
         coros: coros.clone(),
         n: n.clone(),
+        cond_br: Rc::default(),
     };
     set.add(GroupLowering {
         root: "async.create_group",
@@ -397,7 +400,7 @@ impl AwaitLowering {
         let Some(set_error) = self.shared.set_error_block(rw.ctx(), func) else {
             return Err(RewriteError::at(loc, "the coroutine has no machinery"));
         };
-        let st = cond_br_state(
+        let st = self.shared.cond_br.borrow_mut().state(
             rw.ctx(),
             loc,
             is_error,
@@ -478,7 +481,13 @@ impl ConversionPattern for AssertLowering {
             return Ok(false);
         };
         let cont = rw.split_block(block, op);
-        let st = cond_br_state(rw.ctx(), loc, arg, (cont, &[]), (set_error, &[]));
+        let st = self.shared.cond_br.borrow_mut().state(
+            rw.ctx(),
+            loc,
+            arg,
+            (cont, &[]),
+            (set_error, &[]),
+        );
         rw.set_insertion_point_to_end(block);
         rw.create(st)?;
         rw.erase_op(op)?;

@@ -4,6 +4,7 @@ use crate::ods::{AttrClass, Shape, N};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
+use mlir_async_rewrite::{Builder, RewriteError};
 use mlir_async_syntax::{PResult, Parser, Printer};
 
 pub fn ops() -> Vec<OpDef> {
@@ -97,26 +98,29 @@ pub fn cond_br_state(
     st
 }
 
-/// Builds `cf.cond_br` states as [`cond_br_state`] does, with the op name
-/// and each shape's `operand_segment_sizes` interned once: a lowering that
-/// builds one per await (thousands in a large module) otherwise interns a
-/// dense attribute, its vector type and two names every time.
+/// Builds `cf.cond_br` as [`cond_br_state`] describes it, with the op name
+/// and each shape's `operand_segment_sizes` interned once and the operand
+/// list reused: a lowering that builds one per await (thousands in a large
+/// module) otherwise interns a dense attribute, its vector type and two
+/// names, and allocates three lists, every time.
 #[derive(Default)]
 pub struct CondBrCache {
     names: Option<(Symbol, Symbol)>,
     segments: mlir_async_ir::fxhash::FxHashMap<(usize, usize), Attribute>,
+    operands: Vec<Value>,
 }
 
 impl CondBrCache {
-    /// The state of `cf.cond_br %c, ^t(targs), ^f(fargs)`.
-    pub fn state(
+    /// Builds `cf.cond_br %c, ^t(targs), ^f(fargs)` with `b`.
+    pub fn build(
         &mut self,
-        ctx: &mut Context,
+        b: &mut dyn Builder,
         loc: Location,
         cond: Value,
         (t, targs): (Block, &[Value]),
         (f, fargs): (Block, &[Value]),
-    ) -> OperationState {
+    ) -> Result<Op, RewriteError> {
+        let ctx = b.context();
         let (name, key) = *self
             .names
             .get_or_insert_with(|| (ctx.sym("cf.cond_br"), ctx.sym("operand_segment_sizes")));
@@ -125,14 +129,11 @@ impl CondBrCache {
             .segments
             .entry(shape)
             .or_insert_with(|| segment_sizes(ctx, &[1, shape.0, shape.1]));
-        let mut st = OperationState::new(name, loc);
-        st.operands.reserve(1 + targs.len() + fargs.len());
-        st.operands.push(cond);
-        st.operands.extend_from_slice(targs);
-        st.operands.extend_from_slice(fargs);
-        st.successors = vec![t, f];
-        st.attrs = vec![(key, seg)];
-        st
+        self.operands.clear();
+        self.operands.push(cond);
+        self.operands.extend_from_slice(targs);
+        self.operands.extend_from_slice(fargs);
+        b.build_branch(name, loc, &self.operands, &[(key, seg)], &[t, f])
     }
 }
 

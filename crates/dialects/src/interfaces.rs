@@ -60,6 +60,18 @@ impl OpInterfaces for Interfaces {
                     "arith.maxsi" | "arith.maxui" | "arith.minsi" | "arith.minui"
                 ))
     }
+    fn may_fold(&self, ctx: &Context, op: Op) -> bool {
+        // The ops `fold` below dispatches to a folder.
+        let name = ctx.name(op);
+        let dot = name.bytes().position(|c| c == b'.').unwrap_or(name.len());
+        match &name[..dot] {
+            "builtin" => name == "builtin.unrealized_conversion_cast",
+            "scf" => name == "scf.if" && self.edition != Edition::V13,
+            "llvm" | "memref" | "linalg" | "arith" => true,
+            _ => false,
+        }
+    }
+
     fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
         // Each dialect's folders know only its ops: the name's prefix picks
         // them (asked of every op the greedy driver visits).

@@ -13,7 +13,7 @@ use super::{CoroMachinery, Names};
 use mlir_async_dialects::asyncd::types::{self as async_types, AsyncType};
 use mlir_async_dialects::cf::CondBrCache;
 use mlir_async_ir::fxhash::FxHashMap;
-use mlir_async_ir::{AttrKind, Block, Context, InsertPoint, Location, Op, OperationState, Value};
+use mlir_async_ir::{AttrKind, Block, Context, InsertPoint, Location, Op, Value};
 use mlir_async_rewrite::{
     ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget, RewriteError,
 };
@@ -264,12 +264,31 @@ struct AwaitLowering {
     check_error: bool,
 }
 
+impl AwaitLowering {
+    /// Whether `op` awaits what this pattern lowers (upstream's
+    /// `isa<AwaitableType>` test on the operand).
+    fn awaits_mine(&self, ctx: &Context, op: Op) -> bool {
+        let Some(&orig) = ctx.operands(op).first() else {
+            return false;
+        };
+        let kind = async_types::classify(ctx, ctx.value_type(orig));
+        match self.awaitable {
+            Awaitable::Token => kind == Some(AsyncType::Token),
+            Awaitable::Value => matches!(kind, Some(AsyncType::Value(_))),
+            Awaitable::Group => kind == Some(AsyncType::Group),
+        }
+    }
+}
+
 impl ConversionPattern for AwaitLowering {
     fn root(&self) -> Option<&str> {
         Some(self.root)
     }
     fn name(&self) -> &str {
         self.name
+    }
+    fn matches(&self, ctx: &Context, op: Op) -> bool {
+        self.awaits_mine(ctx, op)
     }
     fn match_and_rewrite(
         &self,
@@ -278,16 +297,10 @@ impl ConversionPattern for AwaitLowering {
         rw: &mut ConversionRewriter,
     ) -> Result<bool, RewriteError> {
         let ctx = rw.ctx_ref();
-        let (Some(&orig), Some(&operand)) = (ctx.operands(op).first(), operands.first()) else {
+        let Some(&operand) = operands.first() else {
             return Ok(false);
         };
-        let kind = async_types::classify(ctx, ctx.value_type(orig));
-        let matches = match self.awaitable {
-            Awaitable::Token => kind == Some(AsyncType::Token),
-            Awaitable::Value => matches!(kind, Some(AsyncType::Value(_))),
-            Awaitable::Group => kind == Some(AsyncType::Group),
-        };
-        if !matches {
+        if !self.awaits_mine(ctx, op) {
             return Ok(false);
         }
         let n = &*self.shared.n;
@@ -389,25 +402,27 @@ impl AwaitLowering {
         let ctx = rw.ctx();
         let resume = ctx.create_block(&[]);
         ctx.insert_block_after(suspended, resume);
-        let mut st = OperationState::new(n.async_coro_suspend, loc);
-        st.operands = vec![state];
-        st.successors = vec![coro.suspend, resume, coro.cleanup];
         rw.set_insertion_point_to_end(suspended);
-        rw.create(st)?;
+        rw.create_branch(
+            n.async_coro_suspend,
+            loc,
+            &[state],
+            &[],
+            &[coro.suspend, resume, coro.cleanup],
+        )?;
         rw.set_insertion_point_to_end(resume);
         let is_error = rw.create_op(n.async_runtime_is_error, loc, &[operand], &[i1], &[])?;
         let is_error = rw.ctx_ref().result(is_error, 0);
         let Some(set_error) = self.shared.set_error_block(rw.ctx(), func) else {
             return Err(RewriteError::at(loc, "the coroutine has no machinery"));
         };
-        let st = self.shared.cond_br.borrow_mut().state(
-            rw.ctx(),
+        self.shared.cond_br.borrow_mut().build(
+            rw,
             loc,
             is_error,
             (set_error, &[]),
             (continuation, &[]),
-        );
-        rw.create(st)?;
+        )?;
         Ok(())
     }
 }
@@ -481,15 +496,11 @@ impl ConversionPattern for AssertLowering {
             return Ok(false);
         };
         let cont = rw.split_block(block, op);
-        let st = self.shared.cond_br.borrow_mut().state(
-            rw.ctx(),
-            loc,
-            arg,
-            (cont, &[]),
-            (set_error, &[]),
-        );
         rw.set_insertion_point_to_end(block);
-        rw.create(st)?;
+        self.shared
+            .cond_br
+            .borrow_mut()
+            .build(rw, loc, arg, (cont, &[]), (set_error, &[]))?;
         rw.erase_op(op)?;
         Ok(true)
     }

@@ -296,13 +296,11 @@ impl ConversionPattern for AwaitLowering {
         operands: &[Value],
         rw: &mut ConversionRewriter,
     ) -> Result<bool, RewriteError> {
+        // The driver asked `matches` first: the operand is this pattern's.
         let ctx = rw.ctx_ref();
         let Some(&operand) = operands.first() else {
             return Ok(false);
         };
-        if !self.awaits_mine(ctx, op) {
-            return Ok(false);
-        }
         let n = &*self.shared.n;
         let loc = ctx.op_loc(op);
         match self.shared.coroutine_of(ctx, op) {

@@ -806,7 +806,18 @@ impl Context {
     /// Keeps a cached table whose body is `b` in step with `op` having
     /// just been inserted there: conversions add the runtime functions
     /// they call one by one while they look others up.
+    ///
+    /// Every op inserted anywhere comes here (parsing, every pass): the
+    /// test that rules out most of them, no attributes so no symbol, is
+    /// inlined, and the rest of the work is not.
+    #[inline]
     fn note_inserted(&mut self, b: Block, op: Op) {
+        if self.ops[op].attrs.len != 0 {
+            self.note_inserted_symbol(b, op);
+        }
+    }
+    #[inline(never)]
+    fn note_inserted_symbol(&mut self, b: Block, op: Op) {
         let Some((t, k)) = self.cached_table_entry(b, op) else {
             return;
         };
@@ -829,7 +840,14 @@ impl Context {
         }
     }
     /// The removal counterpart of [`Context::note_inserted`].
+    #[inline]
     fn note_removed(&mut self, op: Op) {
+        if self.ops[op].attrs.len != 0 {
+            self.note_removed_symbol(op);
+        }
+    }
+    #[inline(never)]
+    fn note_removed_symbol(&mut self, op: Op) {
         let Some(b) = self.ops[op].parent else { return };
         let Some((t, k)) = self.cached_table_entry(b, op) else {
             return;

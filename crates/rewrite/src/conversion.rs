@@ -590,6 +590,27 @@ struct ConvertedBlock {
     converter: Option<Conv>,
 }
 
+/// Old value -> the value replacing it, as a dense table: the driver
+/// reads it for every operand it remaps and every result it replaces,
+/// where hashing cost more than the rest of the lookup.
+#[derive(Default)]
+struct ValueMapping {
+    map: SecondaryMap<Value, Option<Value>>,
+}
+
+impl ValueMapping {
+    fn get(&self, v: &Value) -> Option<&Value> {
+        self.map.get(*v).as_ref()
+    }
+    fn insert(&mut self, from: Value, to: Value) {
+        self.map.set(from, Some(to));
+    }
+    /// Every (old, new) pair, by old value's handle.
+    fn iter(&self) -> impl Iterator<Item = (Value, Value)> + '_ {
+        self.map.iter().filter_map(|(k, v)| v.map(|v| (k, v)))
+    }
+}
+
 /// [`State::flags`]: the op was replaced or erased.
 const REPLACED: u8 = 1;
 /// [`State::flags`]: the ops nested in this one need no conversion.
@@ -601,7 +622,7 @@ const MATERIALIZATION: u8 = 4;
 #[derive(Default)]
 struct State {
     /// Old value -> the value replacing it (chains are followed).
-    mapping: FxHashMap<Value, Value>,
+    mapping: ValueMapping,
     /// Replaced ops in order, each with whether a result changed type or
     /// was dropped.
     replacements: Vec<Op>,
@@ -2140,9 +2161,9 @@ fn finalize(ctx: &mut Context, state: &mut State, release: u32) -> Result<(), Re
 }
 
 /// Replaced value -> the values it replaced.
-fn inverse_mapping(mapping: &FxHashMap<Value, Value>) -> FxHashMap<Value, Vec<Value>> {
+fn inverse_mapping(mapping: &ValueMapping) -> FxHashMap<Value, Vec<Value>> {
     let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
-    for (&from, &to) in mapping {
+    for (from, to) in mapping.iter() {
         inverse.entry(to).or_default().push(from);
     }
     inverse

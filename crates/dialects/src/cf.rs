@@ -4,6 +4,7 @@ use crate::ods::{AttrClass, Shape, N};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
+use mlir_async_rewrite::{Builder, RewriteError};
 use mlir_async_syntax::{PResult, Parser, Printer};
 
 pub fn ops() -> Vec<OpDef> {
@@ -95,6 +96,45 @@ pub fn cond_br_state(
     st.successors = vec![t, f];
     st.attrs = vec![(ctx.sym("operand_segment_sizes"), seg)];
     st
+}
+
+/// Builds `cf.cond_br` as [`cond_br_state`] describes it, with the op name
+/// and each shape's `operand_segment_sizes` interned once and the operand
+/// list reused: a lowering that builds one per await (thousands in a large
+/// module) otherwise interns a dense attribute, its vector type and two
+/// names, and allocates three lists, every time.
+#[derive(Default)]
+pub struct CondBrCache {
+    names: Option<(Symbol, Symbol)>,
+    segments: mlir_async_ir::fxhash::FxHashMap<(usize, usize), Attribute>,
+    operands: Vec<Value>,
+}
+
+impl CondBrCache {
+    /// Builds `cf.cond_br %c, ^t(targs), ^f(fargs)` with `b`.
+    pub fn build(
+        &mut self,
+        b: &mut dyn Builder,
+        loc: Location,
+        cond: Value,
+        (t, targs): (Block, &[Value]),
+        (f, fargs): (Block, &[Value]),
+    ) -> Result<Op, RewriteError> {
+        let ctx = b.context();
+        let (name, key) = *self
+            .names
+            .get_or_insert_with(|| (ctx.sym("cf.cond_br"), ctx.sym("operand_segment_sizes")));
+        let shape = (targs.len(), fargs.len());
+        let seg = *self
+            .segments
+            .entry(shape)
+            .or_insert_with(|| segment_sizes(ctx, &[1, shape.0, shape.1]));
+        self.operands.clear();
+        self.operands.push(cond);
+        self.operands.extend_from_slice(targs);
+        self.operands.extend_from_slice(fargs);
+        b.build_branch(name, loc, &self.operands, &[(key, seg)], &[t, f])
+    }
 }
 
 /// Builds `cf.cond_br %c, ^t(targs), ^f(fargs)`.

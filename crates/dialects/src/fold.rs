@@ -20,52 +20,6 @@ use mlir_async_ir::{AttrKind, Context, DenseElem, Op, Type, TypeKind, Value, Val
 use mlir_async_syntax::printer::{float_from_bits, float_to_bits, round_float};
 use mlir_async_syntax::Edition;
 
-/// The ops [`fold`] covers that `-async-to-async-runtime` folds on its
-/// way (`arith.xori` folds under `-canonicalize`, but mlir-opt's
-/// conversion leaves it: the fold differential shows it unfolded).
-pub const FOLDABLE: &[&str] = &[
-    "arith.addi",
-    "arith.subi",
-    "arith.muli",
-    "arith.andi",
-    "arith.ori",
-    "arith.divui",
-    "arith.divsi",
-    "arith.remui",
-    "arith.remsi",
-    "arith.shli",
-    "arith.shrsi",
-    "arith.shrui",
-    "arith.cmpi",
-    "arith.select",
-    "arith.extui",
-    "arith.extsi",
-    "arith.trunci",
-    "arith.index_cast",
-    "arith.addf",
-    "arith.subf",
-    "arith.mulf",
-    "arith.divf",
-    "arith.maxsi",
-    "arith.maxui",
-    "arith.minsi",
-    "arith.minui",
-    "arith.ceildivsi",
-    "arith.ceildivui",
-    "arith.floordivsi",
-    "arith.sitofp",
-    "arith.uitofp",
-    "arith.fptosi",
-    "arith.fptoui",
-    "arith.bitcast",
-    "arith.truncf",
-    "arith.cmpf",
-    "arith.maxf",
-    "arith.minf",
-    "arith.negf",
-    "arith.remf",
-];
-
 /// What an op folds to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Folded {

@@ -63,6 +63,18 @@ impl OpInterfaces for Interfaces {
                     "arith.maxsi" | "arith.maxui" | "arith.minsi" | "arith.minui"
                 ))
     }
+    fn may_fold(&self, ctx: &Context, op: Op) -> bool {
+        // The ops `fold` below dispatches to a folder.
+        let name = ctx.name(op);
+        let dot = name.bytes().position(|c| c == b'.').unwrap_or(name.len());
+        match &name[..dot] {
+            "builtin" => name == "builtin.unrealized_conversion_cast",
+            "scf" => name == "scf.if" && self.edition != Edition::V13,
+            "llvm" | "memref" | "linalg" | "arith" => true,
+            _ => false,
+        }
+    }
+
     fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
         // Each dialect's folders know only its ops: the name's prefix picks
         // them (asked of every op the greedy driver visits).
@@ -77,7 +89,8 @@ impl OpInterfaces for Interfaces {
                     None => Folded::No,
                 };
             }
-            "scf" if name == "scf.if" => {
+            // `IfOp::fold` came with LLVM 14.
+            "scf" if name == "scf.if" && self.edition != Edition::V13 => {
                 return match fold::fold_if(ctx, op) {
                     true => Folded::InPlace,
                     false => Folded::No,

@@ -842,18 +842,43 @@ impl Context {
         }
     }
     /// The table op whose body is block `b` and the key `op` has there,
-    /// when some table is cached and `op` is a symbol.
+    /// when that table is cached and `op` is a symbol. Whether the table is
+    /// cached is asked first: a pass that looked a symbol up in the module
+    /// then builds thousands of ops in function bodies (whose functions are
+    /// no cached table), and reading each new op's `sym_name` by its text
+    /// was most of the cost of inserting it.
     fn cached_table_entry(&mut self, b: Block, op: Op) -> Option<(Op, u64)> {
-        if self.no_cached_tables() {
+        // A symbol has a `sym_name`: an op without attributes (most that
+        // passes build or move) is none.
+        if self.ops[op].attrs.len == 0 || self.no_cached_tables() {
             return None;
         }
         let t = self.blocks[b].parent.and_then(|r| self.regions[r].parent)?;
+        let cached = self
+            .symbol_cache
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&t);
+        if !cached {
+            return None;
+        }
         Some((t, self.symbol_key_of(op)?))
     }
     /// Keeps a cached table whose body is `b` in step with `op` having
     /// just been inserted there: conversions add the runtime functions
     /// they call one by one while they look others up.
+    ///
+    /// Every op inserted anywhere comes here (parsing, every pass): the
+    /// test that rules out most of them, no attributes so no symbol, is
+    /// inlined, and the rest of the work is not.
+    #[inline]
     fn note_inserted(&mut self, b: Block, op: Op) {
+        if self.ops[op].attrs.len != 0 {
+            self.note_inserted_symbol(b, op);
+        }
+    }
+    #[inline(never)]
+    fn note_inserted_symbol(&mut self, b: Block, op: Op) {
         let Some((t, k)) = self.cached_table_entry(b, op) else {
             return;
         };
@@ -876,7 +901,14 @@ impl Context {
         }
     }
     /// The removal counterpart of [`Context::note_inserted`].
+    #[inline]
     fn note_removed(&mut self, op: Op) {
+        if self.ops[op].attrs.len != 0 {
+            self.note_removed_symbol(op);
+        }
+    }
+    #[inline(never)]
+    fn note_removed_symbol(&mut self, op: Op) {
         let Some(b) = self.ops[op].parent else { return };
         let Some((t, k)) = self.cached_table_entry(b, op) else {
             return;
@@ -1630,16 +1662,25 @@ impl Context {
     /// whole (unreachable blocks, dead cycles) may use itself in cycles,
     /// and no single erasure order would leave each op unused first.
     pub fn drop_all_references(&mut self, op: Op) {
+        // Most ops hold no region: no list of them.
+        if self.ops[op].regions.len == 0 {
+            self.drop_references_of(op);
+            return;
+        }
         let mut all = vec![op];
         self.walk_nested(op, &mut |o| all.push(o));
         for o in all {
-            self.drop_operands(o);
-            let succs = std::mem::take(&mut self.ops[o].successors);
-            for si in succs.range() {
-                let s = self.succ_pool.items[si];
-                if let Some(p) = self.blocks[s].pred_uses.iter().position(|&x| x == o) {
-                    self.blocks[s].pred_uses.swap_remove(p);
-                }
+            self.drop_references_of(o);
+        }
+    }
+    /// [`Context::drop_all_references`] of `o` alone.
+    fn drop_references_of(&mut self, o: Op) {
+        self.drop_operands(o);
+        let succs = std::mem::take(&mut self.ops[o].successors);
+        for si in succs.range() {
+            let s = self.succ_pool.items[si];
+            if let Some(p) = self.blocks[s].pred_uses.iter().position(|&x| x == o) {
+                self.blocks[s].pred_uses.swap_remove(p);
             }
         }
     }

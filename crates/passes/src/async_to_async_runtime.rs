@@ -8,23 +8,30 @@
 //! `docs/async-to-async-runtime.md` for the coroutine structure and for what
 //! goes beyond upstream.
 //!
-//! The pass is a sequence of rewrites over the IR API, in upstream's
-//! order: outline executes (innermost first), turn blocking functions into
-//! coroutines, lower structured control flow that holds async ops inside
-//! coroutines to branches, then lower each async op in place.
+//! In upstream's order: outline executes (innermost first) and turn
+//! blocking functions into coroutines, which is this pass's own logic;
+//! then lower the async ops, and the structured control flow holding them
+//! inside coroutines, with the dialect-conversion driver and upstream's
+//! target and patterns ([`patterns`], with the shared `scf` lowering),
+//! which also folds the ops the target leaves open, as upstream's does.
 
 use crate::{OptionKind, Pass, PassContext, PassInfo, PassOption};
 use mlir_async_dialects::asyncd::value_inner;
 use mlir_async_dialects::builtin::{
     coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs,
 };
-use mlir_async_dialects::fold::Folded;
-use mlir_async_dialects::util::{segment_sizes, segments};
+use mlir_async_dialects::interfaces::Interfaces;
+use mlir_async_dialects::util::segments;
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::*;
+use mlir_async_rewrite::{
+    apply_conversion_with, ConversionConfig, ConversionMode, ConversionPatternSet,
+};
 use mlir_async_syntax::printer::push_u32;
 use std::collections::HashMap;
+use std::rc::Rc;
 
+mod patterns;
 mod sharded;
 pub use sharded::{exchange, run_shard, Coordinator, NotSharded, ShardLink};
 
@@ -106,7 +113,6 @@ macro_rules! names {
 names! {
     arith_constant = "arith.constant",
     arith_xori = "arith.xori",
-    async_add_to_group = "async.add_to_group",
     // Functions with this unit attribute keep blocking awaits.
     async_allowed_to_block = "async.allowed_to_block",
     async_await = "async.await",
@@ -117,7 +123,6 @@ names! {
     async_coro_id = "async.coro.id",
     async_coro_save = "async.coro.save",
     async_coro_suspend = "async.coro.suspend",
-    async_create_group = "async.create_group",
     async_execute = "async.execute",
     async_runtime_add_to_group = "async.runtime.add_to_group",
     async_runtime_await = "async.runtime.await",
@@ -133,7 +138,6 @@ names! {
     async_yield = "async.yield",
     cf_assert = "cf.assert",
     cf_br = "cf.br",
-    cf_cond_br = "cf.cond_br",
     func_call = "func.call",
     func_constant = "func.constant",
     func_func = "func.func",
@@ -141,9 +145,7 @@ names! {
     callee = "callee",
     function_type = "function_type",
     msg = "msg",
-    operand_segment_sizes = "operand_segment_sizes",
     passthrough = "passthrough",
-    predicate = "predicate",
     sym_name = "sym_name",
     sym_visibility = "sym_visibility",
     value = "value",
@@ -152,7 +154,8 @@ names! {
 struct Lowering<'p, 'a> {
     pc: &'p mut PassContext<'a>,
     module: Op,
-    coros: FxHashMap<Op, CoroMachinery>,
+    /// The coroutines by function, shared with the patterns.
+    coros: patterns::Coros,
     /// Names of the module's symbols, interned: outlining adds one per
     /// `async.execute`, and at a million ops string sets cost more than
     /// the rest of the bookkeeping.
@@ -165,23 +168,14 @@ struct Lowering<'p, 'a> {
     /// Operand slots (op, index) of an execute body that use values
     /// defined above it; see [`Lowering::used_values_defined_above`].
     captured_uses: Vec<(Op, u32)>,
-    /// Scratch operand list of the branches built.
-    scratch_values: Vec<Value>,
     uniquing_counter: u32,
-    n: Names,
-    /// `operand_segment_sizes` of built `cf.cond_br`s, by argument counts.
-    segments: FxHashMap<(usize, usize), Attribute>,
+    n: Rc<Names>,
     /// The coroutine `passthrough` attribute, built on first use.
     passthrough: Option<Option<Attribute>>,
     /// `"private"`, interned once: every outlined function carries it.
     private: Option<Attribute>,
     /// Set when the module is one shard of several (see [`sharded`]).
     shard: Option<sharded::ShardLink>,
-    /// Whether `mlir_async_dialects::fold` covers an op, by the index of
-    /// its name: asked of every op of the module.
-    foldable: Vec<bool>,
-    /// The ops of the module it covers, found when the pass starts.
-    fold_candidates: Vec<Op>,
     /// Of a shard, with the option: the functions of the whole module
     /// that become coroutines.
     shard_converted: Option<std::sync::Arc<FxHashSet<String>>>,
@@ -206,33 +200,21 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         }
         let symbols = names.iter().map(|n| pc.ctx.sym(n)).collect();
-        let n = Names::new(pc.ctx);
-        let mut foldable = vec![];
-        for f in mlir_async_dialects::fold::FOLDABLE {
-            let i = pc.ctx.sym(f).index();
-            if foldable.len() <= i {
-                foldable.resize(i + 1, false);
-            }
-            foldable[i] = true;
-        }
+        let n = Rc::new(Names::new(pc.ctx));
         Lowering {
             pc,
             module,
-            coros: FxHashMap::default(),
+            coros: patterns::Coros::default(),
             symbols,
             seen_values: FxHashSet::default(),
             scratch_ops: vec![],
             captured_uses: vec![],
-            scratch_values: vec![],
             uniquing_counter: 0,
             n,
-            segments: FxHashMap::default(),
             passthrough: None,
             private: None,
             shard: None,
             shard_converted: None,
-            foldable,
-            fold_candidates: vec![],
         }
     }
 
@@ -265,41 +247,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
         op
     }
 
-    /// `cf.cond_br`, as `cf::build_cond_br` builds it; the segment sizes
-    /// attribute is interned once per shape.
-    #[allow(clippy::too_many_arguments)]
-    fn cond_br(
-        &mut self,
-        ip: InsertPoint,
-        loc: Location,
-        cond: Value,
-        t: Block,
-        targs: &[Value],
-        f: Block,
-        fargs: &[Value],
-    ) -> Op {
-        let (name, key) = (self.n.cf_cond_br, self.n.operand_segment_sizes);
-        let shape = (targs.len(), fargs.len());
-        let seg = match self.segments.get(&shape) {
-            Some(&a) => a,
-            None => {
-                let a = segment_sizes(self.ctx(), &[1, shape.0, shape.1]);
-                self.segments.insert(shape, a);
-                a
-            }
-        };
-        let mut operands = std::mem::take(&mut self.scratch_values);
-        operands.clear();
-        operands.push(cond);
-        operands.extend_from_slice(targs);
-        operands.extend_from_slice(fargs);
-        let ctx = self.ctx();
-        let op = ctx.create_op_from(name, loc, &operands, &[], &[(key, seg)], &[], &[t, f]);
-        ctx.insert_op(ip, op);
-        self.scratch_values = operands;
-        op
-    }
-
     fn build1(&mut self, c: &Cursor, name: Symbol, operands: &[Value], result: Type) -> Value {
         let op = self.build(c, name, operands, &[result], &[]);
         self.pc.ctx.result(op, 0)
@@ -311,8 +258,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
     }
 
     fn func_of(&self, op: Op) -> Option<Op> {
-        let f = self.n.func_func;
-        self.pc.ctx.ancestor(op, |c, o| c.op(o).name == f)
+        patterns::func_of(self.pc.ctx, &self.n, op)
     }
 
     fn is_allowed_to_block(&self, func: Op) -> bool {
@@ -327,21 +273,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
     fn run(&mut self, eliminate: bool) -> Result<(), IrError> {
         // Outline innermost executes first (post-order), as upstream's walk.
         let mut executes = vec![];
-        // And the ops that may fold at the end: the lowering moves them
-        // but builds none (that upstream would fold).
-        let mut candidates = vec![];
         let ctx = &*self.pc.ctx;
         let exec = self.n.async_execute;
-        let foldable = &self.foldable;
         ctx.walk_post(self.module, &mut |o| {
-            let name = ctx.op(o).name;
-            if name == exec {
+            if ctx.op(o).name == exec {
                 executes.push(o)
-            } else if foldable.get(name.index()).copied().unwrap_or(false) {
-                candidates.push(o)
             }
         });
-        self.fold_candidates = candidates;
         // Each outlined function brings a name, its string and symbol
         // reference attributes, and a function type.
         self.ctx().reserve_interned(3 * executes.len());
@@ -352,91 +290,45 @@ impl<'p, 'a> Lowering<'p, 'a> {
         self.ctx().reserve_ops(32 * executes.len());
         self.shard_start(executes.len(), eliminate)?;
         self.symbols.reserve(executes.len());
-        self.coros.reserve(executes.len());
+        self.coros.borrow_mut().reserve(executes.len());
         for e in executes {
             let (f, coro) = self.outline_execute(e)?;
-            self.coros.insert(f, coro);
+            self.coros.borrow_mut().insert(f, coro);
         }
         if eliminate {
             self.funcs_to_coroutines()?;
         }
-        self.lower_structured_control_flow()?;
-        self.lower_async_ops(eliminate)?;
-        self.fold_open_ops()
+        self.lower_async_ops(eliminate)
     }
 
-    /// Folds what upstream's conversion driver folds on the way (see
-    /// `mlir_async_dialects::fold`): every op of the module the target
-    /// leaves open is asked to fold, in order, against the IR as it is:
-    /// the driver makes changes in place at once (the ops after see them)
-    /// but replaces values only once it is done, so one fold never feeds
-    /// another; folded ops are replaced, by a value or by a constant built
-    /// just before them, at the end.
-    fn fold_open_ops(&mut self) -> Result<(), IrError> {
-        let candidates = std::mem::take(&mut self.fold_candidates);
-        let ed = self.pc.edition;
-        let i64t = self.ctx().int_type(64);
-        let mut folded: Vec<(Op, Folded)> = vec![];
-        for o in candidates {
-            let ctx = &*self.pc.ctx;
-            if ctx.is_erased(o) {
-                continue;
-            }
-            match mlir_async_dialects::fold::fold(ctx, o, ed) {
-                None => {}
-                Some(Folded::SwapOperands(p)) => {
-                    let ops = ctx.operands(o).to_vec();
-                    if let [l, r] = ops[..] {
-                        self.ctx().set_operands(o, vec![r, l]);
-                        let a = self.ctx().int_attr(p as i128, i64t);
-                        let key = self.n.predicate;
-                        self.ctx().set_attr_sym(o, key, a);
-                    }
-                }
-                Some(Folded::SetOperand(v)) => self.ctx().set_operand(o, 0, v),
-                Some(f) => folded.push((o, f)),
-            }
-        }
-        let mut replaced: FxHashMap<Value, Value> = FxHashMap::default();
-        for (o, f) in &folded {
-            let (o, f) = (*o, f.clone());
-            let old = self.pc.ctx.result(o, 0);
-            let new = match f {
-                Folded::Value(mut v) => {
-                    while let Some(&n) = replaced.get(&v) {
-                        v = n;
-                    }
-                    v
-                }
-                Folded::SwapOperands(_) | Folded::SetOperand(_) => continue,
-                constant => self.materialize(o, constant)?,
-            };
-            replaced.insert(old, new);
-            self.ctx().replace_all_uses_with(old, new);
-        }
-        for (o, _) in folded {
-            self.ctx()
-                .erase_op(o)
-                .map_err(|m| IrError::new(self.pc.ctx.op_loc(o), m))?;
-        }
-        Ok(())
-    }
-
-    /// The `arith.constant` that `op` folded to, built just before it.
-    fn materialize(&mut self, op: Op, f: Folded) -> Result<Value, IrError> {
-        let ctx = &mut *self.pc.ctx;
-        let t = ctx.value_type(ctx.result(op, 0));
-        let Some(kind) = mlir_async_dialects::fold::constant_value(ctx, f, t) else {
-            return Err(IrError::new(ctx.op_loc(op), "no constant for this fold"));
+    /// Lowers the async ops (and the structured control flow holding them
+    /// inside coroutines) with the dialect-conversion driver, upstream's
+    /// target and patterns. The driver also folds every op whose legality
+    /// the target leaves open (all of `arith` but `arith.constant` and
+    /// `arith.xori`, for one), as upstream's does.
+    fn lower_async_ops(&mut self, eliminate: bool) -> Result<(), IrError> {
+        let target = patterns::target(&self.coros, &self.n, eliminate);
+        let mut set = ConversionPatternSet::new();
+        patterns::populate(&mut set, &self.coros, &self.n, eliminate, self.pc.edition);
+        let ifaces = Interfaces::new(self.pc.edition);
+        // Beyond upstream: blocks no branch reaches are lowered too, and
+        // the `arith` ops the `scf.for` lowering makes inside a coroutine
+        // (which upstream fails on) stay.
+        let config = ConversionConfig {
+            visit_unreachable_blocks: true,
+            keep_open_created_ops: true,
+            ..ConversionConfig::new(ConversionMode::Partial)
         };
-        let value = ctx.attr(kind);
-        let cur = Cursor {
-            ip: InsertPoint::Before(op),
-            loc: ctx.op_loc(op),
-        };
-        let (name, key) = (self.n.arith_constant, self.n.value);
-        let c = self.build(&cur, name, &[], &[t], &[(key, value)]);
-        Ok(self.pc.ctx.result(c, 0))
+        apply_conversion_with(
+            self.pc.ctx,
+            self.module,
+            &target,
+            &set,
+            None,
+            &ifaces,
+            config,
+        )
+        .map_err(|e| e.into_ir_error(self.pc.ctx))
     }
 
     // ----- outlining -----
@@ -849,33 +741,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
     }
 
-    fn set_error_block(&mut self, func: Op) -> Block {
-        let coro = self.coros.get(&func).expect("a coroutine").clone();
-        if let Some(b) = coro.set_error {
-            return b;
-        }
-        let loc = self.pc.ctx.op_loc(coro.func);
-        let b = self.ctx().create_block(&[]);
-        self.ctx().insert_block_before(coro.cleanup, b);
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(b),
-            loc,
-        };
-        self.build(
-            &cur,
-            self.n.async_runtime_set_error,
-            &[coro.token],
-            &[],
-            &[],
-        );
-        for &v in coro.return_values.iter() {
-            self.build(&cur, self.n.async_runtime_set_error, &[v], &[], &[]);
-        }
-        self.br(cur.ip, loc, coro.cleanup, &[]);
-        self.coros.get_mut(&func).expect("a coroutine").set_error = Some(b);
-        b
-    }
-
     // ----- eliminate-blocking-await-ops -----
 
     fn module_funcs(&self) -> Vec<Op> {
@@ -994,7 +859,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 if awaits
                     && self.is(top, self.n.func_func)
                     && !self.is_allowed_to_block(top)
-                    && !self.coros.contains_key(&top)
+                    && !self.coros.borrow().contains_key(&top)
                 {
                     worklist.push(top);
                 }
@@ -1002,11 +867,11 @@ impl<'p, 'a> Lowering<'p, 'a> {
         }
         let mut done: FxHashSet<Op> = FxHashSet::default();
         while let Some(func) = worklist.pop() {
-            if !done.insert(func) || self.coros.contains_key(&func) {
+            if !done.insert(func) || self.coros.borrow().contains_key(&func) {
                 continue;
             }
             let coro = self.rewrite_func_as_coroutine(func);
-            self.coros.insert(func, coro);
+            self.coros.borrow_mut().insert(func, coro);
             let fname = self.pc.ctx.symbol_name(func).unwrap_or("").to_string();
             let mut us = match self.pc.ctx.lookup_sym(&fname) {
                 Some(s) => users.get(&s).cloned().unwrap_or_default(),
@@ -1026,7 +891,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     self.rewrite_callsite(u, func, &fname)?;
                     // The caller now awaits: it becomes a coroutine too.
                     if let Some(c) = caller {
-                        if !self.is_allowed_to_block(c) && !self.coros.contains_key(&c) {
+                        if !self.is_allowed_to_block(c) && !self.coros.borrow().contains_key(&c) {
                             worklist.push(c);
                         }
                     }
@@ -1091,332 +956,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
             }
         }
     }
-
-    // ----- structured control flow -----
-
-    /// Lowers `scf` ops that hold async ops inside coroutines to branches,
-    /// outermost first, so that awaits can split their blocks.
-    fn lower_structured_control_flow(&mut self) -> Result<(), IrError> {
-        // Collected once, in pre-order: lowering an op moves the ops nested
-        // in it into its parent region, so inner candidates stay valid and
-        // are lowered after their parent, as the conversion driver does.
-        let funcs: Vec<Op> = self
-            .module_funcs()
-            .into_iter()
-            .filter(|f| self.coros.contains_key(f))
-            .collect();
-        let ctx = &*self.pc.ctx;
-        let mut targets = vec![];
-        // What each op name is, decided once per name (by symbol) instead
-        // of comparing strings at every op.
-        let mut kinds: Vec<OpKind> = vec![];
-        let mut kind = |o: Op| {
-            let s = ctx.op(o).name.index();
-            if kinds.len() <= s {
-                kinds.resize(s + 1, OpKind::Unknown);
-            }
-            if kinds[s] == OpKind::Unknown {
-                let n = ctx.name(o);
-                kinds[s] = if n.starts_with("async.") {
-                    OpKind::Async
-                } else if matches!(
-                    n,
-                    "scf.if" | "scf.for" | "scf.while" | "scf.execute_region" | "scf.parallel"
-                ) {
-                    OpKind::Scf
-                } else {
-                    OpKind::Other
-                };
-            }
-            kinds[s]
-        };
-        for func in funcs {
-            scf_holding_async(ctx, func, &mut kind, &mut targets);
-        }
-        let mut lowering = crate::scf_to_cf::ScfLowering::new(self.pc.ctx);
-        for op in targets {
-            lowering.lower(self.pc.ctx, op)?;
-        }
-        Ok(())
-    }
-
-    fn replace_results(&mut self, op: Op, with: &[Value]) -> Result<(), IrError> {
-        crate::scf_to_cf::ScfLowering::replace_results(self.pc.ctx, op, with)
-    }
-
-    // ----- async ops -----
-
-    fn lower_async_ops(&mut self, eliminate: bool) -> Result<(), IrError> {
-        let ctx = &*self.pc.ctx;
-        let n = &self.n;
-        let wanted = [
-            n.async_await,
-            n.async_await_all,
-            n.async_yield,
-            n.cf_assert,
-            n.async_create_group,
-            n.async_add_to_group,
-        ];
-        let mut todo = vec![];
-        // With the option, no blocking wait may remain outside functions
-        // allowed to block. The lowering below only adds blocking waits
-        // where they are allowed (or fails first), so the input's are the
-        // ones to look for, in the same walk.
-        let (blocking, func_op, allowed) =
-            (n.async_runtime_await, n.func_func, n.async_allowed_to_block);
-        let mut bad = None;
-        ctx.walk_nested(self.module, &mut |o| {
-            let name = ctx.op(o).name;
-            if wanted.contains(&name) {
-                todo.push(o);
-            } else if eliminate && name == blocking && bad.is_none() {
-                let f = ctx.ancestor(o, |c, x| c.op(x).name == func_op);
-                if f.is_none_or(|f| ctx.get_attr_sym(f, allowed).is_none()) {
-                    bad = Some(o);
-                }
-            }
-        });
-        for op in todo {
-            let func = self.func_of(op);
-            let in_coro = func.is_some_and(|f| self.coros.contains_key(&f));
-            let name = self.pc.ctx.op(op).name;
-            match name {
-                _ if name == self.n.async_await || name == self.n.async_await_all => {
-                    if in_coro {
-                        self.lower_await_in_coroutine(op, func.expect("in a function"))?;
-                    } else {
-                        if eliminate && !func.is_some_and(|f| self.is_allowed_to_block(f)) {
-                            return Err(IrError::on_op(
-                                self.pc.ctx, op,
-                                format!(
-                                    "'{}' op cannot be made non-blocking: it is not inside a function that can become a coroutine",
-                                    self.pc.ctx.name(op)
-                                ),
-                            ));
-                        }
-                        self.lower_blocking_await(op)?;
-                    }
-                }
-                _ if name == self.n.async_yield => {
-                    if !in_coro {
-                        return Err(IrError::on_op(
-                            self.pc.ctx,
-                            op,
-                            "'async.yield' op is not inside an async coroutine function",
-                        ));
-                    }
-                    self.lower_yield(op, func.expect("in a function"))?;
-                }
-                _ if name == self.n.cf_assert => {
-                    if in_coro {
-                        self.lower_assert(op, func.expect("in a function"))?;
-                    }
-                }
-                _ if name == self.n.async_create_group => {
-                    let size = self.pc.ctx.operand(op, 0);
-                    let g = mlir_async_dialects::asyncd::types::group(self.ctx());
-                    let cur = Cursor {
-                        ip: InsertPoint::Before(op),
-                        loc: self.pc.ctx.op_loc(op),
-                    };
-                    let n = self.build1(&cur, self.n.async_runtime_create_group, &[size], g);
-                    self.replace_results(op, &[n])?;
-                }
-                _ => {
-                    let operands = self.pc.ctx.operands(op).to_vec();
-                    let index = self.ctx().index_type();
-                    let cur = Cursor {
-                        ip: InsertPoint::Before(op),
-                        loc: self.pc.ctx.op_loc(op),
-                    };
-                    let n = self.build1(&cur, self.n.async_runtime_add_to_group, &operands, index);
-                    self.replace_results(op, &[n])?;
-                }
-            }
-        }
-        match bad {
-            Some(o) => Err(IrError::on_op(
-                self.pc.ctx, o,
-                "'async.runtime.await' op blocks in a function that is not allowed to block: eliminate-blocking-await-ops only rewrites async.await and async.await_all",
-            )),
-            None => Ok(()),
-        }
-    }
-
-    fn lower_blocking_await(&mut self, op: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let operand = self.pc.ctx.operand(op, 0);
-        let cur = Cursor {
-            ip: InsertPoint::Before(op),
-            loc,
-        };
-        let i1 = self.ctx().int_type(1);
-        self.build(&cur, self.n.async_runtime_await, &[operand], &[], &[]);
-        // LLVM 13 did not check the error state after a blocking await.
-        if self.pc.edition == mlir_async_syntax::Edition::V13 {
-            return self.replace_await(op, operand, &cur);
-        }
-        let is_error = self.build1(&cur, self.n.async_runtime_is_error, &[operand], i1);
-        let t = self.ctx().attr(AttrKind::Bool(true));
-        let c = self.build(
-            &cur,
-            self.n.arith_constant,
-            &[],
-            &[i1],
-            &[(self.n.value, t)],
-        );
-        let true_v = self.pc.ctx.result(c, 0);
-        let not_error = self.build1(&cur, self.n.arith_xori, &[is_error, true_v], i1);
-        let msg = self
-            .ctx()
-            .string_attr("Awaited async operand is in error state");
-        self.build(
-            &cur,
-            self.n.cf_assert,
-            &[not_error],
-            &[],
-            &[(self.n.msg, msg)],
-        );
-        self.replace_await(op, operand, &cur)
-    }
-
-    fn replace_await(&mut self, op: Op, operand: Value, cur: &Cursor) -> Result<(), IrError> {
-        let t = self.pc.ctx.value_type(operand);
-        if let (Some(inner), true) = (
-            value_inner(self.pc.ctx, t),
-            !self.pc.ctx.results(op).is_empty(),
-        ) {
-            let v = self.build1(cur, self.n.async_runtime_load, &[operand], inner);
-            self.replace_results(op, &[v])
-        } else {
-            let loc = self.pc.ctx.op_loc(op);
-            self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
-        }
-    }
-
-    fn lower_await_in_coroutine(&mut self, op: Op, func: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let coro = self.coros[&func].clone();
-        let operand = self.pc.ctx.operand(op, 0);
-        let suspended = self.pc.ctx.parent_block(op).expect("op in a block");
-        let cur = Cursor {
-            ip: InsertPoint::Before(op),
-            loc,
-        };
-        let state_t = mlir_async_dialects::asyncd::types::coro_state(self.ctx());
-        let state = self.build1(&cur, self.n.async_coro_save, &[coro.handle], state_t);
-        self.build(
-            &cur,
-            self.n.async_runtime_await_and_resume,
-            &[operand, coro.handle],
-            &[],
-            &[],
-        );
-        // suspended -> resume (empty for now) -> continuation (from `op`
-        // on): the tail of the block moves once.
-        let continuation = self.ctx().split_block(suspended, op);
-        let resume = self.ctx().create_block(&[]);
-        self.ctx().insert_block_after(suspended, resume);
-        let end = Cursor {
-            ip: InsertPoint::AtEnd(suspended),
-            loc,
-        };
-        self.build_suspend(&end, state, &coro, resume);
-        let i1 = self.ctx().int_type(1);
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(resume),
-            loc,
-        };
-        let is_error = self.build1(&cur, self.n.async_runtime_is_error, &[operand], i1);
-        let set_error = self.set_error_block(func);
-        self.cond_br(cur.ip, loc, is_error, set_error, &[], continuation, &[]);
-        let cur = Cursor {
-            ip: InsertPoint::Before(op),
-            loc,
-        };
-        self.replace_await(op, operand, &cur)
-    }
-
-    fn lower_yield(&mut self, op: Op, func: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let coro = self.coros[&func].clone();
-        let cur = Cursor {
-            ip: InsertPoint::Before(op),
-            loc,
-        };
-        let operands = self.pc.ctx.operands(op).to_vec();
-        for (&v, &rv) in operands.iter().zip(coro.return_values.iter()) {
-            self.build(&cur, self.n.async_runtime_store, &[v, rv], &[], &[]);
-            self.build(&cur, self.n.async_runtime_set_available, &[rv], &[], &[]);
-        }
-        self.build(
-            &cur,
-            self.n.async_runtime_set_available,
-            &[coro.token],
-            &[],
-            &[],
-        );
-        self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
-    }
-
-    fn lower_assert(&mut self, op: Op, func: Op) -> Result<(), IrError> {
-        let loc = self.pc.ctx.op_loc(op);
-        let block = self.pc.ctx.parent_block(op).expect("op in a block");
-        let cont = self.ctx().split_block(block, op);
-        let arg = self.pc.ctx.operand(op, 0);
-        let set_error = self.set_error_block(func);
-        self.cond_br(
-            InsertPoint::AtEnd(block),
-            loc,
-            arg,
-            cont,
-            &[],
-            set_error,
-            &[],
-        );
-        self.ctx().erase_op(op).map_err(|m| IrError::new(loc, m))
-    }
-}
-
-/// What the structured control flow lowering needs to know of an op name.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum OpKind {
-    Unknown,
-    Async,
-    Scf,
-    Other,
-}
-
-/// Pushes, in pre-order (the order the conversion driver lowers them in),
-/// the structured control flow ops nested in `op` that hold an async op
-/// at any depth; returns whether anything nested in `op` is or holds one.
-/// One walk, no set: an op is known to hold one when its regions are done.
-fn scf_holding_async(
-    ctx: &Context,
-    op: Op,
-    kind: &mut impl FnMut(Op) -> OpKind,
-    targets: &mut Vec<Op>,
-) -> bool {
-    let mut any = false;
-    for &r in ctx.regions_of(op) {
-        for b in ctx.region_blocks(r) {
-            for o in ctx.block_ops_iter(b) {
-                let k = kind(o);
-                let at = targets.len();
-                if k == OpKind::Scf {
-                    targets.push(o);
-                }
-                let inner =
-                    !ctx.regions_of(o).is_empty() && scf_holding_async(ctx, o, kind, targets);
-                // Nothing nested was pushed either: it would hold one.
-                if k == OpKind::Scf && !inner {
-                    targets.truncate(at);
-                }
-                any |= k == OpKind::Async || inner;
-            }
-        }
-    }
-    any
 }
 
 fn collect_symbol_refs(ctx: &Context, a: Attribute, f: &mut dyn FnMut(Symbol)) {

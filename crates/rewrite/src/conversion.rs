@@ -28,11 +28,13 @@
 use crate::fold::{constant_of, dialect_of, FoldResult, Folded, OpInterfaces};
 use crate::pattern::Benefit;
 use crate::rewriter::{NoListener, RewriteError, Rewriter};
+use mlir_async_ir::entity::SecondaryMap;
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::{
     Attribute, Block, Context, InsertPoint, Location, Op, OperationState, Region, Symbol, Type,
     Value, ValueDef,
 };
+use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -118,6 +120,8 @@ impl ConversionTarget {
         self
     }
 
+    /// What the target says about `op`'s name: its own entry, else its
+    /// dialect's, else the unknown-op callback.
     fn action(&self, ctx: &Context, op: Op) -> Option<Legality> {
         let name = ctx.name(op);
         if let Some(l) = self.ops.get(name) {
@@ -296,6 +300,17 @@ impl TypeConverter {
         self.cache.borrow_mut().insert(t, result.clone());
         result
     }
+    /// `None` if `t` cannot be converted; else the one type it becomes,
+    /// or `None` if it becomes none or several. As
+    /// [`TypeConverter::convert_type_to_many`], without copying the list
+    /// out of the cache: asked of every operand of every op a pattern is
+    /// tried on.
+    pub fn convert_type_to_one(&self, ctx: &mut Context, t: Type) -> Option<Option<Type>> {
+        if let Some(hit) = self.cache.borrow().get(&t) {
+            return hit.as_ref().map(|l| one_of(l));
+        }
+        self.convert_type_to_many(ctx, t).map(|l| one_of(&l))
+    }
     /// The one type `t` becomes; `None` if it cannot be converted or
     /// becomes several.
     pub fn convert_type(&self, ctx: &mut Context, t: Type) -> Option<Type> {
@@ -370,6 +385,14 @@ impl TypeConverter {
     }
 }
 
+/// The single type of a conversion's list, if it has one.
+fn one_of(list: &[Type]) -> Option<Type> {
+    match list {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
 /// A cast of one value at the rewriter's insertion point.
 fn cast_one(rw: &mut Rewriter, ty: Type, inputs: &[Value], loc: Location) -> Option<Value> {
     if inputs.len() != 1 {
@@ -415,6 +438,15 @@ pub trait ConversionPattern {
         operands: &[Value],
         rw: &mut ConversionRewriter,
     ) -> Result<bool, RewriteError>;
+    /// A cheap test of `op` as it stands, asked before its operands are
+    /// remapped and a rewriter is set up for
+    /// [`ConversionPattern::match_and_rewrite`] (which may still decline).
+    /// Patterns sharing a root (the token and value awaits) say here which
+    /// ops are theirs, so that the others are not tried on them at the
+    /// cost of a full attempt each.
+    fn matches(&self, _ctx: &Context, _op: Op) -> bool {
+        true
+    }
     /// May this pattern apply to an op it created itself (recursively)?
     fn has_bounded_rewrite_recursion(&self) -> bool {
         false
@@ -558,23 +590,52 @@ struct ConvertedBlock {
     converter: Option<Conv>,
 }
 
+/// Old value -> the value replacing it, as a dense table: the driver
+/// reads it for every operand it remaps and every result it replaces,
+/// where hashing cost more than the rest of the lookup.
+#[derive(Default)]
+struct ValueMapping {
+    map: SecondaryMap<Value, Option<Value>>,
+}
+
+impl ValueMapping {
+    fn get(&self, v: &Value) -> Option<&Value> {
+        self.map.get(*v).as_ref()
+    }
+    fn insert(&mut self, from: Value, to: Value) {
+        self.map.set(from, Some(to));
+    }
+    /// Every (old, new) pair, by old value's handle.
+    fn iter(&self) -> impl Iterator<Item = (Value, Value)> + '_ {
+        self.map.iter().filter_map(|(k, v)| v.map(|v| (k, v)))
+    }
+}
+
+/// [`State::flags`]: the op was replaced or erased.
+const REPLACED: u8 = 1;
+/// [`State::flags`]: the ops nested in this one need no conversion.
+const IGNORED: u8 = 2;
+/// [`State::flags`]: one of the casts the conversion inserted.
+const MATERIALIZATION: u8 = 4;
+
 /// Everything recorded while converting, applied at the end.
 #[derive(Default)]
 struct State {
     /// Old value -> the value replacing it (chains are followed).
-    mapping: FxHashMap<Value, Value>,
+    mapping: ValueMapping,
     /// Replaced ops in order, each with whether a result changed type or
     /// was dropped.
     replacements: Vec<Op>,
     /// The converter of the pattern that made each replacement.
     replacement_converters: Vec<Option<Conv>>,
-    replaced: FxHashSet<Op>,
     changed_results: Vec<usize>,
-    /// Ops whose nested ops need no conversion (their parent was replaced
-    /// or is recursively legal).
-    ignored: FxHashSet<Op>,
+    /// Per op: replaced, ignored (its nested ops need no conversion: it
+    /// was replaced or is recursively legal), or one of the conversion's
+    /// own casts. A dense table: the driver asks it of nearly every op it
+    /// visits and creates, where hash sets cost more than the rest of the
+    /// check.
+    flags: SecondaryMap<Op, u8>,
     unresolved: Vec<Unresolved>,
-    materializations: FxHashSet<Op>,
     converted_blocks: Vec<ConvertedBlock>,
     block_converted: FxHashSet<Block>,
     arg_replacements: Vec<Value>,
@@ -623,8 +684,20 @@ impl State {
             Some(r)
         }
     }
+    fn is_replaced(&self, op: Op) -> bool {
+        self.flags[op] & REPLACED != 0
+    }
+    fn is_materialization(&self, op: Op) -> bool {
+        self.flags[op] & MATERIALIZATION != 0
+    }
+    fn mark(&mut self, op: Op, flag: u8) {
+        *self.flags.get_mut(op) |= flag;
+    }
     fn is_ignored(&self, ctx: &Context, op: Op) -> bool {
-        self.replaced.contains(&op) || ctx.parent_op(op).is_some_and(|p| self.ignored.contains(&p))
+        self.is_replaced(op)
+            || ctx
+                .parent_op(op)
+                .is_some_and(|p| self.flags[p] & IGNORED != 0)
     }
     fn mark_nested_ignored(&mut self, ctx: &Context, op: Op) {
         if ctx.regions_of(op).is_empty() {
@@ -632,7 +705,7 @@ impl State {
         }
         let mut mark = |o: Op| {
             if ctx.regions_of(o).iter().any(|&r| !ctx.region_is_empty(r)) {
-                self.ignored.insert(o);
+                self.mark(o, IGNORED);
             }
         };
         mark(op);
@@ -689,6 +762,23 @@ impl<'a> ConversionRewriter<'a> {
     pub fn create(&mut self, state: OperationState) -> Result<Op, RewriteError> {
         self.rw.create(state)
     }
+    /// Creates a terminator from its parts at the insertion point.
+    pub fn create_branch(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        attrs: &[(Symbol, Attribute)],
+        successors: &[Block],
+    ) -> Result<Op, RewriteError> {
+        self.rw
+            .create_branch(name, loc, operands, attrs, successors)
+    }
+    /// Inserts an op created detached (with `Context::create_op_from`) at
+    /// the insertion point: an op with a region built before it.
+    pub fn insert(&mut self, op: Op) -> Result<Op, RewriteError> {
+        self.rw.insert(op)
+    }
     pub fn create_op(
         &mut self,
         name: Symbol,
@@ -728,6 +818,20 @@ impl<'a> ConversionRewriter<'a> {
     /// Records that `op`'s results become `with` (one per result; `None`
     /// drops a result, which must then be unused at the end).
     pub fn replace_op_with(&mut self, op: Op, with: &[Option<Value>]) -> Result<(), RewriteError> {
+        self.record_replacement(op, with.iter().copied())
+    }
+    /// Records that `op`'s results become `with`.
+    pub fn replace_op(&mut self, op: Op, with: &[Value]) -> Result<(), RewriteError> {
+        self.record_replacement(op, with.iter().copied().map(Some))
+    }
+    /// [`ConversionRewriter::replace_op_with`] from an iterator: replacing
+    /// and erasing, done for nearly every op a conversion rewrites, build
+    /// no list.
+    fn record_replacement(
+        &mut self,
+        op: Op,
+        with: impl ExactSizeIterator<Item = Option<Value>>,
+    ) -> Result<(), RewriteError> {
         let ctx = &*self.rw.ctx;
         let n = ctx.results(op).len();
         if with.len() != n {
@@ -738,9 +842,9 @@ impl<'a> ConversionRewriter<'a> {
             });
         }
         let mut changed = false;
-        for (i, w) in with.iter().enumerate() {
+        for (i, w) in with.enumerate() {
             let r = ctx.result(op, i);
-            match *w {
+            match w {
                 Some(v) => {
                     changed |= ctx.value_type(v) != ctx.value_type(r);
                     self.state.mapping.insert(r, v);
@@ -757,14 +861,9 @@ impl<'a> ConversionRewriter<'a> {
         self.state
             .replacement_converters
             .push(self.converter.clone());
-        self.state.replaced.insert(op);
+        self.state.mark(op, REPLACED);
         self.state.mark_nested_ignored(ctx, op);
         Ok(())
-    }
-    /// Records that `op`'s results become `with`.
-    pub fn replace_op(&mut self, op: Op, with: &[Value]) -> Result<(), RewriteError> {
-        let with: Vec<Option<Value>> = with.iter().copied().map(Some).collect();
-        self.replace_op_with(op, &with)
     }
     /// Creates `state` before `op` and records `op` replaced by its results.
     pub fn replace_op_with_new(
@@ -781,7 +880,7 @@ impl<'a> ConversionRewriter<'a> {
     /// Records `op` erased (its results must be unused at the end).
     pub fn erase_op(&mut self, op: Op) -> Result<(), RewriteError> {
         let n = self.rw.ctx.results(op).len();
-        self.replace_op_with(op, &vec![None; n])
+        self.record_replacement(op, std::iter::repeat_n(None, n))
     }
     /// Changes `op` in place; the driver checks it is legal afterwards.
     pub fn update_root_in_place<R>(&mut self, op: Op, f: impl FnOnce(&mut Context) -> R) -> R {
@@ -978,7 +1077,7 @@ impl<'a> ConversionRewriter<'a> {
                         converter: self.converter.clone(),
                         orig_ty: Some(orig_ty),
                     });
-                    self.state.materializations.insert(op);
+                    self.state.mark(op, MATERIALIZATION);
                     v
                 }
             };
@@ -995,16 +1094,16 @@ impl<'a> ConversionRewriter<'a> {
     /// The operands of `op` as the pattern should see them: replaced values
     /// followed, and bridged to the converted type where they do not have
     /// it yet.
-    fn remap_operands(&mut self, op: Op) -> Result<Option<Vec<Value>>, RewriteError> {
-        let operands = self.rw.ctx.operands(op).to_vec();
-        let mut out = Vec::with_capacity(operands.len());
-        for v in operands {
+    /// Appends them to `out`; `Ok(false)` if an operand's type cannot be
+    /// converted.
+    fn remap_operands(&mut self, op: Op, out: &mut Vec<Value>) -> Result<bool, RewriteError> {
+        for i in 0..self.rw.ctx.operands(op).len() {
+            let v = self.rw.ctx.operand(op, i);
             let orig_ty = self.rw.ctx.value_type(v);
             let desired = match &self.converter {
-                Some(c) => match c.convert_type_to_many(self.rw.ctx, orig_ty) {
-                    None => return Ok(None),
-                    Some(list) if list.len() == 1 => Some(list[0]),
-                    Some(_) => None,
+                Some(c) => match c.convert_type_to_one(self.rw.ctx, orig_ty) {
+                    None => return Ok(false),
+                    Some(one) => one,
                 },
                 None => None,
             };
@@ -1021,7 +1120,7 @@ impl<'a> ConversionRewriter<'a> {
                         TypeConverter::materialize(&conv.target, &mut self.rw, d, &[new], loc)
                     else {
                         self.discard_remap_casts();
-                        return Ok(None);
+                        return Ok(false);
                     };
                     if let Some(c) = self.rw.ctx.defining_op(cast) {
                         self.state.remap_casts.push(c);
@@ -1047,7 +1146,7 @@ impl<'a> ConversionRewriter<'a> {
                         converter: self.converter.clone(),
                         orig_ty: None,
                     });
-                    self.state.materializations.insert(cop);
+                    self.state.mark(cop, MATERIALIZATION);
                     let leaf = self.state.lookup_or_default(new, None, ctx);
                     self.state.mapping.insert(leaf, cast);
                     new = cast;
@@ -1055,7 +1154,7 @@ impl<'a> ConversionRewriter<'a> {
             }
             out.push(new);
         }
-        Ok(Some(out))
+        Ok(true)
     }
 
     /// Erases the casts built for a pattern that then did not apply (LLVM
@@ -1125,6 +1224,7 @@ pub fn apply_full_conversion(
 
 struct Legalizer<'p> {
     target: &'p ConversionTarget,
+    legality: LegalityCache,
     patterns: &'p ConversionPatternSet,
     by_root: FxHashMap<Symbol, Vec<usize>>,
     any: Vec<usize>,
@@ -1132,6 +1232,59 @@ struct Legalizer<'p> {
     converter: Option<Conv>,
     /// Patterns being applied further up the recursion.
     active: Vec<usize>,
+    /// See [`ConversionConfig::keep_open_created_ops`].
+    keep_open_created_ops: bool,
+    /// The constant operands of the op being folded, reused: asked of
+    /// every op the target leaves open.
+    scratch_consts: Vec<Option<Attribute>>,
+    /// The pattern lists of [`NameFacts::patterns`] (kept per name in the
+    /// legality cache), one after another.
+    candidates: Vec<usize>,
+    /// Scratch lists for the remapped operands of the op being converted,
+    /// one per level of recursion.
+    operand_bufs: Vec<Vec<Value>>,
+}
+
+/// What the driver asks about every op it cannot leave as it is, the same
+/// for all ops of one name: computed once per name, so that trying an op
+/// costs no hashing, no list and no fold attempt that cannot succeed.
+#[derive(Clone, Copy)]
+struct NameFacts {
+    /// The patterns whose root is the name, or any op, best first, as a
+    /// range of `Legalizer::candidates`.
+    patterns: (u32, u32),
+    /// [`OpInterfaces::may_fold`].
+    may_fold: bool,
+}
+
+/// How a conversion runs, beyond its target and patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConversionConfig {
+    pub mode: ConversionMode,
+    /// Beyond upstream: blocks no branch reaches are converted too, after
+    /// the reachable ones, in region order. MLIR rejects the region
+    /// ("unreachable blocks were not converted"); a pass that promises to
+    /// lower every op of its kind (`async-to-async-runtime`) asks for this.
+    pub visit_unreachable_blocks: bool,
+    /// Beyond upstream: an op a pattern created that nothing legalizes
+    /// stays as it is when the target says nothing about it (no entry for
+    /// its name, its dialect or unknown ops). MLIR rolls the pattern back
+    /// and fails the op that was being converted; with no rollback here,
+    /// a pass whose patterns create such ops on purpose (the `scf.for`
+    /// lowering's `arith.addi`/`arith.cmpi` inside a coroutine) keeps
+    /// them.
+    pub keep_open_created_ops: bool,
+}
+
+impl ConversionConfig {
+    /// MLIR's behaviour in `mode`.
+    pub const fn new(mode: ConversionMode) -> Self {
+        ConversionConfig {
+            mode,
+            visit_unreachable_blocks: false,
+            keep_open_created_ops: false,
+        }
+    }
 }
 
 /// Converts `root` and everything nested in it, as the LLVM release the
@@ -1147,19 +1300,58 @@ pub fn apply_conversion(
     interfaces: &dyn OpInterfaces,
     mode: ConversionMode,
 ) -> Result<(), RewriteError> {
-    let mut to_convert = vec![root];
-    for r in ctx.regions_of(root).to_vec() {
-        compute_conversion_set(ctx, r, target, &mut to_convert)?;
+    apply_conversion_with(
+        ctx,
+        root,
+        target,
+        patterns,
+        converter,
+        interfaces,
+        ConversionConfig::new(mode),
+    )
+}
+
+/// [`apply_conversion`] with the options of `config`.
+pub fn apply_conversion_with(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatternSet,
+    converter: Option<Conv>,
+    interfaces: &dyn OpInterfaces,
+    config: ConversionConfig,
+) -> Result<(), RewriteError> {
+    let mode = config.mode;
+    let mut legality = LegalityCache::default();
+    let mut set = ConversionSet {
+        target,
+        legality: &mut legality,
+        config: &config,
+        // Room for every op there is: no copy as the list grows.
+        out: Vec::with_capacity(ctx.num_ops()),
+        visited: SecondaryMap::with_capacity(ctx.num_blocks(), false),
+        worklist: vec![],
+    };
+    set.out.push(root);
+    for i in 0..ctx.regions_of(root).len() {
+        let r = ctx.regions_of(root)[i];
+        set.region(ctx, r)?;
     }
+    let to_convert = set.out;
     let (by_root, any) = patterns.index(ctx);
     let mut lg = Legalizer {
         target,
+        legality,
         patterns,
         by_root,
         any,
         interfaces,
         converter,
         active: vec![],
+        keep_open_created_ops: config.keep_open_created_ops,
+        scratch_consts: vec![],
+        candidates: vec![],
+        operand_bufs: vec![],
     };
     let mut state = State {
         llvm13: interfaces.llvm_release() <= 13,
@@ -1169,21 +1361,25 @@ pub fn apply_conversion(
         if ctx.is_erased(op) {
             continue;
         }
+        // (A partial conversion leaves most ops it visits as they are: the
+        // op's name is only read for a diagnostic.)
         if !lg.legalize(ctx, &mut state, op)? {
-            let name = ctx.name(op).to_string();
             match mode {
                 ConversionMode::Full => {
                     return Err(RewriteError::on_op(
                         ctx,
                         op,
-                        format!("failed to legalize operation '{name}'"),
+                        format!("failed to legalize operation '{}'", ctx.name(op)),
                     ))
                 }
-                ConversionMode::Partial if target.is_illegal(ctx, op) => {
+                ConversionMode::Partial if lg.legality.is_illegal(target, ctx, op) => {
                     return Err(RewriteError::on_op(
                         ctx,
                         op,
-                        format!("failed to legalize operation '{name}' that was explicitly marked illegal"),
+                        format!(
+                            "failed to legalize operation '{}' that was explicitly marked illegal",
+                            ctx.name(op)
+                        ),
                     ))
                 }
                 ConversionMode::Partial => {}
@@ -1198,61 +1394,228 @@ pub fn apply_conversion(
     apply_rewrites(ctx, &mut state)
 }
 
-/// The ops to visit, in MLIR's order: pre-order, the blocks of a region
-/// from its entry along successor edges (the last successor first).
-fn compute_conversion_set(
-    ctx: &mut Context,
-    region: Region,
-    target: &ConversionTarget,
-    out: &mut Vec<Op>,
-) -> Result<(), RewriteError> {
-    let blocks = ctx.region_blocks(region).to_vec();
-    let Some(&entry) = blocks.first() else {
-        return Ok(());
-    };
-    let mut visited = FxHashSet::default();
-    visited.insert(entry);
-    let mut worklist = vec![entry];
-    while let Some(b) = worklist.pop() {
-        for op in ctx.block_ops(b) {
-            out.push(op);
-            if target.is_legal(ctx, op) == Some(true) {
-                continue;
-            }
-            for r in ctx.regions_of(op).to_vec() {
-                compute_conversion_set(ctx, r, target, out)?;
-            }
+/// Collects the ops to visit, in MLIR's order: pre-order, the blocks of a
+/// region from its entry along successor edges (the last successor first);
+/// with [`ConversionConfig::visit_unreachable_blocks`], the blocks no
+/// branch reaches after them, in region order. The visited marks and the
+/// worklist are shared by all regions (a block is in one region, and a
+/// nested region's walk ends before its parent's goes on): a set and a
+/// list per multi-block region were a third of the walk.
+struct ConversionSet<'a> {
+    target: &'a ConversionTarget,
+    legality: &'a mut LegalityCache,
+    config: &'a ConversionConfig,
+    out: Vec<Op>,
+    visited: SecondaryMap<Block, bool>,
+    worklist: Vec<Block>,
+}
+
+impl ConversionSet<'_> {
+    fn region(&mut self, ctx: &mut Context, region: Region) -> Result<(), RewriteError> {
+        let Some(entry) = ctx.first_block(region) else {
+            return Ok(());
+        };
+        // Most regions hold one block: no successor walk.
+        if ctx.next_block(entry).is_none() {
+            return self.block(ctx, entry);
         }
-        if let Some(t) = ctx.terminator(b) {
-            for &s in ctx.successors(t) {
-                if visited.insert(s) {
-                    worklist.push(s);
+        self.visited.set(entry, true);
+        let base = self.worklist.len();
+        self.worklist.push(entry);
+        while self.worklist.len() > base {
+            let Some(b) = self.worklist.pop() else { break };
+            self.block(ctx, b)?;
+            if let Some(t) = ctx.terminator(b) {
+                for &s in ctx.successors(t) {
+                    if !self.visited[s] {
+                        self.visited.set(s, true);
+                        self.worklist.push(s);
+                    }
                 }
             }
         }
+        let mut cur = ctx.next_block(entry);
+        while let Some(b) = cur {
+            cur = ctx.next_block(b);
+            if self.visited[b] {
+                continue;
+            }
+            if !self.config.visit_unreachable_blocks {
+                let loc = ctx
+                    .region_parent(region)
+                    .map(|o| ctx.op_loc(o))
+                    .unwrap_or_else(|| ctx.unknown_loc());
+                return Err(RewriteError::at(
+                    loc,
+                    "unreachable blocks were not converted",
+                ));
+            }
+            self.block(ctx, b)?;
+        }
+        Ok(())
     }
-    if blocks.iter().skip(1).any(|b| !visited.contains(b)) {
-        let loc = ctx
-            .region_parent(region)
-            .map(|o| ctx.op_loc(o))
-            .unwrap_or_else(|| ctx.unknown_loc());
-        return Err(RewriteError::at(
-            loc,
-            "unreachable blocks were not converted",
-        ));
+
+    /// The ops of `b` and, unless an op is recursively legal, of its
+    /// regions.
+    fn block(&mut self, ctx: &mut Context, b: Block) -> Result<(), RewriteError> {
+        let mut next = ctx.first_op(b);
+        while let Some(op) = next {
+            next = ctx.next_op(op);
+            self.out.push(op);
+            let nregions = ctx.regions_of(op).len();
+            if nregions == 0 || self.legality.is_legal(self.target, ctx, op) == Some(true) {
+                continue;
+            }
+            for i in 0..nregions {
+                let r = ctx.regions_of(op)[i];
+                self.region(ctx, r)?;
+            }
+        }
+        Ok(())
     }
-    Ok(())
+}
+
+/// The target's answer for each op name, looked up once per name (by the
+/// interned name's index) instead of hashing the name's text at every op:
+/// a conversion asks it of every op of the module, twice. Answers are
+/// plain values (a dynamic one names its callback by index), so asking
+/// clones nothing.
+#[derive(Default)]
+struct LegalityCache {
+    by_name: Vec<NameInfo>,
+    /// The callbacks of [`NameLegality::Dynamic`] answers.
+    dynamic: Vec<LegalityFn>,
+}
+
+/// All the driver keeps per op name: one lookup per op visited.
+#[derive(Clone, Copy, Default)]
+struct NameInfo {
+    legality: NameLegality,
+    /// Known once the legalizer first tried an op of the name.
+    facts: Option<NameFacts>,
+}
+
+/// What the target says about one op name.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum NameLegality {
+    /// Not asked yet.
+    #[default]
+    Unknown,
+    /// The target says nothing (no entry for the name, its dialect or
+    /// unknown ops).
+    Open,
+    Legal {
+        recursive: bool,
+    },
+    Dynamic {
+        callback: u32,
+        recursive: bool,
+    },
+    Illegal,
+}
+
+impl LegalityCache {
+    /// What the target says about `op`'s name (asked of every op twice:
+    /// the lookup inlined, the first answer per name worked out apart).
+    #[inline]
+    fn entry(&mut self, target: &ConversionTarget, ctx: &Context, op: Op) -> NameLegality {
+        match self.by_name.get(ctx.op_name(op).index()) {
+            Some(known) if known.legality != NameLegality::Unknown => known.legality,
+            _ => self.first_entry(target, ctx, op),
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn first_entry(&mut self, target: &ConversionTarget, ctx: &Context, op: Op) -> NameLegality {
+        let i = ctx.op_name(op).index();
+        if self.by_name.len() <= i {
+            self.by_name.resize(i + 1, NameInfo::default());
+        }
+        let recursive = target.recursive.contains(ctx.name(op));
+        let answer = match target.action(ctx, op) {
+            None => NameLegality::Open,
+            Some(Legality::Legal) => NameLegality::Legal { recursive },
+            Some(Legality::Illegal) => NameLegality::Illegal,
+            Some(Legality::Dynamic(f)) => {
+                self.dynamic.push(f);
+                NameLegality::Dynamic {
+                    callback: (self.dynamic.len() - 1) as u32,
+                    recursive,
+                }
+            }
+        };
+        self.by_name[i].legality = answer;
+        answer
+    }
+    /// As [`ConversionTarget::is_legal`].
+    fn is_legal(&mut self, target: &ConversionTarget, ctx: &mut Context, op: Op) -> Option<bool> {
+        match self.entry(target, ctx, op) {
+            NameLegality::Legal { recursive } => Some(recursive),
+            NameLegality::Dynamic {
+                callback,
+                recursive,
+            } => (self.dynamic[callback as usize])(ctx, op).then_some(recursive),
+            NameLegality::Unknown | NameLegality::Open | NameLegality::Illegal => None,
+        }
+    }
+    /// As [`ConversionTarget::is_illegal`].
+    fn is_illegal(&mut self, target: &ConversionTarget, ctx: &Context, op: Op) -> bool {
+        self.entry(target, ctx, op) == NameLegality::Illegal
+    }
+    /// Does the target say nothing about `op`?
+    fn is_open(&mut self, target: &ConversionTarget, ctx: &Context, op: Op) -> bool {
+        self.entry(target, ctx, op) == NameLegality::Open
+    }
 }
 
 impl Legalizer<'_> {
     /// Makes `op` legal; `Ok(false)` if no fold or pattern could.
+    ///
+    /// Inlined for the ops a conversion meets most, those legal by name
+    /// and those the target says nothing about that neither fold nor have
+    /// a pattern: a lookup and a test, where the full path (a call deep
+    /// in the recursion) cost several times that for each of them.
+    #[inline]
     fn legalize(
         &mut self,
         ctx: &mut Context,
         state: &mut State,
         op: Op,
     ) -> Result<bool, RewriteError> {
-        if let Some(recursive) = self.target.is_legal(ctx, op) {
+        if let Some(NameInfo {
+            legality,
+            facts: Some(facts),
+        }) = self.legality.by_name.get(ctx.op_name(op).index())
+        {
+            match legality {
+                NameLegality::Legal { recursive: false } => return Ok(true),
+                NameLegality::Open if !facts.may_fold && facts.patterns.1 == 0 => {
+                    return Ok(state.is_ignored(ctx, op));
+                }
+                _ => {}
+            }
+        }
+        self.legalize_op(ctx, state, op)
+    }
+
+    /// [`Legalizer::legalize`] in full.
+    #[inline(never)]
+    fn legalize_op(
+        &mut self,
+        ctx: &mut Context,
+        state: &mut State,
+        op: Op,
+    ) -> Result<bool, RewriteError> {
+        let (legality, facts) = self.info(ctx, op);
+        let legal = match legality {
+            NameLegality::Legal { recursive } => Some(recursive),
+            NameLegality::Dynamic {
+                callback,
+                recursive,
+            } => (self.legality.dynamic[callback as usize])(ctx, op).then_some(recursive),
+            NameLegality::Unknown | NameLegality::Open | NameLegality::Illegal => None,
+        };
+        if let Some(recursive) = legal {
             if recursive {
                 state.mark_nested_ignored(ctx, op);
             }
@@ -1261,10 +1624,14 @@ impl Legalizer<'_> {
         if state.is_ignored(ctx, op) {
             return Ok(true);
         }
-        if self.legalize_with_fold(ctx, state, op)? {
+        if facts.may_fold && self.legalize_with_fold(ctx, state, op)? {
             return Ok(true);
         }
-        self.legalize_with_pattern(ctx, state, op)
+        // Most ops a conversion visits have no pattern.
+        if facts.patterns.1 == 0 {
+            return Ok(false);
+        }
+        self.legalize_with_pattern(ctx, state, op, facts.patterns)
     }
 
     fn legalize_with_fold(
@@ -1276,12 +1643,16 @@ impl Legalizer<'_> {
         if self.interfaces.constant_value(ctx, op).is_some() {
             return Ok(false);
         }
-        let consts: Vec<Option<Attribute>> = ctx
-            .operands(op)
-            .iter()
-            .map(|&v| constant_of(ctx, self.interfaces, v))
-            .collect();
-        let Folded::Results(results) = self.interfaces.fold(ctx, op, &consts) else {
+        let mut consts = std::mem::take(&mut self.scratch_consts);
+        consts.clear();
+        consts.extend(
+            ctx.operands(op)
+                .iter()
+                .map(|&v| constant_of(ctx, self.interfaces, v)),
+        );
+        let folded = self.interfaces.fold(ctx, op, &consts);
+        self.scratch_consts = consts;
+        let Folded::Results(results) = folded else {
             return Ok(false);
         };
         let mark = ctx.num_ops();
@@ -1357,57 +1728,118 @@ impl Legalizer<'_> {
         ctx: &mut Context,
         state: &mut State,
         op: Op,
+        (start, len): (u32, u32),
     ) -> Result<bool, RewriteError> {
-        let name = ctx.op_name(op);
-        let candidates: Vec<usize> = merge_by_benefit(
-            self.by_root.get(&name).map(Vec::as_slice).unwrap_or(&[]),
-            &self.any,
-            self.patterns,
-        );
-        for pi in candidates {
-            let pattern = &self.patterns.patterns[pi];
+        let patterns = self.patterns;
+        let mut operands = self.operand_bufs.pop().unwrap_or_default();
+        let mut result = Ok(false);
+        for k in start..start + len {
+            let pi = self.candidates[k as usize];
+            let pattern = &patterns.patterns[pi];
             if !pattern.has_bounded_rewrite_recursion() && self.active.contains(&pi) {
                 continue;
             }
-            let mark = ctx.num_ops();
-            let replaced_before = state.replacements.len();
-            state.root_updates.clear();
-            let mut listener = NoListener;
-            let converter = pattern.type_converter().or_else(|| self.converter.clone());
-            let mut crw = ConversionRewriter {
-                rw: Rewriter::new(ctx, &mut listener),
-                state,
-                converter,
-            };
-            crw.rw.set_insertion_point(op);
-            crw.state.remap_casts.clear();
-            let Some(operands) = crw.remap_operands(op)? else {
-                continue;
-            };
-            let applied = pattern.match_and_rewrite(op, &operands, &mut crw)?;
-            if !applied {
-                crw.discard_remap_casts();
+            if !pattern.matches(ctx, op) {
                 continue;
             }
-            state.remap_casts.clear();
-            let updates = std::mem::take(&mut state.root_updates);
-            self.active.push(pi);
-            let result =
-                self.legalize_pattern_result(ctx, state, op, mark, replaced_before, &updates);
-            self.active.pop();
-            if !result? {
-                return Err(RewriteError::at(
-                    ctx.op_loc(op),
-                    format!(
-                        "failed to legalize the ops pattern '{}' created for operation '{}'",
-                        self.patterns.patterns[pi].name(),
-                        ctx.name(op)
-                    ),
-                ));
+            match self.try_pattern(ctx, state, op, pi, &mut operands) {
+                Ok(false) => continue,
+                r => {
+                    result = r;
+                    break;
+                }
             }
-            return Ok(true);
         }
-        Ok(false)
+        operands.clear();
+        self.operand_bufs.push(operands);
+        result
+    }
+
+    /// Applies pattern `pi` to `op` and legalizes what it made;
+    /// `Ok(false)` if it did not apply. `operands` is scratch room for the
+    /// remapped operands (kept between calls: one `Vec` per try was a
+    /// large part of trying).
+    fn try_pattern(
+        &mut self,
+        ctx: &mut Context,
+        state: &mut State,
+        op: Op,
+        pi: usize,
+        operands: &mut Vec<Value>,
+    ) -> Result<bool, RewriteError> {
+        let pattern = &self.patterns.patterns[pi];
+        let mark = ctx.num_ops();
+        let replaced_before = state.replacements.len();
+        state.root_updates.clear();
+        let mut listener = NoListener;
+        let converter = match pattern.type_converter() {
+            Some(c) => Some(c),
+            None => self.converter.clone(),
+        };
+        let mut crw = ConversionRewriter {
+            rw: Rewriter::new(ctx, &mut listener),
+            state,
+            converter,
+        };
+        crw.rw.set_insertion_point(op);
+        crw.state.remap_casts.clear();
+        operands.clear();
+        if !crw.remap_operands(op, operands)? {
+            return Ok(false);
+        }
+        let applied = pattern.match_and_rewrite(op, operands, &mut crw)?;
+        if !applied {
+            crw.discard_remap_casts();
+            return Ok(false);
+        }
+        state.remap_casts.clear();
+        let updates = std::mem::take(&mut state.root_updates);
+        self.active.push(pi);
+        let result = self.legalize_pattern_result(ctx, state, op, mark, replaced_before, &updates);
+        self.active.pop();
+        if !result? {
+            return Err(RewriteError::at(
+                ctx.op_loc(op),
+                format!(
+                    "failed to legalize the ops pattern '{}' created for operation '{}'",
+                    self.patterns.patterns[pi].name(),
+                    ctx.name(op)
+                ),
+            ));
+        }
+        Ok(true)
+    }
+
+    /// What the driver knows of `op`'s name: what the target says, its
+    /// patterns and whether it may fold, worked out once per name.
+    #[inline]
+    fn info(&mut self, ctx: &Context, op: Op) -> (NameLegality, NameFacts) {
+        match self.legality.by_name.get(ctx.op_name(op).index()) {
+            Some(NameInfo {
+                legality,
+                facts: Some(facts),
+            }) => (*legality, *facts),
+            _ => self.first_info(ctx, op),
+        }
+    }
+    #[cold]
+    #[inline(never)]
+    fn first_info(&mut self, ctx: &Context, op: Op) -> (NameLegality, NameFacts) {
+        let legality = self.legality.entry(self.target, ctx, op);
+        let i = ctx.op_name(op).index();
+        let specific = self
+            .by_root
+            .get(&ctx.op_name(op))
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let merged = merge_by_benefit(specific, &self.any, self.patterns);
+        let facts = NameFacts {
+            patterns: (self.candidates.len() as u32, merged.len() as u32),
+            may_fold: self.interfaces.may_fold(ctx, op),
+        };
+        self.candidates.extend(merged);
+        self.legality.by_name[i].facts = Some(facts);
+        (legality, facts)
     }
 
     fn legalize_pattern_result(
@@ -1432,14 +1864,18 @@ impl Legalizer<'_> {
         // Ops updated in place must now be legal, or be legalized again.
         for &u in updates {
             if !ctx.is_erased(u)
-                && self.target.is_legal(ctx, u).is_none()
+                && self.legality.is_legal(self.target, ctx, u).is_none()
                 && !self.legalize(ctx, state, u)?
             {
                 return Ok(false);
             }
         }
         for c in created_since(ctx, state, mark) {
-            if !self.legalize(ctx, state, c)? {
+            if self.legalize(ctx, state, c)? {
+                continue;
+            }
+            // See `ConversionConfig::keep_open_created_ops`.
+            if !(self.keep_open_created_ops && self.legality.is_open(self.target, ctx, c)) {
                 return Ok(false);
             }
         }
@@ -1511,16 +1947,17 @@ impl Legalizer<'_> {
                 ));
             }
         }
-        let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
-        for (&from, &to) in &state.mapping {
-            inverse.entry(to).or_default().push(from);
-        }
+        // Built when a result first needs it (most conversions replace
+        // values by values of the same type and never do): no result is
+        // remapped before, so it is the map as it stands now.
+        let mut inverse = None;
         let mut k = 0;
         while k < state.changed_results.len() {
             let op = state.replacements[state.changed_results[k]];
             let converter = state.replacement_converters[state.changed_results[k]].clone();
             k += 1;
-            for r in ctx.results(op).to_vec() {
+            for ri in 0..ctx.results(op).len() {
+                let r = ctx.result(op, ri);
                 let Some(new) = state.lookup_or_null(r, None, ctx) else {
                     if ctx.users(r).any(|u| !state.is_ignored(ctx, u)) {
                         return Err(RewriteError::at(
@@ -1534,8 +1971,11 @@ impl Legalizer<'_> {
                     continue;
                 };
                 let ty = ctx.value_type(r);
-                if ctx.value_type(new) == ty || !has_live_user_of_replaced(ctx, state, &inverse, r)
-                {
+                if ctx.value_type(new) == ty {
+                    continue;
+                }
+                let inv = inverse.get_or_insert_with(|| inverse_mapping(&state.mapping));
+                if !has_live_user_of_replaced(ctx, state, inv, r) {
                     continue;
                 }
                 // Without a converter the new value is forwarded as it is.
@@ -1581,13 +2021,12 @@ impl Legalizer<'_> {
 
 /// Ops created since the arena held `mark` ops, in creation order, without
 /// the conversion's own materializations and what was erased.
-fn created_since(ctx: &Context, state: &State, mark: usize) -> Vec<Op> {
+/// (Inline: a pattern creates a handful, and this is asked after each.)
+fn created_since(ctx: &Context, state: &State, mark: usize) -> SmallVec<[Op; 16]> {
     (mark..ctx.num_ops())
         .map(Op::from_index)
         .filter(|&o| {
-            !ctx.is_erased(o)
-                && !state.materializations.contains(&o)
-                && ctx.parent_block(o).is_some()
+            !ctx.is_erased(o) && !state.is_materialization(o) && ctx.parent_block(o).is_some()
         })
         .collect()
 }
@@ -1667,16 +2106,17 @@ fn finalize(ctx: &mut Context, state: &mut State, release: u32) -> Result<(), Re
         }
     }
     // Results whose type changed and that unconverted ops still use.
-    let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
-    for (&from, &to) in &state.mapping {
-        inverse.entry(to).or_default().push(from);
-    }
+    // Built when a result first needs it (most conversions replace values
+    // by values of the same type and never do): no result is remapped
+    // before, so it is the map as it stands now.
+    let mut inverse = None;
     let mut k = 0;
     while k < state.changed_results.len() {
         let op = state.replacements[state.changed_results[k]];
         let converter = state.replacement_converters[state.changed_results[k]].clone();
         k += 1;
-        for r in ctx.results(op).to_vec() {
+        for ri in 0..ctx.results(op).len() {
+            let r = ctx.result(op, ri);
             let Some(&new) = state.mapping.get(&r) else {
                 if let Some(u) = ctx.users(r).find(|&u| !state.is_ignored(ctx, u)) {
                     let _ = u;
@@ -1695,7 +2135,8 @@ fn finalize(ctx: &mut Context, state: &mut State, release: u32) -> Result<(), Re
             if ctx.value_type(new) == ty {
                 continue;
             }
-            if !has_live_user_of_replaced(ctx, state, &inverse, r) {
+            let inv = inverse.get_or_insert_with(|| inverse_mapping(&state.mapping));
+            if !has_live_user_of_replaced(ctx, state, inv, r) {
                 continue;
             }
             let loc = ctx.op_loc(op);
@@ -1721,6 +2162,15 @@ fn finalize(ctx: &mut Context, state: &mut State, release: u32) -> Result<(), Re
     Ok(())
 }
 
+/// Replaced value -> the values it replaced.
+fn inverse_mapping(mapping: &ValueMapping) -> FxHashMap<Value, Vec<Value>> {
+    let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+    for (from, to) in mapping.iter() {
+        inverse.entry(to).or_default().push(from);
+    }
+    inverse
+}
+
 fn result_index(ctx: &Context, v: Value) -> usize {
     match ctx.value_def(v) {
         ValueDef::Result(_, i) => i as usize,
@@ -1744,7 +2194,7 @@ fn has_live_user_of_replaced(
         }
         if ctx
             .users(x)
-            .any(|u| !state.is_ignored(ctx, u) && !state.materializations.contains(&u))
+            .any(|u| !state.is_ignored(ctx, u) && !state.is_materialization(u))
         {
             return true;
         }
@@ -1772,15 +2222,15 @@ fn resolve_materializations(
     // An argument materialization stands for an original block argument:
     // it is live while that argument has users left, even before they
     // were pointed at it (MLIR's `computeNecessaryMaterializations`).
-    let mut inverse: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
-    for (&from, &to) in &state.mapping {
-        inverse.entry(to).or_default().push(from);
+    if list.is_empty() {
+        return Ok(());
     }
+    let mut inverse = inverse_mapping(&state.mapping);
     for (op, kind, converter, orig_ty) in list.into_iter().rev() {
         let out = ctx.result(op, 0);
         let live_value = |v: Value| {
             ctx.users(v)
-                .any(|u| !state.is_ignored(ctx, u) && !state.materializations.contains(&u))
+                .any(|u| !state.is_ignored(ctx, u) && !state.is_materialization(u))
         };
         // A cast of a block argument, or standing for one, counts as an
         // argument materialization (MLIR re-kinds it so): it stays while
@@ -1889,7 +2339,8 @@ fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteErr
     let desired = |ctx: &Context, v: Value| (!state.llvm13).then(|| ctx.value_type(v));
     for i in 0..state.replacements.len() {
         let op = state.replacements[i];
-        for r in ctx.results(op).to_vec() {
+        for k in 0..ctx.results(op).len() {
+            let r = ctx.result(op, k);
             if let Some(new) = state.lookup_or_null(r, desired(ctx, r), ctx) {
                 ctx.replace_all_uses_with(r, new);
             }
@@ -1930,7 +2381,8 @@ fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteErr
         if ctx.is_erased(op) {
             continue;
         }
-        for r in ctx.results(op).to_vec() {
+        for k in 0..ctx.results(op).len() {
+            let r = ctx.result(op, k);
             drop_uses(ctx, state, r)?;
         }
         ctx.drop_all_references(op);
@@ -1967,12 +2419,14 @@ fn apply_rewrites(ctx: &mut Context, state: &mut State) -> Result<(), RewriteErr
 /// an op that stays means a pattern built it on an operand it should have
 /// taken converted.
 fn drop_uses(ctx: &mut Context, state: &State, v: Value) -> Result<(), RewriteError> {
+    // Most replaced values have no use left by now.
+    if !ctx.has_uses(v) {
+        return Ok(());
+    }
     for user in ctx.users(v).collect::<Vec<_>>() {
         let doomed = state.is_ignored(ctx, user)
-            || state.materializations.contains(&user)
-            || ctx
-                .ancestor(user, |_, a| state.replaced.contains(&a))
-                .is_some();
+            || state.is_materialization(user)
+            || ctx.ancestor(user, |_, a| state.is_replaced(a)).is_some();
         if !doomed {
             return Err(RewriteError::at(
                 ctx.op_loc(user),
@@ -2003,5 +2457,16 @@ impl crate::rewriter::Builder for ConversionRewriter<'_> {
     }
     fn build(&mut self, state: OperationState) -> Result<Op, RewriteError> {
         self.rw.create(state)
+    }
+    fn build_branch(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        attrs: &[(Symbol, Attribute)],
+        successors: &[Block],
+    ) -> Result<Op, RewriteError> {
+        self.rw
+            .create_branch(name, loc, operands, attrs, successors)
     }
 }

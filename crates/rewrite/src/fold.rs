@@ -43,6 +43,14 @@ pub trait OpInterfaces: Sync {
     /// the operand is not a constant). May update `op` in place.
     fn fold(&self, ctx: &mut Context, op: Op, operands: &[Option<Attribute>]) -> Folded;
 
+    /// Whether ops of `op`'s name have a folder at all (MLIR asks the
+    /// op's `fold` hook, which most ops do not define). The conversion
+    /// driver asks it once per op name and skips the fold attempt, with
+    /// its look at every operand, for the others. `true` by default.
+    fn may_fold(&self, _ctx: &Context, _op: Op) -> bool {
+        true
+    }
+
     /// Builds a constant op of `dialect` for `value` of type `ty` at `ip`
     /// (MLIR's `Dialect::materializeConstant`); `None` if the dialect
     /// cannot.

@@ -18,8 +18,9 @@ pub mod region;
 pub mod rewriter;
 
 pub use conversion::{
-    apply_full_conversion, apply_partial_conversion, ConversionPattern, ConversionPatternSet,
-    ConversionRewriter, ConversionTarget, SignatureConversion, TypeConversion, TypeConverter,
+    apply_conversion_with, apply_full_conversion, apply_partial_conversion, ConversionConfig,
+    ConversionMode, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
+    SignatureConversion, TypeConversion, TypeConverter,
 };
 pub use fold::{FoldResult, Folded, OpInterfaces, OperationFolder};
 pub use greedy::{apply_patterns_and_fold_greedily, GreedyConfig};

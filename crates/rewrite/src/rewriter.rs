@@ -228,6 +228,25 @@ impl<'a> Rewriter<'a> {
         self.listener.notify_inserted(self.ctx, op);
         Ok(op)
     }
+    /// Creates a terminator from its parts (no `Vec`s needed), at the
+    /// insertion point: lowerings build a branch for every block they
+    /// split.
+    pub fn create_branch(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        attrs: &[(Symbol, Attribute)],
+        successors: &[Block],
+    ) -> Result<Op, RewriteError> {
+        let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
+        let op = self
+            .ctx
+            .create_op_from(name, loc, operands, &[], attrs, &[], successors);
+        self.ctx.insert_op(ip, op);
+        self.listener.notify_inserted(self.ctx, op);
+        Ok(op)
+    }
     /// Inserts an op created detached (with `Context::create_op`).
     pub fn insert(&mut self, op: Op) -> Result<Op, RewriteError> {
         let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
@@ -386,6 +405,15 @@ pub trait Builder {
     ) -> Result<Op, RewriteError>;
     /// Creates an op with regions or successors at the insertion point.
     fn build(&mut self, state: OperationState) -> Result<Op, RewriteError>;
+    /// Creates a terminator with successors from its parts.
+    fn build_branch(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        attrs: &[(Symbol, Attribute)],
+        successors: &[Block],
+    ) -> Result<Op, RewriteError>;
 }
 
 impl Builder for Rewriter<'_> {
@@ -404,5 +432,15 @@ impl Builder for Rewriter<'_> {
     }
     fn build(&mut self, state: OperationState) -> Result<Op, RewriteError> {
         self.create(state)
+    }
+    fn build_branch(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        attrs: &[(Symbol, Attribute)],
+        successors: &[Block],
+    ) -> Result<Op, RewriteError> {
+        self.create_branch(name, loc, operands, attrs, successors)
     }
 }

@@ -274,7 +274,7 @@ impl Lowering<'_, '_> {
             let Some(fname) = self.pc.ctx.symbol_name(func) else {
                 continue;
             };
-            if !converted.contains(fname) || self.coros.contains_key(&func) {
+            if !converted.contains(fname) || self.coros.borrow().contains_key(&func) {
                 continue;
             }
             let fname = fname.to_string();
@@ -283,7 +283,7 @@ impl Lowering<'_, '_> {
                 self.coroutine_signature(func);
             } else {
                 let coro = self.rewrite_func_as_coroutine(func);
-                self.coros.insert(func, coro);
+                self.coros.borrow_mut().insert(func, coro);
             }
             let us = match self.pc.ctx.lookup_sym(&fname) {
                 Some(s) => users.get(&s).cloned().unwrap_or_default(),

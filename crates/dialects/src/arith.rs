@@ -160,12 +160,12 @@ pub fn ops() -> Vec<OpDef> {
             .pure()
             .constant_like()
             .names(constant_names)
-            .verify(verify_constant),
+            .verify_in_edition(verify_constant),
         CmpIOp::def()
-            .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::Int)]))
+            .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::I64Enum(CMPI))]))
             .pure(),
         CmpFOp::def()
-            .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::Int)]))
+            .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::I64Enum(CMPF))]))
             .pure(),
         OpDef::new("arith.select")
             .shape(ods::Shape::new(ods::N::Exactly(3), ods::N::Exactly(1)))
@@ -215,29 +215,53 @@ fn print_constant(p: &mut Printer, op: Op) {
     p.attr(v);
 }
 
-fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
+/// The value's type must be the result's, and an integer result
+/// signless. 13's hand-written verifier words it its own way; 14 and 15
+/// check the types with ODS's `AllTypesMatch` first, each in its words.
+fn verify_constant(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
     let Some(v) = ctx.get_attr(op, "value") else {
         return Err("requires attribute 'value'".into());
     };
     let rt = ctx.value_type(ctx.result(op, 0));
+    // Untyped attributes (strings, symbol references) have no type: they
+    // never match a result type.
     let at = match ctx.attr_kind(v) {
         AttrKind::Integer(_, t)
         | AttrKind::WideInteger(_, t)
         | AttrKind::Float(_, t)
         | AttrKind::WideFloat(_, t)
-        | AttrKind::Dense(_, t, _) => *t,
-        AttrKind::Bool(_) => return Ok(()),
-        _ => return Ok(()),
+        | AttrKind::Dense(_, t, _) => Some((*t == rt, tyname(ctx, *t))),
+        AttrKind::Bool(_) => Some((
+            *ctx.kind(rt) == TypeKind::Integer(1, Signedness::Signless),
+            "i1".to_string(),
+        )),
+        _ => None,
     };
-    if at != rt {
-        return Err(format!(
-            "value type {} must match return type: {}",
-            tyname(ctx, at),
-            tyname(ctx, rt)
-        ));
+    if !at.as_ref().is_some_and(|(same, _)| *same) {
+        return Err(match (ed, at) {
+            (Edition::V13, Some((_, at))) => format!(
+                "requires attribute's type ('{at}') to match op's return type ('{}')",
+                tyname(ctx, rt)
+            ),
+            (Edition::V13, None) => {
+                let mut text = String::new();
+                mlir_async_syntax::printer::print_attr_into(ctx, v, &mut text, false);
+                format!("unsupported 'value' attribute: {text}")
+            }
+            (Edition::V14, _) => {
+                "failed to verify that result and attribute have the same type".into()
+            }
+            (Edition::V15, _) => {
+                "failed to verify that all of {value, result} have same type".into()
+            }
+        });
     }
     if matches!(ctx.kind(rt), TypeKind::Integer(_, s) if *s != Signedness::Signless) {
-        return Err("integer return type must be signless".into());
+        return Err(match ed {
+            Edition::V13 => "requires integer result types to be signless",
+            _ => "integer return type must be signless",
+        }
+        .into());
     }
     Ok(())
 }

@@ -13,7 +13,8 @@ pub fn ops() -> Vec<OpDef> {
         .syntax(parse_module, print_module)
         .isolated()
         .symbol()
-        .no_region_arguments();
+        .no_region_arguments()
+        .verify(verify_module);
     module.traits.symbol_table = true;
     module.traits.no_terminator = true;
     module.traits.graph_region = true;
@@ -535,6 +536,21 @@ fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
 /// be one (a flat reference; nested ones are refused with the attribute,
 /// see `verify.rs`) and the type its signature, or `call_indirect` through
 /// it calls with the wrong signature.
+/// A module's own attributes belong to a dialect (`llvm.data_layout`),
+/// but for its symbol name and visibility: an unprefixed name would mean
+/// nothing to any pass, so every generation rejects it.
+fn verify_module(ctx: &Context, op: Op) -> Result<(), String> {
+    for &(name, _) in ctx.attrs(op) {
+        let name = ctx.str(name);
+        if !name.contains('.') && name != "sym_name" && name != "sym_visibility" {
+            return Err(format!(
+                "can only contain attributes with dialect-prefixed names, found: '{name}'"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn verify_func_constant(ctx: &Context, op: Op) -> Result<(), String> {
     let Some(AttrKind::SymbolRef(root, _)) = ctx.get_attr(op, "value").map(|a| ctx.attr_kind(a))
     else {

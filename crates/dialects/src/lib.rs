@@ -33,6 +33,31 @@ pub type PrintFn = fn(&mut Printer, Op);
 /// An op verifier: its message gets MLIR's `'name' op ` prefix (as
 /// `emitOpError`), unless it starts with [`PLAIN_ERROR`] (as `emitError`).
 pub type VerifyFn = fn(&Context, Op) -> Result<(), String>;
+/// A verifier whose rule or wording changed between generations (13's
+/// hand-written message became an ODS constraint in 14, say).
+pub type EditionVerifyFn = fn(&Context, Op, mlir_async_syntax::Edition) -> Result<(), String>;
+
+/// An op's own verifier, run after the checks ODS derives from its
+/// declaration.
+#[derive(Clone, Copy)]
+pub enum VerifyHook {
+    Plain(VerifyFn),
+    InEdition(EditionVerifyFn),
+}
+
+impl VerifyHook {
+    pub fn run(
+        self,
+        ctx: &Context,
+        op: Op,
+        edition: mlir_async_syntax::Edition,
+    ) -> Result<(), String> {
+        match self {
+            VerifyHook::Plain(f) => f(ctx, op),
+            VerifyHook::InEdition(f) => f(ctx, op, edition),
+        }
+    }
+}
 
 /// Marks a verifier message that mlir-opt prints without the op prefix.
 pub const PLAIN_ERROR: &str = "\u{1}";
@@ -69,7 +94,7 @@ pub struct OpDef {
     pub traits: OpTraits,
     pub parse: Option<ParseFn>,
     pub print: Option<PrintFn>,
-    pub verify: Option<VerifyFn>,
+    pub verify: Option<VerifyHook>,
     pub names: Option<NamesFn>,
     /// What ODS checks before the verifier runs, declared with the op.
     pub invariants: Option<Invariants>,
@@ -350,7 +375,11 @@ impl OpDef {
         self
     }
     pub const fn verify(mut self, f: VerifyFn) -> Self {
-        self.verify = Some(f);
+        self.verify = Some(VerifyHook::Plain(f));
+        self
+    }
+    pub const fn verify_in_edition(mut self, f: EditionVerifyFn) -> Self {
+        self.verify = Some(VerifyHook::InEdition(f));
         self
     }
     pub const fn names(mut self, f: NamesFn) -> Self {

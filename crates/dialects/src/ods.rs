@@ -43,6 +43,20 @@ pub enum AttrClass {
     SymRef,
     /// A symbol reference with no nested part (`@f`, not `@m::@f`).
     FlatSymRef,
+    /// ODS's `I64EnumAttr`: an `i64` integer naming one of the cases
+    /// (its keywords, by value). Printers index the keyword table with it,
+    /// so a value past the table is invalid IR, not a `?` to print.
+    I64Enum(&'static [&'static str]),
+}
+
+/// ODS's message for an `I64EnumAttr` whose value is not one of the
+/// `n` cases (every generation words it alike).
+pub fn enum_constraint_message(name: &str, n: usize) -> String {
+    let cases: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    format!(
+        "attribute '{name}' failed to satisfy constraint: allowed 64-bit signless integer cases: {}",
+        cases.join(", ")
+    )
 }
 
 /// A type an operand must have.

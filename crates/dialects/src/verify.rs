@@ -40,7 +40,13 @@ impl<'a> Verifier<'a> {
 
     fn op_error(&self, op: Op, msg: impl std::fmt::Display) -> IrError {
         let name = generic_name(self.ctx.name(op), self.edition);
-        IrError::on_op(self.ctx, op, format!("'{name}' op {msg}"))
+        let msg = format!("'{name}' op {msg}");
+        // 13's ODS checks attributes in the op adaptor, which reports at
+        // the op's location, not on the op: no "see current operation".
+        if self.edition == Edition::V13 && is_ods_attribute_message(&msg) {
+            return IrError::new(self.ctx.op_loc(op), msg);
+        }
+        IrError::on_op(self.ctx, op, msg)
     }
 
     /// The op's definition, found by the index of its name's symbol.
@@ -104,8 +110,8 @@ impl<'a> Verifier<'a> {
         if self.edition != Edition::V15 {
             self.check_implicit_terminator(op, st)?;
         }
-        if let Some(f) = def.and_then(|d| d.verify) {
-            f(ctx, op).map_err(|m| {
+        if let Some(hook) = def.and_then(|d| d.verify) {
+            hook.run(ctx, op, self.edition).map_err(|m| {
                 let (m, note) = crate::split_note(&m);
                 let e = match m.strip_prefix(crate::PLAIN_ERROR) {
                     Some(plain) => IrError::on_op(ctx, op, plain),
@@ -677,6 +683,10 @@ fn check_shape(
                 (AttrKind::Integer(..), AttrClass::Int) => true,
                 (AttrKind::SymbolRef(..), AttrClass::SymRef) => true,
                 (AttrKind::SymbolRef(_, nested), AttrClass::FlatSymRef) => nested.is_empty(),
+                (AttrKind::Integer(v, t), AttrClass::I64Enum(cases)) => {
+                    *ctx.kind(*t) == TypeKind::Integer(64, Signedness::Signless)
+                        && usize::try_from(*v).is_ok_and(|v| v < cases.len())
+                }
                 (AttrKind::Type(t), AttrClass::FuncType) => {
                     matches!(ctx.kind(*t), TypeKind::Function(..))
                 }
@@ -694,6 +704,9 @@ fn check_shape(
                 } else {
                     format!("requires '{name}' to be a function reference")
                 });
+            }
+            if let (AttrClass::I64Enum(cases), Some(_)) = (class, ctx.get_attr(op, name)) {
+                return Err(crate::ods::enum_constraint_message(name, cases.len()));
             }
             return Err(format!("requires attribute '{name}'"));
         }
@@ -713,6 +726,14 @@ fn check_shape(
         }
     }
     Ok(())
+}
+
+/// Is this one of ODS's attribute checks (a required attribute, a
+/// constraint)? `msg` starts with the op's quoted name.
+fn is_ods_attribute_message(msg: &str) -> bool {
+    let rest = msg.split_once(" op ").map_or("", |(_, r)| r);
+    rest.starts_with("requires attribute '")
+        || (rest.starts_with("attribute '") && rest.contains("' failed to satisfy constraint: "))
 }
 
 /// Where a non-dominating operand comes from, in mlir-opt's words.

@@ -472,10 +472,10 @@ pub struct Parser<'a, 'c> {
     loc_aliases: HashMap<String, Location>,
     pending_loc_aliases: Vec<(Op, String, usize)>,
     placeholder: Symbol,
-    /// The hex integer literals of the dense attribute being read: (the
-    /// element's index, the literal's position, a leading minus). For a
-    /// float element type they are the element's bits, as a scalar's.
-    dense_hex: Vec<(usize, usize, bool)>,
+    /// Where each element of the dense attribute being read was spelled:
+    /// its kind is only checked against the element type, which follows
+    /// the literal, and upstream reports a mismatch at the element.
+    dense_at: Vec<DenseLit>,
     pub allow_unregistered: bool,
     /// The generation the spelling of the input betrays.
     pub seen: Option<Edition>,
@@ -718,7 +718,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             loc_aliases: HashMap::default(),
             pending_loc_aliases: vec![],
             placeholder,
-            dense_hex: Vec::new(),
+            dense_at: Vec::new(),
             allow_unregistered: false,
             seen: None,
             saw_legacy_func: false,
@@ -3160,7 +3160,10 @@ impl<'a, 'c> Parser<'a, 'c> {
                 None => self.ctx.ty(TypeKind::F64),
             };
             if !self.ctx.kind(t).is_float() {
-                return self.err(p, "floating point value not valid for specified type");
+                // Reported where the parser stands, past the type.
+                self.skip_ws();
+                let here = self.pos;
+                return self.err(here, "floating point value not valid for specified type");
             }
             return Ok(self
                 .ctx
@@ -3450,7 +3453,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         let mut elems = vec![];
         let mut splat = true;
         let mut hex = None;
-        self.dense_hex.clear();
+        self.dense_at.clear();
         if self.peek() == b'"' {
             hex = Some(self.string_lit()?);
         } else if self.peek() == b'[' {
@@ -3497,13 +3500,24 @@ impl<'a, 'c> Parser<'a, 'c> {
                 }
             }
         }
-        // A hex integer of a float type is its bits, under a scalar's
-        // rules (13-15 alike).
+        // Each element against the element type, in order, as upstream's
+        // tensor literal parser checks them (13-15 alike).
         if ek.is_float() {
             let width = ek.bit_width().unwrap_or(64);
-            for (i, at, neg) in std::mem::take(&mut self.dense_hex) {
-                let Some(DenseElem::Int(v)) = elems.get(i) else {
-                    continue;
+            self.skip_ws();
+            let after = self.pos;
+            for (i, lit) in std::mem::take(&mut self.dense_at).into_iter().enumerate() {
+                let (at, neg) = (lit.at, lit.neg);
+                let v = match elems.get(i) {
+                    Some(DenseElem::Int(v)) if lit.hex => v,
+                    // Reported where the parser stands, past the type.
+                    Some(DenseElem::Int(_) | DenseElem::Bool(_)) => {
+                        return self.err(
+                            after,
+                            "expected floating-point elements, but parsed integer",
+                        );
+                    }
+                    _ => continue,
                 };
                 if neg {
                     return self.err(
@@ -3516,6 +3530,35 @@ impl<'a, 'c> Parser<'a, 'c> {
                     return self.err(at, "hexadecimal float constant out of range for type");
                 }
                 elems[i] = float_elem_from_bits(&ek, bits);
+            }
+        } else if ek.is_int_or_index() {
+            for (i, lit) in std::mem::take(&mut self.dense_at).into_iter().enumerate() {
+                let digits = lit.at + usize::from(lit.neg);
+                match elems.get(i) {
+                    Some(DenseElem::Float(_)) => {
+                        return self.err(
+                            digits,
+                            "expected integer elements, but parsed floating-point",
+                        );
+                    }
+                    Some(DenseElem::Bool(_))
+                        if ek != TypeKind::Integer(1, Signedness::Signless) =>
+                    {
+                        return self.err(digits, "expected i1 type for 'true' or 'false' values");
+                    }
+                    Some(DenseElem::Int(v)) => {
+                        if lit.neg && matches!(ek, TypeKind::Integer(_, Signedness::Unsigned)) {
+                            return self.err(
+                                digits,
+                                "expected unsigned integer elements, but parsed negative value",
+                            );
+                        }
+                        if !dense_int_fits(*v, lit.neg, &ek) {
+                            return self.err(digits, "integer constant out of range for type");
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
         // Canonicalize element kinds to the element type.
@@ -3531,6 +3574,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                 (DenseElem::Int(i), false) if ek == TypeKind::Integer(1, Signedness::Signless) => {
                     *e = DenseElem::Bool(*i != 0)
                 }
+                // Signless elements print signed (`255 : i8` is `-1`).
+                (DenseElem::Int(i), false) => *e = DenseElem::Int(normalize_int(*i, &ek)),
                 _ => {}
             }
         }
@@ -3696,6 +3741,12 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
     /// An element of a dense literal, the `index`th.
     fn parse_dense_elem(&mut self, index: usize) -> PResult<DenseElem> {
+        self.skip_ws();
+        let at = self.pos;
+        let neg = self.b.get(at) == Some(&b'-');
+        let hex = self.src[at + usize::from(neg)..].starts_with("0x");
+        debug_assert_eq!(self.dense_at.len(), index);
+        self.dense_at.push(DenseLit { at, neg, hex });
         if self.eat_keyword("true") {
             return Ok(DenseElem::Bool(true));
         }
@@ -3705,17 +3756,44 @@ impl<'a, 'c> Parser<'a, 'c> {
         if let Some(f) = self.float_lit() {
             return Ok(DenseElem::Float(f.to_bits()));
         }
-        self.skip_ws();
-        let at = self.pos;
-        let neg = self.b.get(at) == Some(&b'-');
-        if self.src[at + usize::from(neg)..].starts_with("0x") {
-            // Its index: the element about to be pushed (see `dense_hex`).
-            self.dense_hex.push((index, at, neg));
-        }
         if let Some(i) = self.int_lit() {
             return Ok(DenseElem::Int(i));
         }
         self.err_here("expected element literal of primitive type")
+    }
+}
+
+/// How a dense element was spelled (see `Parser::dense_at`).
+struct DenseLit {
+    /// The literal's first byte, its minus sign included.
+    at: usize,
+    neg: bool,
+    hex: bool,
+}
+
+/// Does a dense integer element fit its element type? Upstream's rule
+/// (`buildAttributeAPInt`): the magnitude fits the width; a negative
+/// value needs its sign bit once negated (so `-0` does not fit); a
+/// positive signed or `index` value must leave the sign bit clear.
+fn dense_int_fits(v: i128, neg: bool, k: &TypeKind) -> bool {
+    let (w, signed) = match k {
+        TypeKind::Index => (64, true),
+        TypeKind::Integer(w, s) => (*w, *s == Signedness::Signed),
+        _ => return true,
+    };
+    if w == 0 {
+        return v == 0 && !neg;
+    }
+    if w >= 128 {
+        return !(neg && v == 0);
+    }
+    let mag = v.unsigned_abs();
+    if neg {
+        mag != 0 && mag <= 1u128 << (w - 1)
+    } else if signed {
+        mag < 1u128 << (w - 1)
+    } else {
+        mag < 1u128 << w
     }
 }
 

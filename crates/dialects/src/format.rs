@@ -60,16 +60,22 @@ pub enum Ty {
     Like(&'static str, fn(&mut Context, Type) -> Option<Type>),
 }
 
-/// A type constraint with a C++ class: ODS's parser reads the type and
-/// checks its kind; a class defined in ODS (an `AttrOrTypeDef` with its
+/// A type constraint the parser checks. With a C++ class (`cpp`), 14's
+/// and 15's parsers read the type as that class and report any other
+/// kind where it is; a class defined in ODS (an `AttrOrTypeDef` with its
 /// own printer) prints and reads its short form (`<f32>` for
-/// `!async.value<f32>`) where `short` says so.
+/// `!async.value<f32>`) where `short` says so. A type another one is
+/// computed from (`TypesMatchWith`) is checked against the constraint
+/// where it is read, in the verifier's words, at the op's name (13 only
+/// so).
 pub struct TypeClass {
     pub is: fn(&Context, Type) -> bool,
     pub short: Option<ShortForm>,
-    /// The constraint's words (`memref of any type values`): 13's parsers
-    /// checked it where the type was read.
+    /// The constraint's words (`memref of any type values`).
     pub summary: &'static str,
+    /// Whether ODS names a C++ class for it (`AnyMemRef`: `MemRefType`;
+    /// `AnyRankedOrUnrankedMemRef`: none).
+    pub cpp: bool,
 }
 
 /// The short form of a type: `print` writes it and says whether it did
@@ -108,6 +114,12 @@ pub struct Arg {
 pub enum AttrC {
     /// `I64EnumAttr`: stored as `i64`, spelled as the keyword of its value.
     Enum(&'static [&'static str]),
+    /// An `I64EnumAttr` that gained cases: a generation has the first
+    /// `n(edition)` (read as the parser's evidence says).
+    EnumUpTo(
+        &'static [&'static str],
+        fn(mlir_async_syntax::Edition) -> usize,
+    ),
     /// `UnitAttr`, the anchor of an optional group: present when the
     /// group is.
     Unit,
@@ -799,6 +811,7 @@ struct Span {
 /// directives read into it.
 pub struct Frame<'s> {
     pub st: &'s mut OperationState,
+    decl: &'static Decl,
     slots: [Slot; MAX_GROUPS],
     /// The `operands` directive's list.
     all: Slot,
@@ -885,17 +898,27 @@ impl Frame<'_> {
             };
         }
     }
+    /// The name of attribute `a` of the op.
+    pub fn attr_name(&self, a: usize) -> &'static str {
+        self.decl.attrs[a].name
+    }
     /// The number of operands read into group `g`.
     pub fn operand_count(&self, g: usize) -> usize {
         self.slots[g].len()
     }
 }
 
-fn parse_with(d: &Decl, f: &Format, p: &mut Parser, st: &mut OperationState) -> PResult<()> {
+fn parse_with(
+    d: &'static Decl,
+    f: &Format,
+    p: &mut Parser,
+    st: &mut OperationState,
+) -> PResult<()> {
     let obase = p.pending(0).len();
     let tbase = p.pending_types(0).len();
     let mut fr = Frame {
         st,
+        decl: d,
         slots: [Slot::default(); MAX_GROUPS],
         all: Slot::default(),
         operand_types: [Span::default(); MAX_GROUPS],
@@ -922,17 +945,21 @@ fn name_start(p: &mut Parser) -> usize {
     at
 }
 
-/// An error of the op's parser, as MLIR's `OpAsmParser::emitError`
-/// words it: `custom op 'name' ...`, the name as the generation spells it.
-pub fn op_err<T>(p: &Parser, d: &Decl, pos: usize, msg: impl std::fmt::Display) -> PResult<T> {
+/// The generation the input has shown so far (a legacy `func`: 14 at
+/// least; nothing: 15).
+fn evidence(p: &Parser) -> mlir_async_syntax::Edition {
     use mlir_async_syntax::Edition;
-    // The generation so far: a legacy `func` says 14 at least.
-    let ed = p.seen.unwrap_or(if p.saw_legacy_func {
+    p.seen.unwrap_or(if p.saw_legacy_func {
         Edition::V14
     } else {
         Edition::V15
-    });
-    let name = mlir_async_syntax::edition::generic_name(d.name, ed);
+    })
+}
+
+/// An error of the op's parser, as MLIR's `OpAsmParser::emitError`
+/// words it: `custom op 'name' ...`, the name as the generation spells it.
+pub fn op_err<T>(p: &Parser, d: &Decl, pos: usize, msg: impl std::fmt::Display) -> PResult<T> {
+    let name = mlir_async_syntax::edition::generic_name(d.name, evidence(p));
     p.err(pos, format!("custom op '{name}' {msg}"))
 }
 
@@ -1141,17 +1168,25 @@ fn parse_one_type(d: &Decl, p: &mut Parser, arg: &Arg, name_pos: usize) -> PResu
         }
     }
     let t = p.parse_type()?;
-    if !(c.is)(p.ctx, t) {
-        // 13 checked the constraint at the op's name, in the verifier's
-        // words; 14 and 15 the kind where the type is (`Type` where
-        // they read the short form too).
-        if p.seen == Some(mlir_async_syntax::Edition::V13) {
-            let t = mlir_async_syntax::print_type(p.ctx, t);
-            let msg = format!("'{}' must be {}, but got '{t}'", arg.name, c.summary);
-            return op_err(p, d, name_pos, msg);
-        }
+    if (c.is)(p.ctx, t) {
+        return Ok(t);
+    }
+    // 14 and 15 read a class's type as that class (`Type` where they
+    // read the short form too).
+    if c.cpp && p.seen != Some(mlir_async_syntax::Edition::V13) {
         let what = if c.short.is_some() { "Type" } else { "type" };
         return op_err(p, d, pos, format!("invalid kind of {what} specified"));
+    }
+    // A type others are computed from is checked before they are.
+    let source = d
+        .operands
+        .iter()
+        .chain(d.results)
+        .any(|a| matches!(a.ty, Ty::Like(src, _) if src == arg.name));
+    if source {
+        let t = mlir_async_syntax::print_type(p.ctx, t);
+        let msg = format!("'{}' must be {}, but got '{t}'", arg.name, c.summary);
+        return op_err(p, d, name_pos, msg);
     }
     Ok(t)
 }
@@ -1175,6 +1210,10 @@ fn parse_attr(d: &Decl, p: &mut Parser, fr: &mut Frame, a: usize) -> PResult<()>
     };
     let attr = match kind {
         AttrC::Enum(keywords) => parse_enum(d, p, name, keywords)?,
+        AttrC::EnumUpTo(keywords, n) => {
+            let n = n(evidence(p)).min(keywords.len());
+            parse_enum(d, p, name, &keywords[..n])?
+        }
         AttrC::Unit => p.ctx.unit_attr(),
         AttrC::Str => {
             p.skip_ws();
@@ -1202,7 +1241,21 @@ fn parse_attr(d: &Decl, p: &mut Parser, fr: &mut Frame, a: usize) -> PResult<()>
         }
         AttrC::Typed(ty) => {
             let t = ty(p.ctx);
-            p.parse_attribute(Some(t))?
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_attribute(Some(t))?;
+            // Of the storage class its type says (`IntegerAttr`, `FloatAttr`).
+            let ok = match p.ctx.attr_kind(a) {
+                AttrKind::Integer(..) | AttrKind::WideInteger(..) => {
+                    p.ctx.kind(t).is_int_or_index()
+                }
+                AttrKind::Float(..) | AttrKind::WideFloat(..) => p.ctx.kind(t).is_float(),
+                _ => false,
+            };
+            if !ok {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
         }
         AttrC::Any => p.parse_attribute(None)?,
         AttrC::Optional(_) => unreachable!("unwrapped above"),
@@ -1583,7 +1636,7 @@ fn print_attr(d: &Decl, p: &mut Printer, op: Op, a: usize) {
         k => k,
     };
     match kind {
-        AttrC::Enum(keywords) => {
+        AttrC::Enum(keywords) | AttrC::EnumUpTo(keywords, _) => {
             let word = match ctx.attr_kind(attr) {
                 AttrKind::Integer(v, _) => usize::try_from(*v).ok(),
                 _ => None,
@@ -2013,6 +2066,7 @@ mod tests {
         is: |ctx, t| matches!(ctx.kind(t), mlir_async_ir::TypeKind::Integer(..)),
         short: None,
         summary: "integer",
+        cpp: true,
     };
 
     crate::op! {

@@ -277,7 +277,10 @@ fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, _: &[CArg]) -> PResult<()>
     };
     p.skip_ws();
     let at = p.pos;
-    p.expect_keyword("default")?;
+    if !p.eat_keyword("default") {
+        let d = <SwitchOp as crate::format::Declared>::decl();
+        return crate::format::op_err(p, d, at, "expected 'default'");
+    }
     p.expect(":")?;
     let default = p.parse_successor()?;
     fr.st.successors.push(default);

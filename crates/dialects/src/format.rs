@@ -58,6 +58,9 @@ pub enum Ty {
     /// `TypesMatchWith`: computed from the type of the operand or result
     /// named (`None`: not of the kind the computation needs).
     Like(&'static str, fn(&mut Context, Type) -> Option<Type>),
+    /// `TypesMatchWith` of a variadic group: one type per value, all
+    /// computed from the type named (a callee's inputs or results).
+    LikeList(&'static str, fn(&Context, Type) -> Option<Vec<Type>>),
 }
 
 /// A type constraint the parser checks. With a C++ class (`cpp`), 14's
@@ -690,18 +693,8 @@ fn type_known(d: &Decl, elems: &[Elem], args: &[CArg], v: Var, depth: usize) -> 
     }
     match arg.ty {
         Ty::Fixed(_) => true,
-        Ty::Like(src, _) => {
-            let src = d
-                .operands
-                .iter()
-                .position(|a| a.name == src)
-                .map(Var::Operand)
-                .or_else(|| {
-                    d.results
-                        .iter()
-                        .position(|a| a.name == src)
-                        .map(Var::Result)
-                });
+        Ty::Like(src, _) | Ty::LikeList(src, _) => {
+            let src = var_named(d, src);
             depth < 4 && src.is_some_and(|s| type_known(d, elems, args, s, depth + 1))
         }
         Ty::Any | Ty::Class(_) => {
@@ -1022,11 +1015,16 @@ fn parse_first(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) ->
 fn parse_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> PResult<()> {
     match e {
         Elem::Literal(l) => {
-            if l.keyword {
-                p.expect_keyword(l.text)
-            } else {
-                p.expect(l.text)
+            if !l.keyword {
+                return p.expect(l.text);
             }
+            // `parseKeyword` reports through the op's parser, where the
+            // next token is.
+            if !p.eat_keyword(l.text) {
+                p.skip_ws();
+                return op_err(p, d, p.pos, format!("expected '{}'", l.text));
+            }
+            Ok(())
         }
         Elem::Space(_) | Elem::Newline | Elem::Optional { .. } => Ok(()),
         Elem::AttrDict { keyword: false } => attr_dict(p, fr.st),
@@ -1182,7 +1180,7 @@ fn parse_one_type(d: &Decl, p: &mut Parser, arg: &Arg, name_pos: usize) -> PResu
         .operands
         .iter()
         .chain(d.results)
-        .any(|a| matches!(a.ty, Ty::Like(src, _) if src == arg.name));
+        .any(|a| matches!(a.ty, Ty::Like(src, _) | Ty::LikeList(src, _) if src == arg.name));
     if source {
         let t = mlir_async_syntax::print_type(p.ctx, t);
         let msg = format!("'{}' must be {}, but got '{t}'", arg.name, c.summary);
@@ -1346,6 +1344,21 @@ fn resolve(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, obase: usize) -
                 }
                 continue;
             }
+            if let Some(tys) = list_types(d, p, fr, &d.operands[g]) {
+                let Some(tys) = tys else {
+                    return op_err(p, d, slot.pos as usize, "invalid kind of type specified");
+                };
+                if tys.len() != n {
+                    let msg = format!("{n} operands present, but expected {}", tys.len());
+                    return op_err(p, d, slot.pos as usize, msg);
+                }
+                for (k, t) in tys.into_iter().enumerate() {
+                    let u = p.pending(0)[slot.start as usize + k];
+                    let v = p.resolve_operand(&u, t)?;
+                    fr.st.operands.push(v);
+                }
+                continue;
+            }
             if n == 0 {
                 continue;
             }
@@ -1395,6 +1408,10 @@ fn resolve(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, obase: usize) -
                 fr.st.result_types.push(t);
             }
             from_all += n;
+            continue;
+        }
+        if let Some(tys) = list_types(d, p, fr, &d.results[r]) {
+            fr.st.result_types.extend(tys.unwrap_or_default());
             continue;
         }
         if let (Infer::SameOperands(result_of), Ty::Any, Some(t)) =
@@ -1495,6 +1512,30 @@ fn resolve_all_operands(d: &Decl, p: &mut Parser, fr: &mut Frame, obase: usize) 
     Ok(())
 }
 
+/// The operand or result group named `name`.
+fn var_named(d: &Decl, name: &str) -> Option<Var> {
+    d.operands
+        .iter()
+        .position(|a| a.name == name)
+        .map(Var::Operand)
+        .or_else(|| {
+            d.results
+                .iter()
+                .position(|a| a.name == name)
+                .map(Var::Result)
+        })
+}
+
+/// The types of a group matched with another's as a list
+/// ([`Ty::LikeList`]), if it is one.
+fn list_types(d: &Decl, p: &mut Parser, fr: &Frame, arg: &Arg) -> Option<Option<Vec<Type>>> {
+    let Ty::LikeList(src, f) = arg.ty else {
+        return None;
+    };
+    let t = var_named(d, src).and_then(|s| group_type(d, p, fr, s, 0));
+    Some(t.and_then(|t| f(p.ctx, t)))
+}
+
 /// The type of each value of a group the format does not type: fixed,
 /// matched with another group's, or inferred from the spelled type.
 fn group_type(d: &Decl, p: &mut Parser, fr: &Frame, v: Var, depth: usize) -> Option<Type> {
@@ -1510,18 +1551,9 @@ fn group_type(d: &Decl, p: &mut Parser, fr: &Frame, v: Var, depth: usize) -> Opt
     }
     match arg.ty {
         Ty::Fixed(make) => Some(make(p.ctx)),
+        Ty::LikeList(..) => None,
         Ty::Like(src, f) => {
-            let src = d
-                .operands
-                .iter()
-                .position(|a| a.name == src)
-                .map(Var::Operand)
-                .or_else(|| {
-                    d.results
-                        .iter()
-                        .position(|a| a.name == src)
-                        .map(Var::Result)
-                })?;
+            let src = var_named(d, src)?;
             if depth > 4 {
                 return None;
             }
@@ -1801,6 +1833,12 @@ pub fn infer_results(ctx: &mut Context, d: &Decl, operands: &[Value]) -> Option<
                 // One value per group before the variadic one.
                 let t = ctx.value_type(*operands.get(i)?);
                 f(ctx, t)?
+            }
+            (Ty::LikeList(src, f), _) => {
+                let i = d.operands.iter().position(|a| a.name == src)?;
+                let t = ctx.value_type(*operands.get(i)?);
+                out.extend(f(ctx, t)?);
+                continue;
             }
             (Ty::Any | Ty::Class(_), Infer::AllSame) => first?,
             (Ty::Any | Ty::Class(_), Infer::SameOperands(result_of)) => result_of(ctx, first?),

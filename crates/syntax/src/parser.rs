@@ -2625,7 +2625,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                     ins = self.parse_type_list_no_parens()?;
                     self.expect(")")?;
                 }
-                self.expect("->")?;
+                if !self.eat("->") {
+                    return self.err_here("expected '->' in function type");
+                }
                 let outs = self.parse_function_result_types()?;
                 return Ok(self.ctx.function_type(ins, outs));
             }

@@ -45,7 +45,7 @@ static FUNCTION: TypeClass = TypeClass {
     is: |ctx, t| matches!(ctx.kind(t), TypeKind::Function(..)),
     short: None,
     summary: "function type",
-    cpp: true,
+    cpp: Some(Edition::V14),
 };
 
 /// The inputs of a function type, as `call_indirect` passes them.

@@ -76,9 +76,10 @@ pub struct TypeClass {
     pub short: Option<ShortForm>,
     /// The constraint's words (`memref of any type values`).
     pub summary: &'static str,
-    /// Whether ODS names a C++ class for it (`AnyMemRef`: `MemRefType`;
-    /// `AnyRankedOrUnrankedMemRef`: none).
-    pub cpp: bool,
+    /// The first generation whose ODS names a C++ class for it
+    /// (`AnyMemRef`: `MemRefType` from 14; `AnyRankedOrUnrankedMemRef`:
+    /// none; `LLVM_AnyPointer`: from 15).
+    pub cpp: Option<mlir_async_syntax::Edition>,
 }
 
 /// The short form of a type: `print` writes it and says whether it did
@@ -126,6 +127,8 @@ pub enum AttrC {
     /// `UnitAttr`, the anchor of an optional group: present when the
     /// group is.
     Unit,
+    /// `ElementsAttr` (`dense<...>`).
+    Elements,
     /// `StrAttr`: a string literal.
     Str,
     /// `SymbolNameAttr`: `@name`, stored as a string.
@@ -919,23 +922,12 @@ fn parse_with(
         all_operand_types: Span::default(),
         all_result_types: Span::default(),
         first: None,
-        name_pos: name_start(p),
+        name_pos: p.op_name_pos,
     };
     let r = parse_elems(d, f, p, &mut fr).and_then(|()| resolve(d, f, p, &mut fr, obase));
     p.drop_pending(obase);
     p.drop_pending_types(tbase);
     r
-}
-
-/// Where the op's name starts: the parser stands right after it when a
-/// custom parser begins.
-fn name_start(p: &mut Parser) -> usize {
-    let b = p.source_bytes();
-    let mut at = p.pos.min(b.len());
-    while at > 0 && (b[at - 1].is_ascii_alphanumeric() || b"_.$".contains(&b[at - 1])) {
-        at -= 1;
-    }
-    at
 }
 
 /// The generation the input has shown so far (a legacy `func`: 14 at
@@ -1171,7 +1163,7 @@ fn parse_one_type(d: &Decl, p: &mut Parser, arg: &Arg, name_pos: usize) -> PResu
     }
     // 14 and 15 read a class's type as that class (`Type` where they
     // read the short form too).
-    if c.cpp && p.seen != Some(mlir_async_syntax::Edition::V13) {
+    if c.cpp.is_some_and(|e| evidence(p) >= e) {
         let what = if c.short.is_some() { "Type" } else { "type" };
         return op_err(p, d, pos, format!("invalid kind of {what} specified"));
     }
@@ -1256,6 +1248,17 @@ fn parse_attr(d: &Decl, p: &mut Parser, fr: &mut Frame, a: usize) -> PResult<()>
             a
         }
         AttrC::Any => p.parse_attribute(None)?,
+        AttrC::Elements => {
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_attribute(None)?;
+            // 13 leaves the kind to the verifier.
+            let late = evidence(p) == mlir_async_syntax::Edition::V13;
+            if !late && !matches!(p.ctx.attr_kind(a), AttrKind::Dense(..)) {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
+        }
         AttrC::Optional(_) => unreachable!("unwrapped above"),
     };
     let s = p.static_sym(name);
@@ -1687,7 +1690,7 @@ fn print_attr(d: &Decl, p: &mut Printer, op: Op, a: usize) {
             _ => p.attr(attr),
         },
         AttrC::Typed(_) => p.attr_no_type(attr),
-        AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any => p.attr(attr),
+        AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any | AttrC::Elements => p.attr(attr),
         AttrC::Optional(_) => unreachable!("unwrapped above"),
     }
 }
@@ -1785,6 +1788,17 @@ fn split<'c>(all: &'c [Value], groups: &[Arg], g: usize) -> &'c [Value] {
         std::cmp::Ordering::Greater => (var_end + (g - v - 1), var_end + (g - v)),
     };
     all.get(start..end).unwrap_or(&[])
+}
+
+/// An ODS name written as a Rust identifier: `r#final` is `final`.
+pub const fn ods_name(s: &'static str) -> &'static str {
+    match s.as_bytes() {
+        [b'r', b'#', rest @ ..] => match std::str::from_utf8(rest) {
+            Ok(r) => r,
+            Err(_) => s,
+        },
+        _ => s,
+    }
 }
 
 /// The index of `name` in `names`, at compile time (the accessors
@@ -1893,10 +1907,10 @@ macro_rules! op {
         #[allow(dead_code)]
         impl $ty {
             pub const NAME: &'static str = $name;
-            const OPERAND_NAMES: &'static [&'static str] = &[$(stringify!($operand)),*];
+            const OPERAND_NAMES: &'static [&'static str] = &[$($crate::format::ods_name(stringify!($operand))),*];
             const OPERAND_COUNTS: &'static [$crate::format::Count] = &[$($crate::format::Count::$count),*];
             const RESULT_COUNTS: &'static [$crate::format::Count] = &[$($crate::op!(@count $($rcount)?)),*];
-            const RESULT_NAMES: &'static [&'static str] = &[$(stringify!($result)),*];
+            const RESULT_NAMES: &'static [&'static str] = &[$($crate::format::ods_name(stringify!($result))),*];
             /// The op as this type, if it is one.
             pub fn cast(ctx: &mlir_async_ir::Context, op: mlir_async_ir::Op) -> Option<Self> {
                 (ctx.name(op) == $name).then_some($ty(op))
@@ -1951,17 +1965,17 @@ macro_rules! op {
                 static DECL: $crate::format::Decl = $crate::format::Decl {
                     name: $name,
                     operands: &[$($crate::format::Arg {
-                        name: stringify!($operand),
+                        name: $crate::format::ods_name(stringify!($operand)),
                         count: $crate::format::Count::$count,
                         ty: $crate::op!(@ty $($oty)?),
                     }),*],
                     results: &[$($crate::format::Arg {
-                        name: stringify!($result),
+                        name: $crate::format::ods_name(stringify!($result)),
                         count: $crate::op!(@count $($rcount)?),
                         ty: $crate::op!(@ty $($rty)?),
                     }),*],
                     attrs: &[$($($crate::format::AttrDecl {
-                        name: stringify!($attr),
+                        name: $crate::format::ods_name(stringify!($attr)),
                         kind: {
                             #[allow(unused_imports)]
                             use $crate::format::AttrC::*;
@@ -1969,12 +1983,12 @@ macro_rules! op {
                         },
                     }),*)?],
                     successors: &[$($($crate::format::Arg {
-                        name: stringify!($succ),
+                        name: $crate::format::ods_name(stringify!($succ)),
                         count: $crate::op!(@count $($scount)?),
                         ty: $crate::format::Ty::Any,
                     }),*)?],
                     regions: &[$($($crate::format::Arg {
-                        name: stringify!($region),
+                        name: $crate::format::ods_name(stringify!($region)),
                         count: $crate::format::Count::One,
                         ty: $crate::format::Ty::Any,
                     }),*)?],
@@ -2010,7 +2024,7 @@ macro_rules! op {
     (@operand $ty:ident $operand:ident One) => {
         #[allow(non_snake_case)]
         pub fn $operand(self, ctx: &mlir_async_ir::Context) -> mlir_async_ir::Value {
-            const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, stringify!($operand));
+            const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, $crate::format::ods_name(stringify!($operand)));
             // Single values before it: its index is its group's.
             if const { $crate::format::singles_before($ty::OPERAND_COUNTS, I) } {
                 return ctx.operand(self.0, I);
@@ -2022,7 +2036,7 @@ macro_rules! op {
     (@operand $ty:ident $operand:ident Optional) => {
         #[allow(non_snake_case)]
         pub fn $operand(self, ctx: &mlir_async_ir::Context) -> Option<mlir_async_ir::Value> {
-            const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, stringify!($operand));
+            const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, $crate::format::ods_name(stringify!($operand)));
             let d = <Self as $crate::format::Declared>::decl();
             $crate::format::operand_group(d, ctx, self.0, I).first().copied()
         }
@@ -2030,7 +2044,7 @@ macro_rules! op {
     (@operand $ty:ident $operand:ident Variadic) => {
         #[allow(non_snake_case)]
         pub fn $operand(self, ctx: &mlir_async_ir::Context) -> &[mlir_async_ir::Value] {
-            const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, stringify!($operand));
+            const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, $crate::format::ods_name(stringify!($operand)));
             let d = <Self as $crate::format::Declared>::decl();
             $crate::format::operand_group(d, ctx, self.0, I)
         }
@@ -2041,7 +2055,7 @@ macro_rules! op {
     (@result $ty:ident $result:ident One) => {
         #[allow(non_snake_case)]
         pub fn $result(self, ctx: &mlir_async_ir::Context) -> mlir_async_ir::Value {
-            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, stringify!($result));
+            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, $crate::format::ods_name(stringify!($result)));
             if const { $crate::format::singles_before($ty::RESULT_COUNTS, I) } {
                 return ctx.result(self.0, I);
             }
@@ -2052,7 +2066,7 @@ macro_rules! op {
     (@result $ty:ident $result:ident Optional) => {
         #[allow(non_snake_case)]
         pub fn $result(self, ctx: &mlir_async_ir::Context) -> Option<mlir_async_ir::Value> {
-            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, stringify!($result));
+            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, $crate::format::ods_name(stringify!($result)));
             let d = <Self as $crate::format::Declared>::decl();
             $crate::format::result_group(d, ctx, self.0, I).first().copied()
         }
@@ -2060,7 +2074,7 @@ macro_rules! op {
     (@result $ty:ident $result:ident Variadic) => {
         #[allow(non_snake_case)]
         pub fn $result(self, ctx: &mlir_async_ir::Context) -> &[mlir_async_ir::Value] {
-            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, stringify!($result));
+            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, $crate::format::ods_name(stringify!($result)));
             let d = <Self as $crate::format::Declared>::decl();
             $crate::format::result_group(d, ctx, self.0, I)
         }
@@ -2104,7 +2118,7 @@ mod tests {
         is: |ctx, t| matches!(ctx.kind(t), mlir_async_ir::TypeKind::Integer(..)),
         short: None,
         summary: "integer",
-        cpp: true,
+        cpp: Some(mlir_async_syntax::Edition::V14),
     };
 
     crate::op! {

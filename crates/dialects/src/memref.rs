@@ -43,7 +43,7 @@ static MEMREF: TypeClass = TypeClass {
     is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
     short: None,
     summary: "memref of any type values",
-    cpp: true,
+    cpp: Some(Edition::V14),
 };
 
 /// `AnyRankedOrUnrankedMemRef`: no one class.
@@ -51,7 +51,7 @@ static ANY_MEMREF: TypeClass = TypeClass {
     is: is_any_memref,
     short: None,
     summary: MEMREF_KIND,
-    cpp: false,
+    cpp: None,
 };
 
 /// `MemRefOf<[AnySignlessInteger, AnyFloat]>`.
@@ -59,7 +59,7 @@ static MEMREF_OF_INT_OR_FLOAT: TypeClass = TypeClass {
     is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
     short: None,
     summary: "memref of signless integer or floating-point values",
-    cpp: true,
+    cpp: Some(Edition::V14),
 };
 
 /// `AnyStaticShapeMemRef`.
@@ -67,7 +67,7 @@ static STATIC_MEMREF: TypeClass = TypeClass {
     is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
     short: None,
     summary: "statically shaped memref of any type values",
-    cpp: true,
+    cpp: Some(Edition::V14),
 };
 
 crate::op! {

@@ -1001,8 +1001,16 @@ impl<'a, 'c> Parser<'a, 'c> {
             return "";
         }
         let mut e = s;
-        while e < self.b.len() && is_suffix_char(self.b[e]) {
-            e += 1;
+        // MLIR's `suffix-id`: digits only if it starts with one (`%12i32`
+        // is `%12`, then `i32`).
+        if self.b.get(s).is_some_and(u8::is_ascii_digit) {
+            while e < self.b.len() && self.b[e].is_ascii_digit() {
+                e += 1;
+            }
+        } else {
+            while e < self.b.len() && is_suffix_char(self.b[e]) {
+                e += 1;
+            }
         }
         self.pos = e;
         &self.src[s..e]
@@ -1975,10 +1983,6 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
         }
         Ok(mark)
-    }
-    /// The source being parsed.
-    pub fn source_bytes(&self) -> &'a [u8] {
-        self.b
     }
     /// Pushes one type onto the pending types (see
     /// [`Parser::parse_type_list_pending`]).

@@ -16,7 +16,7 @@ use mlir_async_syntax::{edition, PResult, Parser, Printer, RegionArg};
 static VALUE_TYPE: TypeClass = TypeClass {
     is: |ctx, t| value_inner(ctx, t).is_some(),
     summary: "async value type",
-    cpp: true,
+    cpp: Some(edition::Edition::V14),
     short: Some(ShortForm {
         print: print_value_type_short,
         parse: parse_value_type_short,

@@ -12,6 +12,7 @@
 //! is read into it and printed from it.
 
 use super::types::{self as ty, LlvmType};
+use crate::format::TypeClass;
 use crate::util::*;
 use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
@@ -108,6 +109,245 @@ cast_ops! {
     FPToUIOp = "llvm.fptoui";
     FPExtOp = "llvm.fpext";
     FPTruncOp = "llvm.fptrunc";
+}
+
+fn i1(ctx: &mut Context) -> Type {
+    ctx.int_type(1)
+}
+
+fn i32t(ctx: &mut Context) -> Type {
+    ctx.int_type(32)
+}
+
+/// `AllTypesMatch`: the type itself.
+fn same(_: &mut Context, t: Type) -> Option<Type> {
+    Some(t)
+}
+
+/// `LLVM_AnyPointer` (ODS's class `LLVMPointerType`).
+static POINTER: TypeClass = TypeClass {
+    is: ty::is_pointer,
+    short: None,
+    summary: "LLVM pointer type",
+    cpp: Some(Edition::V15),
+};
+
+crate::op! {
+    /// `llvm.select`
+    pub struct SelectOp = "llvm.select" {
+        operands: [
+            condition: One,
+            trueValue: One = Like("res", same),
+            falseValue: One = Like("res", same),
+        ],
+        results: [res],
+        format: "operands attr-dict `:` type($condition) `,` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.freeze`
+    pub struct FreezeOp = "llvm.freeze" {
+        operands: [val: One],
+        results: [res],
+        format: "$val attr-dict `:` type($val)",
+        infer: AllSame,
+    }
+}
+
+crate::op! {
+    /// `llvm.br`
+    pub struct BrOp = "llvm.br" {
+        operands: [destOperands: Variadic],
+        results: [],
+        successors: [dest],
+        format: "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.cond_br`
+    pub struct CondBrOp = "llvm.cond_br" {
+        operands: [
+            condition: One = Fixed(i1),
+            trueDestOperands: Variadic,
+            falseDestOperands: Variadic,
+        ],
+        results: [],
+        attrs: [branch_weights: Optional(&Elements)],
+        successors: [trueDest, falseDest],
+        format: "$condition ( `weights` `(` $branch_weights^ `)` )? `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.unreachable`
+    pub struct UnreachableOp = "llvm.unreachable" {
+        operands: [],
+        results: [],
+        format: "attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.mlir.constant`
+    pub struct ConstantOp = "llvm.mlir.constant" {
+        operands: [],
+        results: [res],
+        attrs: [value: Any],
+        format: "`(` $value `)` attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.mlir.undef`
+    pub struct UndefOp = "llvm.mlir.undef" {
+        operands: [],
+        results: [res],
+        format: "attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.mlir.null`
+    pub struct NullOp = "llvm.mlir.null" {
+        operands: [],
+        results: [res = Class(&POINTER)],
+        format: "attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.mlir.addressof`
+    pub struct AddressOfOp = "llvm.mlir.addressof" {
+        operands: [],
+        results: [res = Class(&POINTER)],
+        attrs: [global_name: FlatSymbolRef],
+        format: "$global_name attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.id`
+    pub struct CoroIdOp = "llvm.intr.coro.id" {
+        operands: [
+            align: One = Fixed(i32t),
+            promise: One = Fixed(ty::i8_pointer),
+            coroaddr: One = Fixed(ty::i8_pointer),
+            fnaddrs: One = Fixed(ty::i8_pointer),
+        ],
+        results: [res],
+        format: "$align `,` $promise `,` $coroaddr `,` $fnaddrs attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.begin`
+    pub struct CoroBeginOp = "llvm.intr.coro.begin" {
+        operands: [token: One = Fixed(ty::token), mem: One = Fixed(ty::i8_pointer)],
+        results: [res],
+        format: "$token `,` $mem attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.size`
+    pub struct CoroSizeOp = "llvm.intr.coro.size" {
+        operands: [],
+        results: [res],
+        format: "attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.align`
+    pub struct CoroAlignOp = "llvm.intr.coro.align" {
+        operands: [],
+        results: [res],
+        format: "attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.save`
+    pub struct CoroSaveOp = "llvm.intr.coro.save" {
+        operands: [handle: One = Fixed(ty::i8_pointer)],
+        results: [res],
+        format: "$handle attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.suspend`
+    pub struct CoroSuspendOp = "llvm.intr.coro.suspend" {
+        operands: [save: One = Fixed(ty::token), r#final: One = Fixed(i1)],
+        results: [res],
+        format: "$save `,` $final attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.end`
+    pub struct CoroEndOp = "llvm.intr.coro.end" {
+        operands: [handle: One = Fixed(ty::i8_pointer), unwind: One = Fixed(i1)],
+        results: [res],
+        format: "$handle `,` $unwind attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.free`
+    pub struct CoroFreeOp = "llvm.intr.coro.free" {
+        operands: [id: One = Fixed(ty::token), handle: One = Fixed(ty::i8_pointer)],
+        results: [res],
+        format: "$id `,` $handle attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.coro.resume`
+    pub struct CoroResumeOp = "llvm.intr.coro.resume" {
+        operands: [handle: One = Fixed(ty::i8_pointer)],
+        results: [],
+        format: "$handle attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.stacksave`
+    pub struct StackSaveOp = "llvm.intr.stacksave" {
+        operands: [],
+        results: [res],
+        format: "attr-dict `:` type($res)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.intr.stackrestore`
+    pub struct StackRestoreOp = "llvm.intr.stackrestore" {
+        operands: [ptr: One = Fixed(ty::i8_pointer)],
+        results: [],
+        format: "$ptr attr-dict",
+        infer: Spelled,
+    }
 }
 
 /// `llvm.icmp`'s predicates, by their stored value.
@@ -245,8 +485,7 @@ pub fn ops() -> Vec<OpDef> {
             .pure()
             .invariants(inv(Arity::Exactly(2), ONE).attrs(&["predicate"]))
             .verify(verify_cmp),
-        OpDef::new("llvm.select")
-            .syntax(parse_select, print_select)
+        SelectOp::def()
             .pure()
             .invariants(inv(Arity::Exactly(3), ONE))
             .verify(verify_select),
@@ -306,19 +545,15 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_shufflevector, print_shufflevector)
             .pure()
             .invariants(inv(Arity::Exactly(2), ONE).attrs(&["mask"])),
-        OpDef::new("llvm.freeze")
-            .syntax(parse_unary, print_freeze)
-            .invariants(inv(ONE, ONE)),
-        OpDef::new("llvm.br")
+        FreezeOp::def().invariants(inv(ONE, ONE)),
+        BrOp::def()
             .successor_operands(successor_operand_range)
-            .syntax(parse_br, print_br)
             .pure()
             .terminator()
             .invariants(inv(ANY, NONE).successors(ONE))
             .verify(verify_br),
-        OpDef::new("llvm.cond_br")
+        CondBrOp::def()
             .successor_operands(successor_operand_range)
-            .syntax(parse_cond_br, print_cond_br)
             .pure()
             .terminator()
             .invariants(
@@ -346,27 +581,20 @@ pub fn ops() -> Vec<OpDef> {
             .return_like()
             .invariants(inv(ANY, NONE))
             .verify(verify_return),
-        OpDef::new("llvm.unreachable")
-            .syntax(parse_unreachable, print_unreachable)
+        UnreachableOp::def()
             .terminator()
             .invariants(inv(NONE, NONE)),
-        OpDef::new("llvm.mlir.constant")
-            .syntax(parse_constant, print_constant)
+        ConstantOp::def()
             .pure()
             .constant_like()
             .invariants(inv(NONE, ONE).attrs(&["value"]))
             .verify(verify_constant),
-        OpDef::new("llvm.mlir.undef")
-            .syntax(parse_type_only, print_type_only)
-            .pure()
-            .invariants(inv(NONE, ONE)),
-        OpDef::new("llvm.mlir.null")
-            .syntax(parse_type_only, print_type_only)
+        UndefOp::def().pure().invariants(inv(NONE, ONE)),
+        NullOp::def()
             .pure()
             .invariants(inv(NONE, ONE))
             .verify(verify_null),
-        OpDef::new("llvm.mlir.addressof")
-            .syntax(parse_addressof, print_addressof)
+        AddressOfOp::def()
             .pure()
             .invariants(inv(NONE, ONE).attrs(&["global_name"]))
             .verify(verify_addressof),
@@ -400,39 +628,17 @@ pub fn ops() -> Vec<OpDef> {
 /// The `llvm.intr.*` ops the async, memref and math lowerings produce.
 fn intrinsics() -> Vec<OpDef> {
     let mut v = vec![
-        OpDef::new("llvm.intr.coro.id")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(Arity::Exactly(4), ONE)),
-        OpDef::new("llvm.intr.coro.begin")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(Arity::Exactly(2), ONE)),
-        OpDef::new("llvm.intr.coro.size")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(NONE, ONE)),
-        OpDef::new("llvm.intr.coro.align")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(NONE, ONE)),
-        OpDef::new("llvm.intr.coro.save")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(ONE, ONE)),
-        OpDef::new("llvm.intr.coro.suspend")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(Arity::Exactly(2), ONE)),
-        OpDef::new("llvm.intr.coro.end")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(Arity::Exactly(2), ONE)),
-        OpDef::new("llvm.intr.coro.free")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(Arity::Exactly(2), ONE)),
-        OpDef::new("llvm.intr.coro.resume")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(ONE, NONE)),
-        OpDef::new("llvm.intr.stacksave")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(NONE, ONE)),
-        OpDef::new("llvm.intr.stackrestore")
-            .syntax(parse_intr, print_intr)
-            .invariants(inv(ONE, NONE)),
+        CoroIdOp::def().invariants(inv(Arity::Exactly(4), ONE)),
+        CoroBeginOp::def().invariants(inv(Arity::Exactly(2), ONE)),
+        CoroSizeOp::def().invariants(inv(NONE, ONE)),
+        CoroAlignOp::def().invariants(inv(NONE, ONE)),
+        CoroSaveOp::def().invariants(inv(ONE, ONE)),
+        CoroSuspendOp::def().invariants(inv(Arity::Exactly(2), ONE)),
+        CoroEndOp::def().invariants(inv(Arity::Exactly(2), ONE)),
+        CoroFreeOp::def().invariants(inv(Arity::Exactly(2), ONE)),
+        CoroResumeOp::def().invariants(inv(ONE, NONE)),
+        StackSaveOp::def().invariants(inv(NONE, ONE)),
+        StackRestoreOp::def().invariants(inv(ONE, NONE)),
     ];
     for n in ["llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset"] {
         v.push(OpDef::new(n).invariants(inv(Arity::Exactly(4), NONE)));
@@ -627,15 +833,6 @@ fn is_float_like(ctx: &Context, t: Type) -> bool {
 
 // ----- arithmetic -----
 
-fn parse_unary(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let a = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.operands.push(p.resolve_operand(&a, t)?);
-    st.result_types.push(t);
-    Ok(())
-}
-
 /// `SameOperandsAndResultType`, in its words.
 fn same_types(ctx: &Context, op: Op) -> Result<Type, String> {
     let r = ctx.value_type(ctx.result(op, 0));
@@ -800,31 +997,6 @@ fn verify_cmp(ctx: &Context, op: Op) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let ops = p.parse_operand_list()?;
-    attr_dict(p, st)?;
-    let ct = colon_type(p)?;
-    p.expect(",")?;
-    let t = p.parse_type()?;
-    let pos = ops.first().map_or(p.pos, |o| o.pos);
-    st.operands = resolve_at(p, st, &ops, &[ct, t, t], pos)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_select(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operands(ops);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let c = p.ctx.value_type(ops[0]);
-    p.ty(c);
-    p.w(", ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
 }
 
 fn verify_select(ctx: &Context, op: Op) -> Result<(), String> {
@@ -2095,17 +2267,6 @@ fn print_shufflevector(p: &mut Printer, op: Op) {
     p.ty(b);
 }
 
-fn print_freeze(p: &mut Printer, op: Op) {
-    let ctx = p.ctx;
-    let a = ctx.operand(op, 0);
-    p.w(" ");
-    p.operand(a);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = ctx.value_type(a);
-    p.ty(t);
-}
-
 // ----- control flow -----
 
 /// The operands an LLVM branch forwards to its successor `i`, as an
@@ -2157,66 +2318,6 @@ pub fn set_switch_segments(ctx: &mut Context, op: Op, i: usize, n: usize) {
     let sizes: Vec<i128> = cases.iter().map(|&c| c as i128).collect();
     let a = dense_of(ctx, &sizes, i32t, true);
     ctx.set_attr(op, "case_operand_segments", a);
-}
-
-fn parse_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let (b, args) = p.parse_successor_and_args()?;
-    st.successors.push(b);
-    st.operands = args;
-    attr_dict(p, st)
-}
-
-fn print_br(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let b = p.ctx.successors(op)[0];
-    let args = p.ctx.operands(op);
-    p.successor_with_args(b, args);
-    p.attr_dict(op, &[]);
-}
-
-fn parse_cond_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let c = p.parse_operand_ref()?;
-    if p.eat_keyword("weights") {
-        p.expect("(")?;
-        let w = p.parse_attribute(None)?;
-        p.expect(")")?;
-        attr_key(p, st, "branch_weights", w);
-    }
-    p.expect(",")?;
-    let (t, targs) = p.parse_successor_and_args()?;
-    p.expect(",")?;
-    let (f, fargs) = p.parse_successor_and_args()?;
-    attr_dict(p, st)?;
-    let i1 = p.i1_type();
-    st.operands.push(p.resolve_operand(&c, i1)?);
-    let seg = segment_sizes(p.ctx, &[1, targs.len(), fargs.len()]);
-    st.operands.extend(targs);
-    st.operands.extend(fargs);
-    st.successors = vec![t, f];
-    attr_key(p, st, "operand_segment_sizes", seg);
-    Ok(())
-}
-
-fn print_cond_br(p: &mut Printer, op: Op) {
-    let ctx = p.ctx;
-    let ops = ctx.operands(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    if let Some(w) = ctx.get_attr(op, "branch_weights") {
-        p.w(" weights(");
-        p.attr(w);
-        p.w(")");
-    }
-    p.w(", ");
-    let succ = ctx.successors(op);
-    for (i, &dest) in succ.iter().enumerate().take(2) {
-        if i == 1 {
-            p.w(", ");
-        }
-        let r = successor_operand_range(ctx, op, i);
-        p.successor_with_args(dest, &ops[r]);
-    }
-    p.attr_dict(op, &["branch_weights", "operand_segment_sizes"]);
 }
 
 fn verify_cond_br(ctx: &Context, op: Op) -> Result<(), String> {
@@ -2558,38 +2659,7 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_unreachable(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    attr_dict(p, st)
-}
-
-fn print_unreachable(p: &mut Printer, op: Op) {
-    p.attr_dict(op, &[]);
-}
-
 // ----- constants and globals -----
-
-fn parse_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    p.expect("(")?;
-    let v = p.parse_attribute(None)?;
-    p.expect(")")?;
-    attr_key(p, st, "value", v);
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_constant(p: &mut Printer, op: Op) {
-    p.w("(");
-    if let Some(v) = p.ctx.get_attr(op, "value") {
-        p.attr(v);
-    }
-    p.w(")");
-    p.attr_dict(op, &["value"]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-}
 
 fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
     let v = ctx
@@ -2629,20 +2699,6 @@ fn verify_constant(ctx: &Context, op: Op) -> Result<(), String> {
     }
 }
 
-fn parse_type_only(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_type_only(p: &mut Printer, op: Op) {
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-}
-
 fn verify_null(ctx: &Context, op: Op) -> Result<(), String> {
     let t = ctx.value_type(ctx.result(op, 0));
     if !ty::is_pointer(ctx, t) {
@@ -2652,28 +2708,6 @@ fn verify_null(ctx: &Context, op: Op) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-fn parse_addressof(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let name = p.symbol_name()?;
-    let s = p.ctx.sym(&name);
-    let a = p.ctx.attr(AttrKind::SymbolRef(s, vec![]));
-    attr_key(p, st, "global_name", a);
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_addressof(p: &mut Printer, op: Op) {
-    p.w(" ");
-    if let Some(a) = p.ctx.get_attr(op, "global_name") {
-        p.attr(a);
-    }
-    p.attr_dict(op, &["global_name"]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
 }
 
 /// The nearest symbol table op above `op` that is a module of LLVM.
@@ -3397,52 +3431,6 @@ fn canonicalize_func(p: &mut Parser, attrs: &mut Vec<(Symbol, Attribute)>, _: us
 }
 
 // ----- intrinsics -----
-
-/// The custom forms of the coroutine intrinsics: their operands, the
-/// attributes, then the result type if any (`coro.resume` has none).
-fn parse_intr(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let name = p.ctx.str(st.name).to_string();
-    let ops = p.parse_operand_list()?;
-    attr_dict(p, st)?;
-    let ptr = ty::i8_pointer(p.ctx);
-    let token = ty::token(p.ctx);
-    let i1 = p.i1_type();
-    let i32t = p.ctx.int_type(32);
-    let (ins, has_result): (Vec<Type>, bool) = match name.as_str() {
-        "llvm.intr.coro.id" => (vec![i32t, ptr, ptr, ptr], true),
-        "llvm.intr.coro.begin" => (vec![token, ptr], true),
-        "llvm.intr.coro.size" | "llvm.intr.coro.align" => (vec![], true),
-        "llvm.intr.coro.save" => (vec![ptr], true),
-        "llvm.intr.coro.suspend" => (vec![token, i1], true),
-        "llvm.intr.coro.end" => (vec![ptr, i1], true),
-        "llvm.intr.coro.free" => (vec![token, ptr], true),
-        "llvm.intr.coro.resume" | "llvm.intr.stackrestore" => (vec![ptr], false),
-        "llvm.intr.stacksave" => (vec![], true),
-        _ => (vec![], false),
-    };
-    let pos = ops.first().map_or(p.op_name_pos, |o| o.pos);
-    st.operands = resolve_at(p, st, &ops, &ins, pos)?;
-    if has_result {
-        let t = colon_type(p)?;
-        st.result_types.push(t);
-    }
-    Ok(())
-}
-
-fn print_intr(p: &mut Printer, op: Op) {
-    let ctx = p.ctx;
-    let ops = ctx.operands(op);
-    if !ops.is_empty() {
-        p.w(" ");
-        p.operands(ops);
-    }
-    p.attr_dict(op, &[]);
-    if let Some(&r) = ctx.results(op).first() {
-        p.w(" : ");
-        let t = ctx.value_type(r);
-        p.ty(t);
-    }
-}
 
 // ----- generic attribute dictionaries -----
 

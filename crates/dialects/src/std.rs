@@ -5,10 +5,10 @@
 //! and `tensor.splat`). Stored as `std.<name>` (see `edition::STD_ONLY`);
 //! ODS's checks and words as mlir-opt-13/14 state them.
 
+use crate::format::TypeClass;
 use crate::util::*;
 use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
-use mlir_async_syntax::{PResult, Parser};
 
 /// 13's one-operand float ops: `$operand attr-dict : type($result)`.
 macro_rules! unary_float_ops {
@@ -50,6 +50,48 @@ crate::op! {
     }
 }
 
+fn index(ctx: &mut Context) -> Type {
+    ctx.index_type()
+}
+
+crate::op! {
+    /// `std.rank` (13's `rank`).
+    pub struct RankOp = "std.rank" {
+        operands: [memrefOrTensor: One],
+        results: [result = Fixed(index)],
+        format: "$memrefOrTensor attr-dict `:` type($memrefOrTensor)",
+        infer: Spelled,
+    }
+}
+
+/// `AnyTypeOf<[AnyVector, AnyStaticShapeTensor]>`: the operand's type is
+/// the element type of it.
+static SPLAT_AGGREGATE: TypeClass = TypeClass {
+    is: |ctx, t| match ctx.kind(t) {
+        TypeKind::Vector { .. } => true,
+        TypeKind::Tensor { shape, .. } => shape.iter().all(Option::is_some),
+        _ => false,
+    },
+    short: None,
+    summary: "vector of any type values or statically shaped tensor of any type values",
+    cpp: None,
+};
+
+/// The element type of a vector or tensor (`TypesMatchWith`).
+fn element(ctx: &mut Context, t: Type) -> Option<Type> {
+    ctx.kind(t).element_type()
+}
+
+crate::op! {
+    /// `std.splat` (13 and 14's `splat`).
+    pub struct SplatOp = "std.splat" {
+        operands: [input: One = Like("aggregate", element)],
+        results: [aggregate = Class(&SPLAT_AGGREGATE)],
+        format: "$input attr-dict `:` type($aggregate)",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
     let float = |def: OpDef, n| {
         def.invariants(Invariants::new(Arity::Exactly(n), Arity::Exactly(1)))
@@ -62,13 +104,11 @@ pub fn ops() -> Vec<OpDef> {
         float(FloorFOp::def(), 1),
         float(CopySignOp::def(), 2),
         float(FmaFOp::def(), 3),
-        OpDef::new("std.rank")
-            .syntax(parse_rank, print_operand_attrs_type)
+        RankOp::def()
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_rank)
             .pure(),
-        OpDef::new("std.splat")
-            .syntax(parse_splat, print_result_typed)
+        SplatOp::def()
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_splat)
             .pure(),
@@ -96,14 +136,6 @@ fn verify_float(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-/// `rank %x attrs : T`.
-fn parse_rank(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
-    parse_operand_attrs_type(p, st, n)?;
-    let index = p.index_type();
-    st.result_types.push(index);
-    Ok(())
-}
-
 fn verify_rank(ctx: &Context, op: Op) -> Result<(), String> {
     let t = ctx.value_type(ctx.operands(op)[0]);
     if !matches!(
@@ -125,25 +157,6 @@ fn verify_rank(ctx: &Context, op: Op) -> Result<(), String> {
             tyname(ctx, rt)
         ));
     }
-    Ok(())
-}
-
-/// `splat %x attrs : T`, the operand typed by T's element type.
-fn parse_splat(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    let Some(elem) = p.ctx.kind(t).element_type() else {
-        return p.err(
-            p.op_name_pos,
-            format!(
-                "custom op 'std.splat' 'aggregate' must be vector of any type values or statically shaped tensor of any type values, but got '{}'",
-                tyname(p.ctx, t)
-            ),
-        );
-    };
-    st.operands.push(p.resolve_operand(&v, elem)?);
-    st.result_types.push(t);
     Ok(())
 }
 

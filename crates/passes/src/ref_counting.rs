@@ -225,7 +225,9 @@ impl Pass for RefCounting {
         let values = ref_counted_values(ctx, op)?;
         let mut s = State {
             live: ValueLiveness::new(),
-            order: OpOrder::new(),
+            // Shared with `-async-runtime-ref-counting-opt`, which
+            // usually follows.
+            order: pc.analyses.get::<OpOrder>(ctx, op),
             block_pos: block_positions(ctx, op),
         };
         for v in values {
@@ -248,9 +250,9 @@ impl Pass for RefCounting {
 }
 
 /// What the liveness-based pass keeps from one value to the next.
-struct State {
+struct State<'a> {
     live: ValueLiveness,
-    order: OpOrder,
+    order: &'a mut OpOrder,
     /// Each block's position in its region when the pass started (the
     /// blocks it adds have one successor, so they never diverge and need
     /// none; `u32::MAX` for them).
@@ -528,9 +530,9 @@ impl Pass for RefCountingOpt {
         // the module).
         let mut cancel: Vec<(Op, Op)> = vec![];
         let mut dropped: SecondaryMap<Op, bool> = Default::default();
-        let mut order = OpOrder::new();
+        let order = pc.analyses.get::<OpOrder>(ctx, op);
         for v in values {
-            cancellable_pairs(ctx, &mut order, v, &mut cancel, &mut dropped);
+            cancellable_pairs(ctx, order, v, &mut cancel, &mut dropped);
         }
         for (d, a) in cancel {
             ctx.erase_op(d)

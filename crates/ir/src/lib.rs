@@ -1455,6 +1455,22 @@ impl Context {
     pub fn region_parent(&self, r: Region) -> Option<Op> {
         self.regions[r].parent
     }
+    /// Whether region `r` is `ancestor` or nested in it (MLIR's
+    /// `Region::isAncestor`).
+    pub fn is_region_ancestor(&self, ancestor: Region, mut r: Region) -> bool {
+        loop {
+            if r == ancestor {
+                return true;
+            }
+            let Some(b) = self.regions[r].parent.and_then(|o| self.ops[o].parent) else {
+                return false;
+            };
+            let Some(p) = self.blocks[b].parent else {
+                return false;
+            };
+            r = p;
+        }
+    }
     /// The op whose region holds `op`.
     pub fn parent_op(&self, op: Op) -> Option<Op> {
         let b = self.ops[op].parent?;

@@ -34,9 +34,10 @@ use crate::{OptionKind, Pass, PassContext, PassInfo, PassOption};
 use mlir_async_dialects::build::FuncBuilder;
 use mlir_async_dialects::interfaces::Interfaces;
 use mlir_async_dialects::util::{segment_sizes, segments};
-use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
+use mlir_async_ir::fxhash::FxHashMap;
 use mlir_async_ir::*;
 use mlir_async_rewrite::fold::{constant_of, FoldResult, Folded};
+use mlir_async_rewrite::region::used_values_defined_above;
 use mlir_async_rewrite::{
     apply_patterns_and_fold_greedily, GreedyConfig, OpInterfaces, PatternSet, RewriteError,
     RewritePattern, Rewriter,
@@ -730,7 +731,7 @@ impl Lowering<'_, '_, '_> {
                 self.rw.ctx.replace_uses_if(orig, new, |c, u| {
                     c.parent_block(u.op)
                         .and_then(|b| c.parent_region(b))
-                        .is_some_and(|r| region_within(c, r, body))
+                        .is_some_and(|r| c.is_region_ancestor(body, r))
                 });
             }
         }
@@ -1247,46 +1248,4 @@ struct LoopNest<'c> {
     is_last: Vec<Option<Value>>,
     captures: &'c [Value],
     cap_args: &'c [Value],
-}
-
-/// Whether region `r` is `limit` or nested in it.
-fn region_within(ctx: &Context, mut r: Region, limit: Region) -> bool {
-    loop {
-        if r == limit {
-            return true;
-        }
-        let Some(b) = ctx.region_parent(r).and_then(|o| ctx.parent_block(o)) else {
-            return false;
-        };
-        let Some(p) = ctx.parent_region(b) else {
-            return false;
-        };
-        r = p;
-    }
-}
-
-/// The values used in `region` but defined outside it, in the order MLIR's
-/// `getUsedValuesDefinedAbove` finds them (ops in post-order, operands in
-/// order, each value once).
-fn used_values_defined_above(ctx: &Context, region: Region) -> Vec<Value> {
-    let mut seen = FxHashSet::default();
-    let mut out = vec![];
-    let mut visit = |o: Op| {
-        for &v in ctx.operands(o) {
-            let inside = ctx
-                .value_block(v)
-                .and_then(|b| ctx.parent_region(b))
-                .is_some_and(|r| region_within(ctx, r, region));
-            if !inside && seen.insert(v) {
-                out.push(v);
-            }
-        }
-    };
-    for b in ctx.region_blocks(region) {
-        for o in ctx.block_ops_iter(b) {
-            ctx.walk_post(o, &mut visit);
-            visit(o);
-        }
-    }
-    out
 }

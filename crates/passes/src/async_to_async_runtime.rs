@@ -97,42 +97,42 @@ struct CoroMachinery {
 mlir_async_ir::names! {
     /// The op and attribute names the pass builds and matches.
     struct Names {
-    arith_constant = "arith.constant",
-    arith_xori = "arith.xori",
-    // Functions with this unit attribute keep blocking awaits.
-    async_allowed_to_block = "async.allowed_to_block",
-    async_await = "async.await",
-    async_await_all = "async.await_all",
-    async_coro_begin = "async.coro.begin",
-    async_coro_end = "async.coro.end",
-    async_coro_free = "async.coro.free",
-    async_coro_id = "async.coro.id",
-    async_coro_save = "async.coro.save",
-    async_coro_suspend = "async.coro.suspend",
-    async_execute = "async.execute",
-    async_runtime_add_to_group = "async.runtime.add_to_group",
-    async_runtime_await = "async.runtime.await",
-    async_runtime_await_and_resume = "async.runtime.await_and_resume",
-    async_runtime_create = "async.runtime.create",
-    async_runtime_create_group = "async.runtime.create_group",
-    async_runtime_is_error = "async.runtime.is_error",
-    async_runtime_load = "async.runtime.load",
-    async_runtime_resume = "async.runtime.resume",
-    async_runtime_set_available = "async.runtime.set_available",
-    async_runtime_set_error = "async.runtime.set_error",
-    async_runtime_store = "async.runtime.store",
-    async_yield = "async.yield",
-    cf_assert = "cf.assert",
-    cf_br = "cf.br",
-    func_call = "func.call",
-    func_constant = "func.constant",
-    func_func = "func.func",
-    func_return = "func.return",
-    callee = "callee",
-    msg = "msg",
-    passthrough = "passthrough",
-    value = "value",
-}
+        arith_constant = "arith.constant",
+        arith_xori = "arith.xori",
+        // Functions with this unit attribute keep blocking awaits.
+        async_allowed_to_block = "async.allowed_to_block",
+        async_await = "async.await",
+        async_await_all = "async.await_all",
+        async_coro_begin = "async.coro.begin",
+        async_coro_end = "async.coro.end",
+        async_coro_free = "async.coro.free",
+        async_coro_id = "async.coro.id",
+        async_coro_save = "async.coro.save",
+        async_coro_suspend = "async.coro.suspend",
+        async_execute = "async.execute",
+        async_runtime_add_to_group = "async.runtime.add_to_group",
+        async_runtime_await = "async.runtime.await",
+        async_runtime_await_and_resume = "async.runtime.await_and_resume",
+        async_runtime_create = "async.runtime.create",
+        async_runtime_create_group = "async.runtime.create_group",
+        async_runtime_is_error = "async.runtime.is_error",
+        async_runtime_load = "async.runtime.load",
+        async_runtime_resume = "async.runtime.resume",
+        async_runtime_set_available = "async.runtime.set_available",
+        async_runtime_set_error = "async.runtime.set_error",
+        async_runtime_store = "async.runtime.store",
+        async_yield = "async.yield",
+        cf_assert = "cf.assert",
+        cf_br = "cf.br",
+        func_call = "func.call",
+        func_constant = "func.constant",
+        func_func = "func.func",
+        func_return = "func.return",
+        callee = "callee",
+        msg = "msg",
+        passthrough = "passthrough",
+        value = "value",
+    }
 }
 
 struct Lowering<'p, 'a> {
@@ -476,21 +476,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let dest = self.pc.ctx.successors(br)[0];
         self.ctx().erase_op(br).map_err(|m| IrError::new(loc, m))?;
         let cur = OpBuilder::at_end(coro.entry, loc);
-        let state_t = mlir_async_dialects::asyncd::types::coro_state(self.ctx());
-        let state = cur.create_value(
-            self.pc.ctx,
-            self.n.async_coro_save,
-            &[coro.handle],
-            state_t,
-            &[],
-        );
-        cur.create(
-            self.pc.ctx,
-            self.n.async_runtime_resume,
-            &[coro.handle],
-            &[],
-            &[],
-        );
+        let (ctx, n) = (&mut *self.pc.ctx, &*self.n);
+        let state_t = mlir_async_dialects::asyncd::types::coro_state(ctx);
+        let state = cur.create_value(ctx, n.async_coro_save, &[coro.handle], state_t, &[]);
+        cur.create(ctx, n.async_runtime_resume, &[coro.handle], &[], &[]);
         self.build_suspend(&cur, state, &coro, dest);
 
         // Replace the execute by a call of the outlined function.
@@ -531,14 +520,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
         args: &[Value],
         results: &[Type],
     ) -> Op {
-        let a = self.ctx().attr(AttrKind::SymbolRef(callee, vec![]));
-        b.create(
-            self.pc.ctx,
-            self.n.func_call,
-            args,
-            results,
-            &[(self.n.callee, a)],
-        )
+        let (ctx, n) = (&mut *self.pc.ctx, &*self.n);
+        let a = ctx.attr(AttrKind::SymbolRef(callee, vec![]));
+        b.create(ctx, n.func_call, args, results, &[(n.callee, a)])
     }
 
     fn build_suspend(&mut self, b: &OpBuilder, state: Value, coro: &CoroMachinery, resume: Block) {
@@ -559,49 +543,39 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .first_op(entry)
             .expect("entry block has a terminator");
         let original_entry = self.ctx().split_block(entry, first);
-        let (_, outs) = func_type(self.pc.ctx, func);
+        let (ctx, n) = (&mut *self.pc.ctx, &*self.n);
+        let (_, outs) = func_type(ctx, func);
         let cur = OpBuilder::at_end(entry, loc);
-        let token = cur.create_value(self.pc.ctx, self.n.async_runtime_create, &[], outs[0], &[]);
+        let token = cur.create_value(ctx, n.async_runtime_create, &[], outs[0], &[]);
         let mut return_values = vec![];
         for &t in &outs[1..] {
-            return_values.push(cur.create_value(
-                self.pc.ctx,
-                self.n.async_runtime_create,
-                &[],
-                t,
-                &[],
-            ));
+            return_values.push(cur.create_value(ctx, n.async_runtime_create, &[], t, &[]));
         }
-        let id_t = mlir_async_dialects::asyncd::types::coro_id(self.ctx());
-        let hdl_t = mlir_async_dialects::asyncd::types::coro_handle(self.ctx());
-        let id = cur.create_value(self.pc.ctx, self.n.async_coro_id, &[], id_t, &[]);
-        let handle = cur.create_value(self.pc.ctx, self.n.async_coro_begin, &[id], hdl_t, &[]);
-        cur.create_branch(self.pc.ctx, self.n.cf_br, &[], &[original_entry]);
+        let id_t = mlir_async_dialects::asyncd::types::coro_id(ctx);
+        let hdl_t = mlir_async_dialects::asyncd::types::coro_handle(ctx);
+        let id = cur.create_value(ctx, n.async_coro_id, &[], id_t, &[]);
+        let handle = cur.create_value(ctx, n.async_coro_begin, &[id], hdl_t, &[]);
+        cur.create_branch(ctx, n.cf_br, &[], &[original_entry]);
 
-        let cleanup = self.ctx().create_block(&[]);
-        let suspend = self.ctx().create_block(&[]);
-        self.ctx().append_block(body, cleanup);
-        self.ctx().append_block(body, suspend);
+        let cleanup = ctx.create_block(&[]);
+        let suspend = ctx.create_block(&[]);
+        ctx.append_block(body, cleanup);
+        ctx.append_block(body, suspend);
         let cur = OpBuilder::at_end(cleanup, loc);
-        cur.create(self.pc.ctx, self.n.async_coro_free, &[id, handle], &[], &[]);
-        cur.create_branch(self.pc.ctx, self.n.cf_br, &[], &[suspend]);
+        cur.create(ctx, n.async_coro_free, &[id, handle], &[], &[]);
+        cur.create_branch(ctx, n.cf_br, &[], &[suspend]);
         let cur = OpBuilder::at_end(suspend, loc);
-        cur.create(self.pc.ctx, self.n.async_coro_end, &[handle], &[], &[]);
+        cur.create(ctx, n.async_coro_end, &[handle], &[], &[]);
         let mut ret = vec![token];
         ret.extend(&return_values);
-        cur.create(self.pc.ctx, self.n.func_return, &ret, &[], &[]);
+        cur.create(ctx, n.func_return, &ret, &[], &[]);
 
-        for b in self.pc.ctx.region_blocks(body).to_vec() {
+        for b in ctx.region_blocks(body).to_vec() {
             if b == entry || b == cleanup || b == suspend {
                 continue;
             }
-            if self
-                .pc
-                .ctx
-                .last_op(b)
-                .is_some_and(|t| self.pc.ctx.is(t, self.n.async_yield))
-            {
-                OpBuilder::at_end(b, loc).create_branch(self.pc.ctx, self.n.cf_br, &[], &[cleanup]);
+            if ctx.last_op(b).is_some_and(|t| ctx.is(t, n.async_yield)) {
+                OpBuilder::at_end(b, loc).create_branch(ctx, n.cf_br, &[], &[cleanup]);
             }
         }
         let edition = self.pc.edition;

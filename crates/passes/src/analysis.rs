@@ -38,6 +38,9 @@ pub trait Analysis: Any {
     }
 }
 
+/// Unlike MLIR's, it numbers a block's ops once and never again: a pass
+/// that inserts ops into a block it asked about must not declare it
+/// preserved (one that only erases ops, as `cse`, may).
 impl Analysis for DominanceInfo {
     /// Dominator trees are built per region when first asked.
     fn compute(_: &Context, _: Op) -> Self {

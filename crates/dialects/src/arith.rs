@@ -110,7 +110,7 @@ crate::op! {
     pub struct CmpIOp = "arith.cmpi" {
         operands: [lhs: One, rhs: One],
         results: [result],
-        enums: [predicate = CMPI],
+        attrs: [predicate: Enum(CMPI)],
         format: "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
         infer: SameOperands(bool_like),
     }
@@ -122,7 +122,7 @@ crate::op! {
     pub struct CmpFOp = "arith.cmpf" {
         operands: [lhs: One, rhs: One],
         results: [result],
-        enums: [predicate = CMPF],
+        attrs: [predicate: Enum(CMPF)],
         format: "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
         infer: SameOperands(bool_like),
     }

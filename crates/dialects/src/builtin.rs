@@ -1,11 +1,81 @@
 //! `builtin.module` and the `func` dialect (`func`/`func.func`, `call`,
 //! `call_indirect`, `return`, `constant`).
 
+use crate::format::TypeClass;
 use crate::ods::{AttrClass, OperandKind, Shape, N};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
 use mlir_async_syntax::{Edition, PResult, Parser, Printer, RegionArg};
+
+crate::op! {
+    /// `builtin.unrealized_conversion_cast`: values seen as other types
+    /// until a conversion finishes.
+    pub struct UnrealizedConversionCastOp = "builtin.unrealized_conversion_cast" {
+        operands: [inputs: Variadic],
+        results: [outputs: Variadic],
+        format: "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `func.return` (13 and 14: `return`).
+    pub struct ReturnOp = "func.return" {
+        operands: [operands: Variadic],
+        results: [],
+        format: "attr-dict ($operands^ `:` type($operands))?",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `func.call` (13 and 14: `call`).
+    pub struct CallOp = "func.call" {
+        operands: [operands: Variadic],
+        results: [results: Variadic],
+        attrs: [callee: FlatSymbolRef],
+        format: "$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
+        infer: Spelled,
+    }
+}
+
+/// `FunctionType`.
+static FUNCTION: TypeClass = TypeClass {
+    is: |ctx, t| matches!(ctx.kind(t), TypeKind::Function(..)),
+    short: None,
+    summary: "function type",
+    cpp: true,
+};
+
+/// The inputs of a function type, as `call_indirect` passes them.
+fn callee_inputs(ctx: &Context, t: Type) -> Option<Vec<Type>> {
+    match ctx.kind(t) {
+        TypeKind::Function(ins, _) => Some(ins.clone()),
+        _ => None,
+    }
+}
+
+/// The results of a function type.
+fn callee_results(ctx: &Context, t: Type) -> Option<Vec<Type>> {
+    match ctx.kind(t) {
+        TypeKind::Function(_, outs) => Some(outs.clone()),
+        _ => None,
+    }
+}
+
+crate::op! {
+    /// `func.call_indirect` (13 and 14: `call_indirect`).
+    pub struct CallIndirectOp = "func.call_indirect" {
+        operands: [
+            callee: One = Class(&FUNCTION),
+            callee_operands: Variadic = LikeList("callee", callee_inputs),
+        ],
+        results: [results: Variadic = LikeList("callee", callee_results)],
+        format: "$callee `(` $callee_operands `)` attr-dict `:` type($callee)",
+        infer: Spelled,
+    }
+}
 
 pub fn ops() -> Vec<OpDef> {
     let mut module = OpDef::new("builtin.module")
@@ -18,8 +88,7 @@ pub fn ops() -> Vec<OpDef> {
     module.traits.symbol_table = true;
     module.traits.no_terminator = true;
     module.traits.graph_region = true;
-    let mut unrealized = OpDef::new("builtin.unrealized_conversion_cast")
-        .syntax(parse_unrealized_cast, print_unrealized_cast);
+    let mut unrealized = UnrealizedConversionCastOp::def();
     unrealized.traits.pure = true;
     vec![
         module,
@@ -37,20 +106,17 @@ pub fn ops() -> Vec<OpDef> {
             .isolated()
             .symbol()
             .verify(verify_func),
-        OpDef::new("func.return")
+        ReturnOp::def()
             .parents(&["func.func"])
             .pure()
             .return_like()
-            .syntax(parse_return, print_return)
             .terminator()
             .verify(verify_return),
-        OpDef::new("func.call")
+        CallOp::def()
             .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).attrs(&[("callee", AttrClass::SymRef)]))
-            .syntax(parse_call, print_call)
             .verify(verify_call),
-        OpDef::new("func.call_indirect")
-            .shape(Shape::new(N::AtLeast(1), N::AtLeast(0)).kinds(&[(0, OperandKind::Function)]))
-            .syntax(parse_call_indirect, print_call_indirect),
+        CallIndirectOp::def()
+            .shape(Shape::new(N::AtLeast(1), N::AtLeast(0)).kinds(&[(0, OperandKind::Function)])),
         OpDef::new("func.constant")
             .shape(
                 Shape::new(N::Exactly(0), N::Exactly(1)).attrs(&[("value", AttrClass::FlatSymRef)]),
@@ -61,24 +127,6 @@ pub fn ops() -> Vec<OpDef> {
             .pure()
             .names(|_, _, _, set| set(0, "f")),
     ]
-}
-
-/// `%a, %b : A, B to X, Y {attrs}` (ODS: `($inputs^ : type($inputs))?
-/// to type($outputs) attr-dict`).
-fn parse_unrealized_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    parse_operands_and_types(p, &mut st.operands)?;
-    p.expect_keyword("to")?;
-    st.result_types = p.parse_type_list_no_parens()?;
-    attr_dict(p, st)
-}
-
-fn print_unrealized_cast(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    print_operands_and_types(p, ops);
-    p.w(" to ");
-    let outs = types_of(p.ctx, p.ctx.results(op));
-    p.types(&outs);
-    p.attr_dict(op, &[]);
 }
 
 fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -401,17 +449,6 @@ fn verify_func(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_return(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    attr_dict(p, st)?;
-    parse_operands_and_types(p, &mut st.operands)
-}
-
-fn print_return(p: &mut Printer, op: Op) {
-    p.attr_dict(op, &[]);
-    let ops = p.ctx.operands(op);
-    print_operands_and_types(p, ops);
-}
-
 fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
     let Some(f) = ctx.parent_op(op) else {
         return Ok(());
@@ -441,56 +478,6 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn parse_call(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let (root, nested) = p.parse_symbol_ref_parts()?;
-    let r = p.ctx.sym(&root);
-    let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
-    let callee = p.ctx.attr(AttrKind::SymbolRef(r, n));
-    let s = p.static_sym("callee");
-    st.attrs.push((s, callee));
-    p.expect("(")?;
-    let ops = p.parse_operand_list_pending()?;
-    p.expect(")")?;
-    attr_dict(p, st)?;
-    p.expect(":")?;
-    let tpos = p.pos;
-    let t = p.parse_type()?;
-    let TypeKind::Function(ins, outs) = p.ctx.kind(t) else {
-        return p.err(tpos, "expected function type");
-    };
-    // The inputs go ahead of the results in `st.result_types` while the
-    // operands resolve against them: no copies of the lists.
-    let nins = ins.len();
-    st.result_types.extend_from_slice(ins);
-    st.result_types.extend_from_slice(outs);
-    let nops = p.pending(ops).len();
-    if nops != nins {
-        let pos = p.pending(ops).first().map(|o| o.pos).unwrap_or(p.pos);
-        return p.err(pos, format!("{nops} operands present, but expected {nins}"));
-    }
-    p.resolve_pending(ops, &st.result_types[..nins], &mut st.operands)?;
-    st.result_types.drain(..nins);
-    Ok(())
-}
-
-fn print_call(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let c = p
-        .ctx
-        .get_attr(op, "callee")
-        .expect("verified call has a callee");
-    p.attr(c);
-    p.w("(");
-    let ops = p.ctx.operands(op);
-    p.operands(ops);
-    p.w(")");
-    p.attr_dict(op, &["callee"]);
-    p.w(" : ");
-    let ins = types_of(p.ctx, ops);
-    let outs = types_of(p.ctx, p.ctx.results(op));
-    p.functional_type(&ins, &outs);
 }
 
 fn verify_call(ctx: &Context, op: Op) -> Result<(), String> {
@@ -576,44 +563,6 @@ fn verify_func_constant(ctx: &Context, op: Op) -> Result<(), String> {
         return Err("reference to function with mismatched type".into());
     }
     Ok(())
-}
-
-/// `: (A) -> B`: the type and its inputs and results.
-fn colon_function_type(p: &mut Parser) -> PResult<(Type, Vec<Type>, Vec<Type>)> {
-    p.expect(":")?;
-    let tpos = p.pos;
-    let t = p.parse_type()?;
-    match p.ctx.kind(t).clone() {
-        TypeKind::Function(ins, outs) => Ok((t, ins, outs)),
-        _ => p.err(tpos, "expected function type"),
-    }
-}
-
-fn parse_call_indirect(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let callee = p.parse_operand_ref()?;
-    p.expect("(")?;
-    let ops = p.parse_operand_list()?;
-    p.expect(")")?;
-    attr_dict(p, st)?;
-    let (t, ins, outs) = colon_function_type(p)?;
-    let mut v = vec![p.resolve_operand(&callee, t)?];
-    v.extend(resolve(p, &ops, &ins)?);
-    st.operands = v;
-    st.result_types = outs;
-    Ok(())
-}
-
-fn print_call_indirect(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w("(");
-    p.operands(&ops[1..]);
-    p.w(")");
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.ty(t);
 }
 
 fn parse_func_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

@@ -1,5 +1,6 @@
 //! The `cf` dialect (`br`, `cond_br`, `assert` of `std` before 15).
 
+use crate::format::{CArg, Custom, Frame, Var, View};
 use crate::ods::{AttrClass, Shape, N};
 use crate::util::*;
 use crate::OpDef;
@@ -7,24 +8,74 @@ use mlir_async_ir::*;
 use mlir_async_rewrite::{Builder, RewriteError};
 use mlir_async_syntax::{PResult, Parser, Printer};
 
+fn i1(ctx: &mut Context) -> Type {
+    ctx.int_type(1)
+}
+
+crate::op! {
+    /// `cf.br` (13 and 14: `br`): jumps to a block with its arguments.
+    pub struct BranchOp = "cf.br" {
+        operands: [destOperands: Variadic],
+        results: [],
+        successors: [dest],
+        format: "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `cf.cond_br` (13 and 14: `cond_br`).
+    pub struct CondBranchOp = "cf.cond_br" {
+        operands: [
+            condition: One = Fixed(i1),
+            trueDestOperands: Variadic,
+            falseDestOperands: Variadic,
+        ],
+        results: [],
+        successors: [trueDest, falseDest],
+        format: "$condition `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `cf.assert` (13 and 14: `assert`).
+    pub struct AssertOp = "cf.assert" {
+        operands: [arg: One = Fixed(i1)],
+        results: [],
+        attrs: [msg: Str],
+        format: "$arg `,` $msg attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `cf.switch` (13 and 14: `switch`).
+    pub struct SwitchOp = "cf.switch" {
+        operands: [flag: One, defaultOperands: Variadic, caseOperands: Variadic],
+        results: [],
+        attrs: [case_values: Any, case_operand_segments: Any],
+        successors: [defaultDestination, caseDestinations: Variadic],
+        customs: [SWITCH_OP_CASES],
+        format: "$flag `:` type($flag) `,` `[` `\\n` custom<SwitchOpCases>(ref(type($flag)), $defaultDestination, $defaultOperands, type($defaultOperands), $case_values, $caseDestinations, $caseOperands, type($caseOperands)) `]` attr-dict",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
     vec![
-        OpDef::new("cf.br")
+        BranchOp::def()
             .shape(Shape::new(N::AtLeast(0), N::Exactly(0)).successors(1))
             .successor_operands(successor_operand_range)
-            .syntax(parse_br, print_br)
             .terminator(),
-        OpDef::new("cf.cond_br")
+        CondBranchOp::def()
             .shape(Shape::new(N::AtLeast(1), N::Exactly(0)).successors(2))
             .successor_operands(successor_operand_range)
-            .syntax(parse_cond_br, print_cond_br)
             .terminator(),
-        OpDef::new("cf.assert")
-            .shape(Shape::new(N::Exactly(1), N::Exactly(0)).attrs(&[("msg", AttrClass::Str)]))
-            .syntax(parse_assert, print_assert),
-        OpDef::new("cf.switch")
+        AssertOp::def()
+            .shape(Shape::new(N::Exactly(1), N::Exactly(0)).attrs(&[("msg", AttrClass::Str)])),
+        SwitchOp::def()
             .successor_operands(successor_operand_range)
-            .syntax(parse_switch, print_switch)
             .verify(verify_switch)
             .terminator(),
     ]
@@ -153,77 +204,6 @@ pub fn build_cond_br(
     ctx.build(ip, st)
 }
 
-fn parse_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let (b, args) = p.parse_successor_and_args()?;
-    st.successors = vec![b];
-    st.operands = args;
-    attr_dict(p, st)
-}
-
-fn print_br(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let b = p.ctx.successors(op)[0];
-    let args = p.ctx.operands(op);
-    p.successor_with_args(b, args);
-    p.attr_dict(op, &[]);
-}
-
-fn parse_cond_br(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let c = p.parse_operand_ref()?;
-    let i1 = p.i1_type();
-    let c = p.resolve_operand(&c, i1)?;
-    p.expect(",")?;
-    let (t, targs) = p.parse_successor_and_args()?;
-    p.expect(",")?;
-    let (f, fargs) = p.parse_successor_and_args()?;
-    let seg = segment_sizes(p.ctx, &[1, targs.len(), fargs.len()]);
-    st.operands.push(c);
-    st.operands.extend(targs);
-    st.operands.extend(fargs);
-    st.successors = vec![t, f];
-    let s = p.ctx.sym("operand_segment_sizes");
-    st.attrs.push((s, seg));
-    attr_dict(p, st)
-}
-
-fn print_cond_br(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w(", ");
-    let succ = p.ctx.successors(op);
-    for (i, &dest) in succ.iter().enumerate().take(2) {
-        if i == 1 {
-            p.w(", ");
-        }
-        let r = successor_operand_range(p.ctx, op, i);
-        p.successor_with_args(dest, &ops[r]);
-    }
-    p.attr_dict(op, &["operand_segment_sizes"]);
-}
-
-fn parse_assert(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let c = p.parse_operand_ref()?;
-    let i1 = p.i1_type();
-    st.operands.push(p.resolve_operand(&c, i1)?);
-    p.expect(",")?;
-    let m = p.string_lit_bytes()?;
-    let a = p.ctx.bytes_attr(&m);
-    let s = p.ctx.sym("msg");
-    st.attrs.push((s, a));
-    attr_dict(p, st)
-}
-
-fn print_assert(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let c = p.ctx.operand(op, 0);
-    p.operand(c);
-    p.w(", ");
-    let m = p.ctx.get_attr(op, "msg").expect("assert has a message");
-    p.attr(m);
-    p.attr_dict(op, &["msg"]);
-}
-
 /// The operand counts of `cf.switch`'s cases (`case_operand_segments`).
 fn switch_case_sizes(ctx: &Context, op: Op) -> Option<Vec<usize>> {
     let a = ctx.get_attr(op, "case_operand_segments")?;
@@ -273,27 +253,44 @@ fn switch_case_values(ctx: &Context, op: Op) -> Option<Vec<i128>> {
     }
 }
 
-/// `%flag : T, [ default: ^bb(args), 1: ^bb(args), ... ]`, one form in
-/// 14 and 15 (13 spells the op `switch` and is read the same way).
-fn parse_switch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let flag = p.parse_operand_ref()?;
-    p.expect(":")?;
-    let tpos = p.pos;
-    let ft = p.parse_type()?;
-    let width = match p.ctx.kind(ft) {
-        TypeKind::Integer(w, _) => *w,
-        _ => return p.err(tpos, "expected integer value"),
+/// `custom<SwitchOpCases>(ref(type($flag)), $defaultDestination,
+/// $defaultOperands, type($defaultOperands), $case_values,
+/// $caseDestinations, $caseOperands, type($caseOperands))`:
+/// `default: ^bb(args), 1: ^bb(args), ...`, one form in every generation.
+const SWITCH_OP_CASES: Custom = Custom {
+    name: "SwitchOpCases",
+    parse: parse_switch_cases,
+    print: print_switch_cases,
+};
+
+/// The operand groups of `cf.switch`.
+const DEFAULT_OPERANDS: usize = 1;
+const CASE_OPERANDS: usize = 2;
+
+fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, _: &[CArg]) -> PResult<()> {
+    let ft = fr.types(p, Var::Operand(0)).first().copied();
+    let Some(width) = ft.and_then(|t| match p.ctx.kind(t) {
+        TypeKind::Integer(w, _) => Some(*w),
+        _ => None,
+    }) else {
+        return p.err_here("expected integer value");
     };
-    let flag = p.resolve_operand(&flag, ft)?;
-    p.expect(",")?;
-    p.expect("[")?;
-    p.expect_keyword("default")?;
+    p.skip_ws();
+    let at = p.pos;
+    if !p.eat_keyword("default") {
+        let d = <SwitchOp as crate::format::Declared>::decl();
+        return crate::format::op_err(p, d, at, "expected 'default'");
+    }
     p.expect(":")?;
-    let (default, dargs) = p.parse_successor_and_args()?;
+    let default = p.parse_successor()?;
+    fr.st.successors.push(default);
+    fr.begin_group(p, DEFAULT_OPERANDS, at);
+    let mut default_types = vec![];
+    successor_operands(p, fr, DEFAULT_OPERANDS, &mut default_types)?;
     let mut values = vec![];
-    let mut dests = vec![];
-    let mut case_args: Vec<Value> = vec![];
     let mut sizes = vec![];
+    let mut case_types = vec![];
+    fr.begin_group(p, CASE_OPERANDS, at);
     while p.eat(",") {
         p.skip_ws();
         let vpos = p.pos;
@@ -304,19 +301,15 @@ fn parse_switch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
             _ => return p.err(vpos, "expected integer value"),
         };
         p.expect(":")?;
-        let (b, args) = p.parse_successor_and_args()?;
+        let b = p.parse_successor()?;
+        let before = fr.operand_count(CASE_OPERANDS);
+        successor_operands(p, fr, CASE_OPERANDS, &mut case_types)?;
         values.push(DenseElem::Int(sign_extend(v as i64 as i128, width)));
-        dests.push(b);
-        sizes.push(args.len());
-        case_args.extend(args);
+        fr.st.successors.push(b);
+        sizes.push(fr.operand_count(CASE_OPERANDS) - before);
     }
-    p.expect("]")?;
-    let seg = segment_sizes(p.ctx, &[1, dargs.len(), case_args.len()]);
-    st.operands.push(flag);
-    st.operands.extend(dargs);
-    st.operands.extend(case_args);
-    st.successors.push(default);
-    st.successors.extend(dests);
+    fr.set_types(p, Var::Operand(DEFAULT_OPERANDS), &default_types);
+    fr.set_types(p, Var::Operand(CASE_OPERANDS), &case_types);
     let i32t = p.ctx.int_type(32);
     let n = sizes.len();
     let splat = sizes.iter().all(|&s| s == sizes[0]);
@@ -336,8 +329,8 @@ fn parse_switch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
     });
     let cases = p.ctx.attr(AttrKind::Dense(seg_elems, tt, splat));
     let s = p.ctx.sym("case_operand_segments");
-    st.attrs.push((s, cases));
-    if n > 0 {
+    fr.st.attrs.push((s, cases));
+    if let (true, Some(ft)) = (n > 0, ft) {
         let vt = p.ctx.ty(TypeKind::Vector {
             shape: vec![n as i64],
             scalable: 0,
@@ -349,11 +342,34 @@ fn parse_switch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()
         }
         let a = p.ctx.attr(AttrKind::Dense(values, vt, splat));
         let s = p.ctx.sym("case_values");
-        st.attrs.push((s, a));
+        fr.st.attrs.push((s, a));
     }
-    let s = p.ctx.sym("operand_segment_sizes");
-    st.attrs.push((s, seg));
-    attr_dict(p, st)
+    Ok(())
+}
+
+/// `(%a, %b : T, U)` after a successor, if there: the operands into
+/// group `g`, their types onto `types`.
+fn successor_operands(
+    p: &mut Parser,
+    fr: &mut Frame,
+    g: usize,
+    types: &mut Vec<Type>,
+) -> PResult<()> {
+    if !p.eat("(") {
+        return Ok(());
+    }
+    // `parseOperandList`: none at all is a list too.
+    if p.peek() == b'%' {
+        loop {
+            fr.parse_operand(p, g)?;
+            if !p.eat(",") {
+                break;
+            }
+        }
+    }
+    p.expect(":")?;
+    types.extend(p.parse_type_list_no_parens()?);
+    p.expect(")")
 }
 
 /// `v`'s low `width` bits read as a signed number (how dense attributes
@@ -366,19 +382,17 @@ fn sign_extend(v: i128, width: u32) -> i128 {
     (v << shift) >> shift
 }
 
-fn print_switch(p: &mut Printer, op: Op) {
+fn print_switch_cases(p: &mut Printer, v: &View, _: &[CArg]) {
+    let op = v.op;
     let ops = p.ctx.operands(op);
     let succ = p.ctx.successors(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w(" : ");
-    let ft = p.ctx.value_type(ops[0]);
-    p.ty(ft);
-    p.w(", [");
-    p.newline_indented(2);
-    p.w("default: ");
+    let (Some(&flag), Some(&default)) = (ops.first(), succ.first()) else {
+        return;
+    };
+    p.w("  default: ");
     let r = successor_operand_range(p.ctx, op, 0);
-    p.successor_with_args(succ[0], &ops[r]);
+    p.successor_with_args(default, &ops[r]);
+    let ft = p.ctx.value_type(flag);
     let width = p.ctx.kind(ft).bit_width().unwrap_or(64);
     let values = switch_case_values(p.ctx, op).unwrap_or_default();
     for (i, v) in values.iter().enumerate() {
@@ -398,15 +412,6 @@ fn print_switch(p: &mut Printer, op: Op) {
     if !values.is_empty() {
         p.newline_indented(0);
     }
-    p.w("]");
-    p.attr_dict(
-        op,
-        &[
-            "case_operand_segments",
-            "case_values",
-            "operand_segment_sizes",
-        ],
-    );
 }
 
 /// What ODS and `SwitchOp::verify` check, in their order and words; the

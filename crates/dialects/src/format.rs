@@ -5,31 +5,96 @@
 //! compiled once into [`Elem`]s, and one parser and one printer serve
 //! every such op. The printer follows the spacing rules of MLIR's
 //! generated printers (`OpFormatGen.cpp`: a space before each element
-//! except after `(`, `[`, `{`, `<`, and none before `,`, `)`, `]`, ...),
-//! so the output is byte-identical to theirs; the parser reports what the
-//! generated parsers report (`expected ','`, the enum keyword message).
+//! except after `(`, `[`, `{`, `<`, and none before `,`, `)`, `]`, ...;
+//! decided from the elements before, so once per format, optional groups
+//! included), so the output is byte-identical to theirs; the parser
+//! reports what the generated parsers report (`expected ','`, the enum
+//! keyword message, `N operands present, but expected M`, `invalid kind
+//! of type specified`).
 //!
-//! Types not spelled in the format are inferred as ODS infers them from
-//! the op's traits ([`Infer`]): `SameOperandsAndResultType`, or operands
-//! of one type and a result computed from it.
+//! What a format may hold, as ODS spells it: literals (`` `,` ``, `` `to` ``,
+//! `` ` ` ``, ``` `` ```, `` `\n` ``), `$operand`, `$attribute`,
+//! `$successor`, `$region`, `operands`, `attr-dict`,
+//! `attr-dict-with-keyword`, `type($x)` (a list for a variadic `$x`;
+//! `type(operands)`, `type(results)`), `qualified(type($x))`,
+//! `functional-type(a, b)`, `custom<Name>(args)` (a Rust hook, see
+//! [`Custom`]), and optional groups `(... $anchor^ ...)?`, printed when
+//! the anchor is present and parsed when their first element is.
+//!
+//! Types not spelled in the format come, as ODS infers them, from the
+//! operand's or result's declared type ([`Ty::Fixed`] for a buildable
+//! type such as `Index`, [`Ty::Like`] for `TypesMatchWith`) or from the
+//! op's traits ([`Infer`]: `SameOperandsAndResultType`, or operands of
+//! one type and a result computed from it). Ops with more than one
+//! optional or variadic operand group get `operand_segment_sizes`
+//! (`AttrSizedOperandSegments`).
 
-use crate::util::attr_dict;
-use mlir_async_ir::{AttrKind, Context, Op, OperationState, Type, Value};
+use crate::util::{attr_dict, attr_dict_kw};
+use mlir_async_ir::{
+    AttrKind, Attribute, Block, Context, DenseElem, Op, OperationState, Type, Value,
+};
 use mlir_async_syntax::{PResult, Parser, Printer};
 
-/// How many values an operand or result stands for.
+/// How many values an operand or result (or blocks a successor) stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
     One,
+    /// Zero or one (`Optional<...>`).
+    Optional,
     /// Any number (`Variadic<...>`), written as a comma-separated list.
     Variadic,
 }
 
+/// What ODS knows of an operand's or result's type beyond the format.
+#[derive(Clone, Copy)]
+pub enum Ty {
+    /// Any type: spelled by a `type(...)` directive or inferred ([`Infer`]).
+    Any,
+    /// A type of one C++ class (`AnyMemRef`, `Async_ValueType`): checked
+    /// where a `type(...)` directive reads it.
+    Class(&'static TypeClass),
+    /// A buildable type (`Index`, `I1`, `Async_GroupType`): never spelled.
+    Fixed(fn(&mut Context) -> Type),
+    /// `TypesMatchWith`: computed from the type of the operand or result
+    /// named (`None`: not of the kind the computation needs).
+    Like(&'static str, fn(&mut Context, Type) -> Option<Type>),
+    /// `TypesMatchWith` of a variadic group: one type per value, all
+    /// computed from the type named (a callee's inputs or results).
+    LikeList(&'static str, fn(&Context, Type) -> Option<Vec<Type>>),
+}
+
+/// A type constraint the parser checks. With a C++ class (`cpp`), 14's
+/// and 15's parsers read the type as that class and report any other
+/// kind where it is; a class defined in ODS (an `AttrOrTypeDef` with its
+/// own printer) prints and reads its short form (`<f32>` for
+/// `!async.value<f32>`) where `short` says so. A type another one is
+/// computed from (`TypesMatchWith`) is checked against the constraint
+/// where it is read, in the verifier's words, at the op's name (13 only
+/// so).
+pub struct TypeClass {
+    pub is: fn(&Context, Type) -> bool,
+    pub short: Option<ShortForm>,
+    /// The constraint's words (`memref of any type values`).
+    pub summary: &'static str,
+    /// Whether ODS names a C++ class for it (`AnyMemRef`: `MemRefType`;
+    /// `AnyRankedOrUnrankedMemRef`: none).
+    pub cpp: bool,
+}
+
+/// The short form of a type: `print` writes it and says whether it did
+/// (a generation may print the full type); `parse` reads it where the
+/// type does not start with `!`.
+#[derive(Clone, Copy)]
+pub struct ShortForm {
+    pub print: fn(&mut Printer, Type) -> bool,
+    pub parse: fn(&mut Parser) -> PResult<Type>,
+}
+
 /// Where the types the format does not spell come from (ODS infers them
-/// from the op's traits).
+/// from the op's traits), for operands and results declared [`Ty::Any`].
 #[derive(Clone, Copy)]
 pub enum Infer {
-    /// Every type is spelled by a `type(...)` directive.
+    /// Every such type is spelled by a `type(...)` directive.
     Spelled,
     /// `SameOperandsAndResultType`: the one spelled type is every
     /// operand's and result's type.
@@ -39,29 +104,110 @@ pub enum Infer {
     SameOperands(fn(&mut Context, Type) -> Type),
 }
 
-/// What ODS knows of an op's custom form: its operands and results in
-/// order, its enum attributes (stored as `i64`, spelled as keywords) and
-/// the format that arranges them.
+/// An operand, result, successor or region as ODS declares it.
+#[derive(Clone, Copy)]
+pub struct Arg {
+    pub name: &'static str,
+    pub count: Count,
+    pub ty: Ty,
+}
+
+/// What kind of attribute `$name` stands for: how it is read and printed.
+#[derive(Clone, Copy)]
+pub enum AttrC {
+    /// `I64EnumAttr`: stored as `i64`, spelled as the keyword of its value.
+    Enum(&'static [&'static str]),
+    /// An `I64EnumAttr` that gained cases: a generation has the first
+    /// `n(edition)` (read as the parser's evidence says).
+    EnumUpTo(
+        &'static [&'static str],
+        fn(mlir_async_syntax::Edition) -> usize,
+    ),
+    /// `UnitAttr`, the anchor of an optional group: present when the
+    /// group is.
+    Unit,
+    /// `StrAttr`: a string literal.
+    Str,
+    /// `SymbolNameAttr`: `@name`, stored as a string.
+    SymbolName,
+    /// `FlatSymbolRefAttr`: `@name`.
+    FlatSymbolRef,
+    /// An attribute of a buildable type (`I64Attr`, `IndexAttr`): printed
+    /// without it, read with it.
+    Typed(fn(&mut Context) -> Type),
+    /// Any attribute, printed with its type.
+    Any,
+    /// Not present unless written: the group it anchors is left out.
+    Optional(&'static AttrC),
+}
+
+/// An attribute the format spells (or derives: `attr-dict` leaves it out).
+#[derive(Clone, Copy)]
+pub struct AttrDecl {
+    pub name: &'static str,
+    pub kind: AttrC,
+}
+
+/// What ODS knows of an op's custom form: its operands, results,
+/// attributes, successors and regions in order, and the format that
+/// arranges them.
 pub struct Decl {
     pub name: &'static str,
-    pub operands: &'static [(&'static str, Count)],
-    pub results: &'static [&'static str],
-    /// Enum attributes: the name and the keyword of each stored value.
-    pub enums: &'static [(&'static str, &'static [&'static str])],
+    pub operands: &'static [Arg],
+    pub results: &'static [Arg],
+    pub attrs: &'static [AttrDecl],
+    pub successors: &'static [Arg],
+    pub regions: &'static [Arg],
     pub format: &'static str,
     pub infer: Infer,
-    /// `custom<Name>(attr-dict)` directives: the name, and the Rust
-    /// parser and printer that stand for ODS's `parseName` / `printName`.
+    /// `custom<Name>(...)` directives: the name, and the Rust parser and
+    /// printer that stand for ODS's `parseName` / `printName`.
     pub customs: &'static [Custom],
 }
 
-/// A custom directive over the attribute dictionary: reads the
-/// attributes into the state; prints the op's attributes but the elided.
+impl Decl {
+    /// `AttrSizedOperandSegments`: more than one operand group that is
+    /// not a single value.
+    pub fn segmented(&self) -> bool {
+        self.operands
+            .iter()
+            .filter(|a| a.count != Count::One)
+            .count()
+            > 1
+    }
+}
+
+/// A `custom<Name>(args)` directive: `parse` reads what it stands for
+/// into the [`Frame`] (operands, types, attributes), `print` writes it
+/// from the op ([`View`]); both get the directive's arguments.
 #[derive(Clone, Copy)]
 pub struct Custom {
     pub name: &'static str,
-    pub parse: fn(&mut Parser, &mut OperationState) -> PResult<()>,
-    pub print: fn(&mut Printer, Op, &[&'static str]),
+    pub parse: fn(&mut Parser, &mut Frame, &[CArg]) -> PResult<()>,
+    pub print: fn(&mut Printer, &View, &[CArg]),
+}
+
+/// A variable of the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Var {
+    Operand(usize),
+    Result(usize),
+    Attr(usize),
+    Successor(usize),
+    Region(usize),
+}
+
+/// An argument of a custom directive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CArg {
+    Var(Var),
+    /// `type($x)`
+    Type(Var),
+    /// `ref(type($x))`, `ref($x)`: read before, not read again.
+    Ref(Var),
+    /// `ref(type($x))`
+    RefType(Var),
+    AttrDict,
 }
 
 /// One element of a compiled format.
@@ -69,16 +215,37 @@ pub struct Custom {
 pub enum Elem {
     /// `` `,` ``, `` `to` ``: punctuation or a keyword.
     Literal(Lit),
-    /// `attr-dict`: the attributes the format does not spell.
-    AttrDict,
-    /// `$x` for an operand (by index in [`Decl::operands`]).
+    /// `` ` ` `` (a space) or ``` `` ``` (none).
+    Space(bool),
+    /// `` `\n` ``
+    Newline,
+    /// `attr-dict`, `attr-dict-with-keyword`: the attributes the format
+    /// does not spell.
+    AttrDict {
+        keyword: bool,
+    },
+    /// `$x` for an operand group (by index in [`Decl::operands`]).
     Operand(usize),
-    /// `$x` for an enum attribute (by index in [`Decl::enums`]).
-    Enum(usize),
-    /// `type($x)` of an operand or result.
+    /// `operands`: every operand, one list.
+    Operands,
+    /// `$x` for an attribute (by index in [`Decl::attrs`]).
+    Attr(usize),
+    Successor(usize),
+    Region(usize),
+    /// `type(...)` of an operand or result.
     Type(TypeOf),
-    /// `custom<Name>(attr-dict)` (by index in [`Decl::customs`]).
-    Custom(usize),
+    /// `functional-type(a, b)`.
+    FunctionalType(TypeOf, TypeOf),
+    /// `custom<Name>(...)` (by index in [`Decl::customs`]; its arguments
+    /// are `Format::args[from..to]`).
+    Custom(usize, u16, u16),
+    /// `(...)?`: the next `len` elements, printed when element `anchor`
+    /// (an index into the elements) is present, parsed when the first of
+    /// them is.
+    Optional {
+        len: u16,
+        anchor: u16,
+    },
 }
 
 /// A literal with what the printer and parser need of it decided once.
@@ -111,23 +278,30 @@ impl Lit {
 pub enum TypeOf {
     Operand(usize),
     Result(usize),
+    /// `operands`
+    Operands,
+    /// `results`
+    Results,
 }
 
-/// Operands and results a format may type one by one.
-const MAX_TYPED: usize = 8;
+/// Operand groups, and result groups, a format may have.
+const MAX_GROUPS: usize = 12;
 
 /// A format compiled against its [`Decl`].
 #[derive(Debug)]
 pub struct Format {
     pub elems: Vec<Elem>,
+    /// The arguments of the custom directives.
+    pub args: Vec<CArg>,
     /// What is printed before each element (a space or nothing), and for
     /// a literal the literal too: `OpFormatGen`'s spacing depends only on
     /// the elements before, so it is decided here once.
     prefixes: Vec<String>,
-    /// Attributes `attr-dict` leaves out: those the format spells.
+    /// Attributes `attr-dict` leaves out: those the format spells, and
+    /// the segment sizes.
     elided: Vec<&'static str>,
-    /// The operands are read in their declared order and share the one
-    /// spelled type: they resolve in one sweep of the parser's stack.
+    /// Every operand is one value of the one spelled type, read in the
+    /// declared order: they resolve in one sweep of the parser's stack.
     one_sweep: bool,
 }
 
@@ -136,115 +310,422 @@ pub struct Format {
 #[derive(Debug, PartialEq, Eq)]
 pub struct FormatError(pub String);
 
-/// Compiles `d.format`: each `$name` must be a declared operand or enum
-/// attribute, each operand appear once, and `attr-dict` once.
-pub fn compile(d: &Decl) -> Result<Format, FormatError> {
-    let err = |m: String| Err(FormatError(format!("{}: {m}", d.name)));
-    let mut elems = vec![];
-    let mut rest = d.format.trim_start();
-    let mut seen_operands = vec![false; d.operands.len()];
-    let mut attr_dicts = 0;
-    while !rest.is_empty() {
-        let (elem, after) = if let Some(r) = rest.strip_prefix('`') {
-            let Some(end) = r.find('`') else {
-                return err("unterminated literal".into());
-            };
-            if end == 0 {
-                return err("empty literal".into());
+/// The format's text, one token at a time.
+struct Lexer<'d> {
+    d: &'d Decl,
+    rest: &'static str,
+}
+
+impl Lexer<'_> {
+    fn err<T>(&self, m: impl std::fmt::Display) -> Result<T, FormatError> {
+        Err(FormatError(format!("{}: {m}", self.d.name)))
+    }
+    fn skip(&mut self) {
+        self.rest = self.rest.trim_start();
+    }
+    fn eat(&mut self, s: &str) -> bool {
+        self.skip();
+        match self.rest.strip_prefix(s) {
+            Some(r) => {
+                self.rest = r;
+                true
             }
-            (Elem::Literal(Lit::new(&r[..end])), &r[end + 1..])
-        } else if let Some(r) = rest.strip_prefix("custom<") {
-            let Some((name, r)) = r.split_once(">(attr-dict)") else {
-                return err("custom<Name> takes (attr-dict)".into());
-            };
-            let Some(i) = d.customs.iter().position(|c| c.name == name) else {
-                return err(format!("custom<{name}>: no such directive"));
-            };
-            attr_dicts += 1;
-            (Elem::Custom(i), r)
-        } else if let Some(r) = rest.strip_prefix("attr-dict") {
-            attr_dicts += 1;
-            (Elem::AttrDict, r)
-        } else if let Some(r) = rest.strip_prefix("type(") {
-            let Some(end) = r.find(')') else {
-                return err("unclosed type(".into());
-            };
-            let Some(name) = r[..end].trim().strip_prefix('$') else {
-                return err("type(...) takes a $variable".into());
-            };
-            let t = if let Some(i) = d.operands.iter().position(|(n, _)| *n == name) {
-                TypeOf::Operand(i)
-            } else if let Some(i) = d.results.iter().position(|n| *n == name) {
-                TypeOf::Result(i)
-            } else {
-                return err(format!("type(${name}): no such operand or result"));
-            };
-            (Elem::Type(t), &r[end + 1..])
-        } else if let Some(r) = rest.strip_prefix('$') {
-            let end = r
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(r.len());
-            let name = &r[..end];
-            if let Some(i) = d.operands.iter().position(|(n, _)| *n == name) {
-                if std::mem::replace(&mut seen_operands[i], true) {
-                    return err(format!("${name} appears twice"));
-                }
-                (Elem::Operand(i), &r[end..])
-            } else if let Some(i) = d.enums.iter().position(|(n, _)| *n == name) {
-                (Elem::Enum(i), &r[end..])
-            } else {
-                return err(format!("${name}: no such operand or attribute"));
-            }
+            None => false,
+        }
+    }
+    fn expect(&mut self, s: &str) -> Result<(), FormatError> {
+        if self.eat(s) {
+            Ok(())
         } else {
-            return err(format!("unexpected '{rest}'"));
+            self.err(format!("expected '{s}' at '{}'", self.rest))
+        }
+    }
+    /// `$name`, as a variable of the declaration.
+    fn var(&mut self) -> Result<Var, FormatError> {
+        self.skip();
+        let Some(r) = self.rest.strip_prefix('$') else {
+            return self.err(format!("expected a $variable at '{}'", self.rest));
+        };
+        let end = r
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(r.len());
+        let name = &r[..end];
+        self.rest = &r[end..];
+        let d = self.d;
+        let find = |args: &[Arg]| args.iter().position(|a| a.name == name);
+        if let Some(i) = find(d.operands) {
+            Ok(Var::Operand(i))
+        } else if let Some(i) = find(d.results) {
+            Ok(Var::Result(i))
+        } else if let Some(i) = d.attrs.iter().position(|a| a.name == name) {
+            Ok(Var::Attr(i))
+        } else if let Some(i) = find(d.successors) {
+            Ok(Var::Successor(i))
+        } else if let Some(i) = find(d.regions) {
+            Ok(Var::Region(i))
+        } else {
+            self.err(format!("${name}: no such operand, result or attribute"))
+        }
+    }
+    /// The argument of `type(...)`: `$x`, `operands` or `results`.
+    fn type_of(&mut self) -> Result<TypeOf, FormatError> {
+        if self.eat("operands") {
+            return Ok(TypeOf::Operands);
+        }
+        if self.eat("results") {
+            return Ok(TypeOf::Results);
+        }
+        match self.var()? {
+            Var::Operand(i) => Ok(TypeOf::Operand(i)),
+            Var::Result(i) => Ok(TypeOf::Result(i)),
+            v => self.err(format!("type({v:?}): not an operand or result")),
+        }
+    }
+    /// `type(x)` or `qualified(type(x))`.
+    fn type_directive(&mut self) -> Result<TypeOf, FormatError> {
+        if self.eat("qualified(") {
+            let t = self.type_directive()?;
+            self.expect(")")?;
+            return Ok(t);
+        }
+        self.expect("type(")?;
+        let t = self.type_of()?;
+        self.expect(")")?;
+        Ok(t)
+    }
+}
+
+/// Compiles `d.format`: each `$name` must be declared, each operand
+/// appear once, `attr-dict` once, and every type be spelled or known.
+pub fn compile(d: &Decl) -> Result<Format, FormatError> {
+    let mut lx = Lexer { d, rest: d.format };
+    let mut elems = vec![];
+    let mut args = vec![];
+    // Where the optional group being read starts, and its anchor.
+    let mut group: Option<(usize, Option<usize>)> = None;
+    loop {
+        lx.skip();
+        if lx.rest.is_empty() {
+            break;
+        }
+        if lx.eat("(") {
+            if group.is_some() {
+                return lx.err("optional groups do not nest");
+            }
+            group = Some((elems.len(), None));
+            elems.push(Elem::Optional { len: 0, anchor: 0 });
+            continue;
+        }
+        if lx.eat(")") {
+            let Some((start, anchor)) = group.take() else {
+                return lx.err("')' outside an optional group");
+            };
+            lx.expect("?")?;
+            let Some(anchor) = anchor else {
+                return lx.err("an optional group needs an anchor (^)");
+            };
+            if elems.len() == start + 1 {
+                return lx.err("empty optional group");
+            }
+            elems[start] = Elem::Optional {
+                len: (elems.len() - start - 1) as u16,
+                anchor: anchor as u16,
+            };
+            continue;
+        }
+        let elem = if let Some(r) = lx.rest.strip_prefix('`') {
+            let Some(end) = r.find('`') else {
+                return lx.err("unterminated literal");
+            };
+            let text = &r[..end];
+            lx.rest = &r[end + 1..];
+            match text {
+                "" => Elem::Space(false),
+                " " => Elem::Space(true),
+                "\\n" => Elem::Newline,
+                _ => Elem::Literal(Lit::new(text)),
+            }
+        } else if lx.eat("custom<") {
+            let Some((name, r)) = lx.rest.split_once(">(") else {
+                return lx.err("custom<Name> takes (arguments)");
+            };
+            lx.rest = r;
+            let Some(i) = d.customs.iter().position(|c| c.name == name) else {
+                return lx.err(format!("custom<{name}>: no such directive"));
+            };
+            let from = args.len();
+            loop {
+                let a = if lx.eat("attr-dict") {
+                    CArg::AttrDict
+                } else if lx.eat("ref(") {
+                    let a = if lx.eat("type(") {
+                        let v = lx.var()?;
+                        lx.expect(")")?;
+                        CArg::RefType(v)
+                    } else {
+                        CArg::Ref(lx.var()?)
+                    };
+                    lx.expect(")")?;
+                    a
+                } else if lx.eat("type(") {
+                    let v = lx.var()?;
+                    lx.expect(")")?;
+                    CArg::Type(v)
+                } else {
+                    CArg::Var(lx.var()?)
+                };
+                args.push(a);
+                if !lx.eat(",") {
+                    break;
+                }
+            }
+            lx.expect(")")?;
+            Elem::Custom(i, from as u16, args.len() as u16)
+        } else if lx.eat("attr-dict-with-keyword") {
+            Elem::AttrDict { keyword: true }
+        } else if lx.eat("attr-dict") {
+            Elem::AttrDict { keyword: false }
+        } else if lx.eat("functional-type(") {
+            let a = lx.type_of()?;
+            lx.expect(",")?;
+            let b = lx.type_of()?;
+            lx.expect(")")?;
+            Elem::FunctionalType(a, b)
+        } else if lx.rest.starts_with("type(") || lx.rest.starts_with("qualified(") {
+            Elem::Type(lx.type_directive()?)
+        } else if lx.eat("operands") {
+            Elem::Operands
+        } else {
+            match lx.var()? {
+                Var::Operand(i) => Elem::Operand(i),
+                Var::Attr(i) => Elem::Attr(i),
+                Var::Successor(i) => Elem::Successor(i),
+                Var::Region(i) => Elem::Region(i),
+                Var::Result(_) => return lx.err("a result is spelled only by type(...)"),
+            }
         };
         elems.push(elem);
-        rest = after.trim_start();
+        if lx.eat("^") {
+            match &mut group {
+                Some((_, a @ None)) => *a = Some(elems.len() - 1),
+                Some(_) => return lx.err("two anchors in one group"),
+                None => return lx.err("an anchor outside an optional group"),
+            }
+        }
     }
-    if attr_dicts != 1 {
-        return err("needs one attr-dict".into());
+    if group.is_some() {
+        return lx.err("unclosed optional group");
     }
-    if d.operands.len() + d.results.len() > MAX_TYPED {
-        return err(format!("more than {MAX_TYPED} operands and results"));
-    }
-    if matches!(d.infer, Infer::Spelled) && d.operands.iter().any(|(_, c)| *c == Count::Variadic) {
-        return err("a variadic operand's types must be inferred".into());
-    }
-    if d.operands
+    check(d, &lx, &elems, &args)?;
+    let elided = elided_attrs(d);
+    let prefixes = prefixes(d, &elems);
+    let spelled_types = elems
         .iter()
-        .filter(|(_, c)| *c == Count::Variadic)
+        .filter(|e| matches!(e, Elem::Type(_) | Elem::FunctionalType(..)))
+        .count();
+    let mut order = elems.iter().filter_map(|e| match e {
+        Elem::Operand(i) => Some(*i),
+        _ => None,
+    });
+    let in_order = order.by_ref().enumerate().all(|(k, i)| k == i);
+    let one_sweep = in_order
+        && !matches!(d.infer, Infer::Spelled)
+        && spelled_types == 1
+        && !elems.iter().any(|e| matches!(e, Elem::Custom(..)))
+        && d.operands
+            .iter()
+            .all(|a| a.count == Count::One && matches!(a.ty, Ty::Any));
+    Ok(Format {
+        elems,
+        args,
+        prefixes,
+        elided,
+        one_sweep,
+    })
+}
+
+/// What a well-formed declared format satisfies.
+fn check(d: &Decl, lx: &Lexer, elems: &[Elem], args: &[CArg]) -> Result<(), FormatError> {
+    let attr_dicts = elems
+        .iter()
+        .filter(|e| matches!(e, Elem::AttrDict { .. }))
         .count()
-        > 1
-    {
-        return err("more than one variadic operand (segment sizes are not supported)".into());
+        + args.iter().filter(|a| **a == CArg::AttrDict).count();
+    if attr_dicts != 1 {
+        return lx.err("needs one attr-dict");
     }
-    if let Some(i) = seen_operands.iter().position(|s| !s) {
-        return err(format!("operand ${} is not in the format", d.operands[i].0));
+    if d.operands.len() > MAX_GROUPS || d.results.len() > MAX_GROUPS {
+        return lx.err(format!("more than {MAX_GROUPS} operands or results"));
     }
-    let spelled = |t: TypeOf| elems.contains(&Elem::Type(t));
-    let complete = match d.infer {
-        Infer::Spelled => {
-            (0..d.operands.len()).all(|i| spelled(TypeOf::Operand(i)))
-                && (0..d.results.len()).all(|i| spelled(TypeOf::Result(i)))
+    // Each operand read once: by `$x`, by `operands`, or by a custom
+    // directive.
+    let all = elems.contains(&Elem::Operands);
+    let mut seen = vec![false; d.operands.len()];
+    let custom_vars = args.iter().filter_map(|a| match a {
+        CArg::Var(Var::Operand(i)) => Some(*i),
+        _ => None,
+    });
+    let format_vars = elems.iter().filter_map(|e| match e {
+        Elem::Operand(i) => Some(*i),
+        _ => None,
+    });
+    for i in format_vars.chain(custom_vars) {
+        if all || std::mem::replace(&mut seen[i], true) {
+            return lx.err(format!("${} appears twice", d.operands[i].name));
         }
-        Infer::AllSame | Infer::SameOperands(_) => {
-            elems.iter().filter(|e| matches!(e, Elem::Type(_))).count() == 1
-        }
-    };
-    if !complete {
-        return err("the format does not give every type".into());
     }
-    let elided = elems
+    if all {
+        if d.operands.iter().filter(|a| a.count != Count::One).count() > 1 {
+            return lx.err("`operands` with more than one variable group");
+        }
+    } else if let Some(i) = seen.iter().position(|s| !s) {
+        return lx.err(format!(
+            "operand ${} is not in the format",
+            d.operands[i].name
+        ));
+    }
+    // Successors and regions in their declared order.
+    let succs: Vec<usize> = elems
         .iter()
         .filter_map(|e| match e {
-            Elem::Enum(i) => Some(d.enums[*i].0),
+            Elem::Successor(i) => Some(*i),
             _ => None,
         })
         .collect();
+    let custom_successors = args
+        .iter()
+        .any(|a| matches!(a, CArg::Var(Var::Successor(_))));
+    if !custom_successors
+        && (succs != (0..d.successors.len()).collect::<Vec<_>>()
+            || d.successors.iter().any(|s| s.count != Count::One))
+    {
+        return lx.err("each successor once, in order, one block each");
+    }
+    let regions: Vec<usize> = elems
+        .iter()
+        .filter_map(|e| match e {
+            Elem::Region(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    let custom_regions = args.iter().any(|a| matches!(a, CArg::Var(Var::Region(_))));
+    if !custom_regions && regions != (0..d.regions.len()).collect::<Vec<_>>() {
+        return lx.err("each region once, in order");
+    }
+    // Optional groups: an anchor that can be absent, a first element
+    // that says whether the group is there.
+    let mut i = 0;
+    while i < elems.len() {
+        if let Elem::Optional { len, anchor } = elems[i] {
+            let absent_ok = match elems[anchor as usize] {
+                Elem::Operand(k) => d.operands[k].count != Count::One,
+                Elem::Attr(k) => matches!(d.attrs[k].kind, AttrC::Unit | AttrC::Optional(_)),
+                Elem::Type(TypeOf::Result(k)) => d.results[k].count != Count::One,
+                Elem::Type(TypeOf::Operand(k)) => d.operands[k].count != Count::One,
+                Elem::Region(_) | Elem::Successor(_) => true,
+                _ => false,
+            };
+            if !absent_ok {
+                return lx.err("an anchor must be optional or variadic");
+            }
+            let first = (i + 1..i + 1 + len as usize)
+                .find(|&k| !matches!(elems[k], Elem::Space(_) | Elem::Newline))
+                .unwrap_or(i + 1);
+            let first_ok = match elems[first] {
+                Elem::Literal(_) | Elem::Operand(_) | Elem::Region(_) | Elem::Successor(_) => true,
+                Elem::Type(TypeOf::Result(k)) => d.results[k].count == Count::Optional,
+                Elem::Attr(k) => matches!(
+                    d.attrs[k].kind,
+                    AttrC::Optional(AttrC::Str | AttrC::SymbolName)
+                ),
+                _ => false,
+            };
+            if !first_ok {
+                return lx.err("an optional group starts with a literal or a variable");
+            }
+            i += 1 + len as usize;
+            continue;
+        }
+        i += 1;
+    }
+    // Unit attributes stand only for the group they anchor.
+    for (k, e) in elems.iter().enumerate() {
+        if let Elem::Attr(a) = e {
+            if matches!(d.attrs[*a].kind, AttrC::Unit)
+                && !elems
+                    .iter()
+                    .any(|g| matches!(g, Elem::Optional { anchor, .. } if *anchor as usize == k))
+            {
+                return lx.err("a unit attribute must anchor an optional group");
+            }
+        }
+    }
+    // Every type spelled or known.
+    for (i, a) in d.operands.iter().enumerate() {
+        if !type_known(d, elems, args, Var::Operand(i), 0) {
+            return lx.err(format!("the type of ${} is not known", a.name));
+        }
+    }
+    for (i, a) in d.results.iter().enumerate() {
+        if !type_known(d, elems, args, Var::Result(i), 0) {
+            return lx.err(format!("the type of result ${} is not known", a.name));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the format gives the type of an operand or result: spelled,
+/// set by a custom directive, fixed, matched with a known type, or
+/// inferred from the one spelled type.
+fn type_known(d: &Decl, elems: &[Elem], args: &[CArg], v: Var, depth: usize) -> bool {
+    let (arg, t, all) = match v {
+        Var::Operand(i) => (&d.operands[i], TypeOf::Operand(i), TypeOf::Operands),
+        Var::Result(i) => (&d.results[i], TypeOf::Result(i), TypeOf::Results),
+        _ => return false,
+    };
+    let spelled = elems.iter().any(|e| match *e {
+        Elem::Type(u) => u == t || u == all,
+        Elem::FunctionalType(a, b) => a == t || b == t || a == all || b == all,
+        _ => false,
+    }) || args.contains(&CArg::Type(v));
+    if spelled {
+        return true;
+    }
+    match arg.ty {
+        Ty::Fixed(_) => true,
+        Ty::Like(src, _) | Ty::LikeList(src, _) => {
+            let src = var_named(d, src);
+            depth < 4 && src.is_some_and(|s| type_known(d, elems, args, s, depth + 1))
+        }
+        Ty::Any | Ty::Class(_) => {
+            !matches!(d.infer, Infer::Spelled)
+                && elems
+                    .iter()
+                    .any(|e| matches!(e, Elem::Type(_) | Elem::FunctionalType(..)))
+        }
+    }
+}
+
+/// The attributes `attr-dict` leaves out: every declared one (those the
+/// format spells, and those it derives, as a `VariadicOfVariadic`'s
+/// segments), and the operand segment sizes.
+fn elided_attrs(d: &Decl) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = d.attrs.iter().map(|a| a.name).collect();
+    if d.segmented() {
+        out.push("operand_segment_sizes");
+    }
+    out
+}
+
+/// `OpFormatGen`'s spacing, element by element: what is written before
+/// each (for a literal, with the literal).
+fn prefixes(d: &Decl, elems: &[Elem]) -> Vec<String> {
     let mut prefixes = vec![];
     let (mut space, mut after_punct) = (true, false);
-    for e in &elems {
+    for e in elems {
         prefixes.push(match e {
+            // A unit attribute anchoring its group prints nothing.
+            Elem::Attr(a) if matches!(d.attrs[*a].kind, AttrC::Unit) => String::new(),
             Elem::Literal(l) => {
                 let before = if after_punct {
                     l.space_after_punct
@@ -256,7 +737,12 @@ pub fn compile(d: &Decl) -> Result<Format, FormatError> {
                 after_punct = !l.keyword;
                 format!("{lead}{}", l.text)
             }
-            Elem::AttrDict => {
+            Elem::Space(s) => {
+                (space, after_punct) = (false, !s);
+                if *s { " " } else { "" }.to_string()
+            }
+            Elem::Newline | Elem::Optional { .. } => String::new(),
+            Elem::AttrDict { .. } => {
                 after_punct = false;
                 String::new()
             }
@@ -267,26 +753,7 @@ pub fn compile(d: &Decl) -> Result<Format, FormatError> {
             }
         });
     }
-    // A literal takes the space of the element after it: one write
-    // (`, ` before `$rhs`) instead of two.
-    for i in 1..elems.len() {
-        if matches!(elems[i - 1], Elem::Literal(_)) && !matches!(elems[i], Elem::Literal(_)) {
-            let next = std::mem::take(&mut prefixes[i]);
-            prefixes[i - 1].push_str(&next);
-        }
-    }
-    let mut order = elems.iter().filter_map(|e| match e {
-        Elem::Operand(i) => Some(*i),
-        _ => None,
-    });
-    let in_order = order.by_ref().enumerate().all(|(k, i)| k == i);
-    let one_sweep = in_order && !matches!(d.infer, Infer::Spelled);
-    Ok(Format {
-        elems,
-        prefixes,
-        elided,
-        one_sweep,
-    })
+    prefixes
 }
 
 /// An op whose custom form is declared: implemented by [`op!`](crate::op).
@@ -306,213 +773,961 @@ pub fn print<T: Declared>(p: &mut Printer, op: Op) {
     print_with(T::decl(), T::format(), p, op)
 }
 
-/// Where one operand's references sit on the parser's pending stack.
+/// Where one operand group's references sit on the parser's pending
+/// stack, and where it was read (for errors about it).
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    start: usize,
-    end: usize,
+    start: u32,
+    end: u32,
+    pos: u32,
+    set: bool,
 }
 
-fn parse_with(d: &Decl, f: &Format, p: &mut Parser, st: &mut OperationState) -> PResult<()> {
-    let base = p.pending(0).len();
-    let r = parse_elems(d, f, p, st, base);
-    p.drop_pending(base);
-    r
+impl Slot {
+    fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
 }
 
-fn parse_elems(
-    d: &Decl,
+/// The types given to a group, on the parser's stack of pending types.
+#[derive(Clone, Copy, Default)]
+struct Span {
+    start: u32,
+    end: u32,
+    set: bool,
+}
+
+/// What the parser has read of an op so far: where each operand group's
+/// references sit on the parser's pending stack, the types given to each
+/// operand and result group (on its stack of pending types), and the
+/// state being built (attributes, successors, regions). Custom
+/// directives read into it.
+pub struct Frame<'s> {
+    pub st: &'s mut OperationState,
+    decl: &'static Decl,
+    slots: [Slot; MAX_GROUPS],
+    /// The `operands` directive's list.
+    all: Slot,
+    operand_types: [Span; MAX_GROUPS],
+    result_types: [Span; MAX_GROUPS],
+    /// `type(operands)`, `type(results)`, `functional-type(...)`'s lists.
+    all_operand_types: Span,
+    all_result_types: Span,
+    /// The first type spelled: what [`Infer`] reads.
+    first: Option<Type>,
+    /// Where the op's name starts (`parser.getNameLoc()`).
+    pub name_pos: usize,
+}
+
+impl Frame<'_> {
+    /// Gives operand or result group `v` the types `tys`.
+    pub fn set_types(&mut self, p: &mut Parser, v: Var, tys: &[Type]) {
+        let start = p.pending_types(0).len();
+        for &t in tys {
+            p.push_pending_type(t);
+        }
+        self.first = self.first.or(tys.first().copied());
+        let span = Span {
+            start: start as u32,
+            end: (start + tys.len()) as u32,
+            set: true,
+        };
+        match v {
+            Var::Operand(i) => self.operand_types[i] = span,
+            Var::Result(i) => self.result_types[i] = span,
+            _ => {}
+        }
+    }
+    /// The types given to group `v` so far (`ref(type($x))`).
+    pub fn types<'p>(&self, p: &'p Parser, v: Var) -> &'p [Type] {
+        let span = match v {
+            Var::Operand(i) => self.operand_types[i],
+            Var::Result(i) => self.result_types[i],
+            _ => Span::default(),
+        };
+        if !span.set {
+            return &[];
+        }
+        &p.pending_types(0)[span.start as usize..span.end as usize]
+    }
+    /// Starts group `g` here, reported at `pos` (a custom directive's
+    /// groups: its operands are read after each other).
+    pub fn begin_group(&mut self, p: &mut Parser, g: usize, pos: usize) {
+        let at = p.pending(0).len() as u32;
+        self.slots[g] = Slot {
+            start: at,
+            end: at,
+            pos: pos as u32,
+            set: true,
+        };
+    }
+    /// Reads one operand reference into group `g` (its references must
+    /// be read one after the other).
+    pub fn parse_operand(&mut self, p: &mut Parser, g: usize) -> PResult<()> {
+        p.skip_ws();
+        let pos = p.pos;
+        let mark = p.parse_operand_pending()?;
+        let s = &mut self.slots[g];
+        if !s.set {
+            *s = Slot {
+                start: mark as u32,
+                end: mark as u32,
+                pos: pos as u32,
+                set: true,
+            };
+        }
+        s.end = (mark + 1) as u32;
+        Ok(())
+    }
+    /// Marks group `g` read (with no operands, if none were read).
+    pub fn close_group(&mut self, p: &mut Parser, g: usize) {
+        if !self.slots[g].set {
+            let at = p.pending(0).len() as u32;
+            self.slots[g] = Slot {
+                start: at,
+                end: at,
+                pos: p.pos as u32,
+                set: true,
+            };
+        }
+    }
+    /// The name of attribute `a` of the op.
+    pub fn attr_name(&self, a: usize) -> &'static str {
+        self.decl.attrs[a].name
+    }
+    /// The number of operands read into group `g`.
+    pub fn operand_count(&self, g: usize) -> usize {
+        self.slots[g].len()
+    }
+}
+
+fn parse_with(
+    d: &'static Decl,
     f: &Format,
     p: &mut Parser,
     st: &mut OperationState,
-    base: usize,
 ) -> PResult<()> {
-    // Nearly every op has at most three operands and one spelled type.
-    let mut slots = [Slot::default(); 4];
-    let mut more_slots = vec![];
-    let mut types: [Option<Type>; MAX_TYPED] = [None; MAX_TYPED];
-    let mut spelled: Option<Type> = None;
-    for e in &f.elems {
-        match *e {
-            Elem::Literal(l) => {
-                if l.keyword {
-                    p.expect_keyword(l.text)?;
-                } else {
-                    p.expect(l.text)?;
-                }
-            }
-            Elem::AttrDict => attr_dict(p, st)?,
-            Elem::Custom(i) => (d.customs[i].parse)(p, st)?,
-            Elem::Operand(i) => {
-                let start = match d.operands[i].1 {
-                    Count::One => p.parse_operand_pending()?,
-                    Count::Variadic => p.parse_operand_list_pending()?,
-                };
-                let slot = Slot {
-                    start,
-                    end: start + p.pending(start).len(),
-                };
-                if i < slots.len() {
-                    slots[i] = slot;
-                } else {
-                    more_slots.resize(i - slots.len() + 1, Slot::default());
-                    more_slots[i - slots.len()] = slot;
-                }
-            }
-            Elem::Enum(i) => {
-                let (name, keywords) = d.enums[i];
-                p.skip_ws();
-                let pos = p.pos;
-                // A string that does not lex (unterminated, a bad escape)
-                // is the lexer's error, as upstream reports it, before any
-                // word is looked at.
-                let quoted = p.peek() == b'"';
-                let word = if quoted {
-                    Some(p.string_lit_bytes()?)
-                } else {
-                    p.ident().map(|w| w.as_bytes().to_vec())
-                };
-                let found = word
-                    .as_deref()
-                    .and_then(|w| keywords.iter().position(|&k| k.as_bytes() == w));
-                let Some(k) = found else {
-                    // Named as the generation spells it (13's `std.cmpi`).
-                    let op_name = mlir_async_syntax::edition::generic_name(
-                        d.name,
-                        p.seen.unwrap_or(mlir_async_syntax::Edition::V15),
-                    );
-                    // A string is read as a string attribute first, then
-                    // looked up: upstream names the attribute it read.
-                    if let (true, Some(w)) = (quoted, &word) {
-                        let mut text = String::new();
-                        mlir_async_syntax::printer::print_string_bytes(w, &mut text);
-                        return p.err(
-                            pos,
-                            format!(
-                                "custom op '{op_name}' invalid {name} attribute specification: {text}"
-                            ),
-                        );
-                    }
-                    return p.err(
-                        pos,
-                        format!(
-                            "custom op '{op_name}' expected string or keyword containing one of the following enum values for attribute '{name}' [{}]",
-                            keywords.join(", ")
-                        ),
-                    );
-                };
-                let a = p.memo_attr(name, k as u64, |ctx| {
-                    let i64t = ctx.int_type(64);
-                    ctx.int_attr(k as i128, i64t)
-                });
-                let s = p.static_sym(name);
-                st.attrs.push((s, a));
-            }
-            Elem::Type(t) => {
-                let ty = p.parse_type()?;
-                spelled = Some(ty);
-                let k = match t {
-                    TypeOf::Operand(i) => i,
-                    TypeOf::Result(i) => d.operands.len() + i,
-                };
-                if k < types.len() {
-                    types[k] = Some(ty);
-                }
-            }
-        }
-    }
-    let slot = |i: usize| {
-        if i < slots.len() {
-            slots[i]
-        } else {
-            more_slots[i - slots.len()]
-        }
+    let obase = p.pending(0).len();
+    let tbase = p.pending_types(0).len();
+    let mut fr = Frame {
+        st,
+        decl: d,
+        slots: [Slot::default(); MAX_GROUPS],
+        all: Slot::default(),
+        operand_types: [Span::default(); MAX_GROUPS],
+        result_types: [Span::default(); MAX_GROUPS],
+        all_operand_types: Span::default(),
+        all_result_types: Span::default(),
+        first: None,
+        name_pos: name_start(p),
     };
-    let type_of = |k: usize| -> Option<Type> {
-        match d.infer {
-            Infer::Spelled => types.get(k).copied().flatten(),
-            Infer::AllSame | Infer::SameOperands(_) => spelled,
-        }
-    };
-    if f.one_sweep {
-        let Some(ty) = spelled else {
-            return p.err_here(format!("custom op '{}' has no type", d.name));
-        };
-        let first = if d.operands.is_empty() {
-            p.pending(0).len()
-        } else {
-            slot(0).start
-        };
-        p.resolve_pending_same(first, ty, &mut st.operands)?;
+    let r = parse_elems(d, f, p, &mut fr).and_then(|()| resolve(d, f, p, &mut fr, obase));
+    p.drop_pending(obase);
+    p.drop_pending_types(tbase);
+    r
+}
+
+/// Where the op's name starts: the parser stands right after it when a
+/// custom parser begins.
+fn name_start(p: &mut Parser) -> usize {
+    let b = p.source_bytes();
+    let mut at = p.pos.min(b.len());
+    while at > 0 && (b[at - 1].is_ascii_alphanumeric() || b"_.$".contains(&b[at - 1])) {
+        at -= 1;
     }
-    for i in 0..d.operands.len() {
-        if f.one_sweep {
-            break;
+    at
+}
+
+/// The generation the input has shown so far (a legacy `func`: 14 at
+/// least; nothing: 15).
+fn evidence(p: &Parser) -> mlir_async_syntax::Edition {
+    use mlir_async_syntax::Edition;
+    p.seen.unwrap_or(if p.saw_legacy_func {
+        Edition::V14
+    } else {
+        Edition::V15
+    })
+}
+
+/// An error of the op's parser, as MLIR's `OpAsmParser::emitError`
+/// words it: `custom op 'name' ...`, the name as the generation spells it.
+pub fn op_err<T>(p: &Parser, d: &Decl, pos: usize, msg: impl std::fmt::Display) -> PResult<T> {
+    let name = mlir_async_syntax::edition::generic_name(d.name, evidence(p));
+    p.err(pos, format!("custom op '{name}' {msg}"))
+}
+
+fn parse_elems(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame) -> PResult<()> {
+    let mut i = 0;
+    while i < f.elems.len() {
+        if let Elem::Optional { len, .. } = f.elems[i] {
+            let end = i + 1 + len as usize;
+            // Whitespace first decides nothing (`(`` `[` $x^ `]`)?`).
+            let first = (i + 1..end)
+                .find(|&k| !matches!(f.elems[k], Elem::Space(_) | Elem::Newline))
+                .unwrap_or(i + 1);
+            if parse_first(d, f, p, fr, f.elems[first])? {
+                for &e in &f.elems[first + 1..end] {
+                    parse_elem(d, f, p, fr, e)?;
+                }
+            }
+            i = end;
+            continue;
         }
-        let Slot { start, end } = slot(i);
-        let Some(ty) = type_of(i) else {
-            return p.err_here(format!(
-                "custom op '{}' has too many typed operands",
-                d.name
-            ));
-        };
-        for j in start..end {
-            let u = p.pending(base)[j - base];
-            let v = p.resolve_operand(&u, ty)?;
-            st.operands.push(v);
-        }
-    }
-    for i in 0..d.results.len() {
-        let ty = match (d.infer, spelled) {
-            (Infer::SameOperands(result_of), Some(t)) => result_of(p.ctx, t),
-            _ => match type_of(d.operands.len() + i) {
-                Some(t) => t,
-                None => return p.err_here(format!("custom op '{}' has too many results", d.name)),
-            },
-        };
-        st.result_types.push(ty);
+        parse_elem(d, f, p, fr, f.elems[i])?;
+        i += 1;
     }
     Ok(())
 }
 
+/// Reads the first element of an optional group if it is there; says
+/// whether the group is (ODS's `parseOptional...`).
+fn parse_first(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> PResult<bool> {
+    let present = match e {
+        Elem::Literal(l) => {
+            return Ok(if l.keyword {
+                p.eat_keyword(l.text)
+            } else {
+                p.eat(l.text)
+            })
+        }
+        Elem::Operand(g) if d.operands[g].count == Count::Variadic => {
+            parse_elem(d, f, p, fr, e)?;
+            return Ok(fr.slots[g].len() > 0);
+        }
+        Elem::Operand(_) => p.peek() == b'%',
+        Elem::Region(_) => p.peek() == b'{',
+        Elem::Successor(_) => p.peek() == b'^',
+        Elem::Attr(a) => match d.attrs[a].kind {
+            AttrC::Optional(AttrC::Str) => p.peek() == b'"',
+            AttrC::Optional(AttrC::SymbolName) => p.peek() == b'@',
+            _ => false,
+        },
+        _ => false,
+    };
+    if present {
+        parse_elem(d, f, p, fr, e)?;
+    } else if let Elem::Operand(g) = e {
+        fr.close_group(p, g);
+    }
+    Ok(present)
+}
+
+fn parse_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> PResult<()> {
+    match e {
+        Elem::Literal(l) => {
+            if !l.keyword {
+                return p.expect(l.text);
+            }
+            // `parseKeyword` reports through the op's parser, where the
+            // next token is.
+            if !p.eat_keyword(l.text) {
+                p.skip_ws();
+                return op_err(p, d, p.pos, format!("expected '{}'", l.text));
+            }
+            Ok(())
+        }
+        Elem::Space(_) | Elem::Newline | Elem::Optional { .. } => Ok(()),
+        Elem::AttrDict { keyword: false } => attr_dict(p, fr.st),
+        Elem::AttrDict { keyword: true } => attr_dict_kw(p, fr.st),
+        Elem::Operand(g) => {
+            p.skip_ws();
+            let pos = p.pos;
+            let start = match d.operands[g].count {
+                Count::One => p.parse_operand_pending()?,
+                Count::Optional if p.peek() == b'%' => p.parse_operand_pending()?,
+                Count::Optional => p.pending(0).len(),
+                Count::Variadic => p.parse_operand_list_pending()?,
+            };
+            fr.slots[g] = Slot {
+                start: start as u32,
+                end: p.pending(0).len() as u32,
+                pos: pos as u32,
+                set: true,
+            };
+            Ok(())
+        }
+        Elem::Operands => {
+            p.skip_ws();
+            let pos = p.pos;
+            let start = p.parse_operand_list_pending()?;
+            fr.all = Slot {
+                start: start as u32,
+                end: p.pending(0).len() as u32,
+                pos: pos as u32,
+                set: true,
+            };
+            Ok(())
+        }
+        Elem::Attr(a) => parse_attr(d, p, fr, a),
+        Elem::Successor(_) => {
+            let b: Block = p.parse_successor()?;
+            fr.st.successors.push(b);
+            Ok(())
+        }
+        Elem::Region(_) => {
+            let r = p.parse_region(&[], false)?;
+            fr.st.regions.push(r);
+            Ok(())
+        }
+        Elem::Type(t) => {
+            let (v, arg) = match t {
+                TypeOf::Operand(i) => (Var::Operand(i), d.operands[i]),
+                TypeOf::Result(i) => (Var::Result(i), d.results[i]),
+                TypeOf::Operands | TypeOf::Results => {
+                    let start = p.pending_types(0).len();
+                    const ANY: Arg = Arg {
+                        name: "",
+                        count: Count::Variadic,
+                        ty: Ty::Any,
+                    };
+                    parse_type_list(d, p, &ANY, fr.name_pos)?;
+                    let span = Span {
+                        start: start as u32,
+                        end: p.pending_types(0).len() as u32,
+                        set: true,
+                    };
+                    fr.first = fr.first.or(p.pending_types(start).first().copied());
+                    if t == TypeOf::Operands {
+                        fr.all_operand_types = span;
+                    } else {
+                        fr.all_result_types = span;
+                    }
+                    return Ok(());
+                }
+            };
+            let start = p.pending_types(0).len();
+            match arg.count {
+                Count::One | Count::Optional => {
+                    let t = parse_one_type(d, p, &arg, fr.name_pos)?;
+                    p.push_pending_type(t);
+                }
+                Count::Variadic => parse_type_list(d, p, &arg, fr.name_pos)?,
+            }
+            let span = Span {
+                start: start as u32,
+                end: p.pending_types(0).len() as u32,
+                set: true,
+            };
+            fr.first = fr.first.or(p.pending_types(start).first().copied());
+            match v {
+                Var::Operand(i) => fr.operand_types[i] = span,
+                _ => {
+                    if let Var::Result(i) = v {
+                        fr.result_types[i] = span
+                    }
+                }
+            }
+            Ok(())
+        }
+        Elem::FunctionalType(a, b) => {
+            p.skip_ws();
+            let pos = p.pos;
+            let t = p.parse_type()?;
+            let (ins, outs) = match p.ctx.kind(t) {
+                mlir_async_ir::TypeKind::Function(ins, outs) => (ins.clone(), outs.clone()),
+                _ => return op_err(p, d, pos, "invalid kind of type specified"),
+            };
+            for (side, tys) in [(a, ins), (b, outs)] {
+                let start = p.pending_types(0).len();
+                for &t in &tys {
+                    p.push_pending_type(t);
+                }
+                let span = Span {
+                    start: start as u32,
+                    end: p.pending_types(0).len() as u32,
+                    set: true,
+                };
+                match side {
+                    TypeOf::Operands => fr.all_operand_types = span,
+                    TypeOf::Results => fr.all_result_types = span,
+                    TypeOf::Operand(i) => fr.operand_types[i] = span,
+                    TypeOf::Result(i) => fr.result_types[i] = span,
+                }
+            }
+            Ok(())
+        }
+        Elem::Custom(i, from, to) => {
+            (d.customs[i].parse)(p, fr, &f.args[from as usize..to as usize])
+        }
+    }
+}
+
+/// One type of a `type(...)` directive: of its class, if it has one
+/// (its short form where the type does not start with `!`).
+fn parse_one_type(d: &Decl, p: &mut Parser, arg: &Arg, name_pos: usize) -> PResult<Type> {
+    let Ty::Class(c) = arg.ty else {
+        return p.parse_type();
+    };
+    p.skip_ws();
+    let pos = p.pos;
+    if let Some(s) = c.short {
+        if p.peek() != b'!' {
+            return (s.parse)(p);
+        }
+    }
+    let t = p.parse_type()?;
+    if (c.is)(p.ctx, t) {
+        return Ok(t);
+    }
+    // 14 and 15 read a class's type as that class (`Type` where they
+    // read the short form too).
+    if c.cpp && p.seen != Some(mlir_async_syntax::Edition::V13) {
+        let what = if c.short.is_some() { "Type" } else { "type" };
+        return op_err(p, d, pos, format!("invalid kind of {what} specified"));
+    }
+    // A type others are computed from is checked before they are.
+    let source = d
+        .operands
+        .iter()
+        .chain(d.results)
+        .any(|a| matches!(a.ty, Ty::Like(src, _) | Ty::LikeList(src, _) if src == arg.name));
+    if source {
+        let t = mlir_async_syntax::print_type(p.ctx, t);
+        let msg = format!("'{}' must be {}, but got '{t}'", arg.name, c.summary);
+        return op_err(p, d, name_pos, msg);
+    }
+    Ok(t)
+}
+
+/// `T, U, ...` onto the pending types.
+fn parse_type_list(d: &Decl, p: &mut Parser, arg: &Arg, name_pos: usize) -> PResult<()> {
+    loop {
+        let t = parse_one_type(d, p, arg, name_pos)?;
+        p.push_pending_type(t);
+        if !p.eat_byte(b',') {
+            return Ok(());
+        }
+    }
+}
+
+fn parse_attr(d: &Decl, p: &mut Parser, fr: &mut Frame, a: usize) -> PResult<()> {
+    let AttrDecl { name, kind } = d.attrs[a];
+    let kind = match kind {
+        AttrC::Optional(k) => *k,
+        k => k,
+    };
+    let attr = match kind {
+        AttrC::Enum(keywords) => parse_enum(d, p, name, keywords)?,
+        AttrC::EnumUpTo(keywords, n) => {
+            let n = n(evidence(p)).min(keywords.len());
+            parse_enum(d, p, name, &keywords[..n])?
+        }
+        AttrC::Unit => p.ctx.unit_attr(),
+        AttrC::Str => {
+            p.skip_ws();
+            let pos = p.pos;
+            // `StrAttr`'s type is `none`: read with it, no `: type` follows.
+            let none = p.ctx.none_type();
+            let a = p.parse_attribute(Some(none))?;
+            if !matches!(p.ctx.attr_kind(a), AttrKind::String(_, None)) {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
+        }
+        AttrC::SymbolName => {
+            let s = p.symbol_name()?;
+            p.ctx.string_attr(&s)
+        }
+        AttrC::FlatSymbolRef => {
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_attribute(None)?;
+            if !matches!(p.ctx.attr_kind(a), AttrKind::SymbolRef(_, nested) if nested.is_empty()) {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
+        }
+        AttrC::Typed(ty) => {
+            let t = ty(p.ctx);
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_attribute(Some(t))?;
+            // Of the storage class its type says (`IntegerAttr`, `FloatAttr`).
+            let ok = match p.ctx.attr_kind(a) {
+                AttrKind::Integer(..) | AttrKind::WideInteger(..) => {
+                    p.ctx.kind(t).is_int_or_index()
+                }
+                AttrKind::Float(..) | AttrKind::WideFloat(..) => p.ctx.kind(t).is_float(),
+                _ => false,
+            };
+            if !ok {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
+        }
+        AttrC::Any => p.parse_attribute(None)?,
+        AttrC::Optional(_) => unreachable!("unwrapped above"),
+    };
+    let s = p.static_sym(name);
+    fr.st.attrs.push((s, attr));
+    Ok(())
+}
+
+/// An enum attribute's keyword (or the keyword quoted), as the value of
+/// its case.
+fn parse_enum(
+    d: &Decl,
+    p: &mut Parser,
+    name: &'static str,
+    keywords: &[&str],
+) -> PResult<Attribute> {
+    p.skip_ws();
+    let pos = p.pos;
+    // A string that does not lex (unterminated, a bad escape) is the
+    // lexer's error, as upstream reports it, before any word is looked at.
+    let quoted = p.peek() == b'"';
+    let word = if quoted {
+        Some(p.string_lit_bytes()?)
+    } else {
+        p.ident().map(|w| w.as_bytes().to_vec())
+    };
+    let found = word
+        .as_deref()
+        .and_then(|w| keywords.iter().position(|&k| k.as_bytes() == w));
+    let Some(k) = found else {
+        // A string is read as a string attribute first, then looked up:
+        // upstream names the attribute it read. (`op_err` names the op as
+        // the generation spells it: 13's `std.cmpi`.)
+        if let (true, Some(w)) = (quoted, &word) {
+            let mut text = String::new();
+            mlir_async_syntax::printer::print_string_bytes(w, &mut text);
+            let msg = format!("invalid {name} attribute specification: {text}");
+            return op_err(p, d, pos, msg);
+        }
+        let msg = format!(
+            "expected string or keyword containing one of the following enum values for attribute '{name}' [{}]",
+            keywords.join(", ")
+        );
+        return op_err(p, d, pos, msg);
+    };
+    Ok(p.memo_attr(name, k as u64, |ctx| {
+        let i64t = ctx.int_type(64);
+        ctx.int_attr(k as i128, i64t)
+    }))
+}
+
+/// Tags the memo of declared segment sizes (its own literal: tags are
+/// told apart by address).
+const SEGMENTS_MEMO: &str = "operand_segment_sizes (declared)";
+
+/// After the format is read: operands resolved against their types in
+/// the declared order, segment sizes, result types.
+fn resolve(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, obase: usize) -> PResult<()> {
+    if f.one_sweep {
+        let Some(ty) = fr.first else {
+            return op_err(p, d, fr.name_pos, "has no type");
+        };
+        let first = if d.operands.is_empty() {
+            p.pending(0).len()
+        } else {
+            fr.slots[0].start as usize
+        };
+        p.resolve_pending_same(first, ty, &mut fr.st.operands)?;
+    } else if fr.all.set || fr.all_operand_types.set {
+        resolve_all_operands(d, p, fr, obase)?;
+    } else {
+        for g in 0..d.operands.len() {
+            let slot = fr.slots[g];
+            let n = slot.len();
+            let span = fr.operand_types[g];
+            if span.set {
+                let m = (span.end - span.start) as usize;
+                if m != n {
+                    let msg = format!("{n} operands present, but expected {m}");
+                    return op_err(p, d, slot.pos as usize, msg);
+                }
+                for k in 0..n {
+                    let u = p.pending(0)[slot.start as usize + k];
+                    let t = p.pending_types(0)[span.start as usize + k];
+                    let v = p.resolve_operand(&u, t)?;
+                    fr.st.operands.push(v);
+                }
+                continue;
+            }
+            if let Some(tys) = list_types(d, p, fr, &d.operands[g]) {
+                let Some(tys) = tys else {
+                    return op_err(p, d, slot.pos as usize, "invalid kind of type specified");
+                };
+                if tys.len() != n {
+                    let msg = format!("{n} operands present, but expected {}", tys.len());
+                    return op_err(p, d, slot.pos as usize, msg);
+                }
+                for (k, t) in tys.into_iter().enumerate() {
+                    let u = p.pending(0)[slot.start as usize + k];
+                    let v = p.resolve_operand(&u, t)?;
+                    fr.st.operands.push(v);
+                }
+                continue;
+            }
+            if n == 0 {
+                continue;
+            }
+            let Some(t) = group_type(d, p, fr, Var::Operand(g), 0) else {
+                return op_err(p, d, slot.pos as usize, "invalid kind of type specified");
+            };
+            for k in 0..n {
+                let u = p.pending(0)[slot.start as usize + k];
+                let v = p.resolve_operand(&u, t)?;
+                fr.st.operands.push(v);
+            }
+        }
+    }
+    if d.segmented() {
+        let sizes: Vec<usize> = (0..d.operands.len()).map(|g| fr.slots[g].len()).collect();
+        let seg = if sizes.len() <= 8 && sizes.iter().all(|&s| s < 256) {
+            let key = sizes.iter().rev().fold(0u64, |k, &s| k << 8 | s as u64);
+            p.memo_attr(SEGMENTS_MEMO, key | (sizes.len() as u64) << 60, |ctx| {
+                crate::util::segment_sizes(ctx, &sizes)
+            })
+        } else {
+            crate::util::segment_sizes(p.ctx, &sizes)
+        };
+        let s = p.static_sym("operand_segment_sizes");
+        fr.st.attrs.push((s, seg));
+    }
+    let mut from_all = fr.all_result_types.start as usize;
+    for r in 0..d.results.len() {
+        let span = fr.result_types[r];
+        if span.set {
+            for k in span.start..span.end {
+                let t = p.pending_types(0)[k as usize];
+                fr.st.result_types.push(t);
+            }
+            continue;
+        }
+        if fr.all_result_types.set {
+            // `type(results)`: one type each, the variadic group the rest.
+            let end = fr.all_result_types.end as usize;
+            let fixed_after = d.results[r + 1..].len();
+            let n = match d.results[r].count {
+                Count::One => 1,
+                _ => end.saturating_sub(from_all + fixed_after),
+            };
+            for k in from_all..(from_all + n).min(end) {
+                let t = p.pending_types(0)[k];
+                fr.st.result_types.push(t);
+            }
+            from_all += n;
+            continue;
+        }
+        if let Some(tys) = list_types(d, p, fr, &d.results[r]) {
+            fr.st.result_types.extend(tys.unwrap_or_default());
+            continue;
+        }
+        if let (Infer::SameOperands(result_of), Ty::Any, Some(t)) =
+            (d.infer, d.results[r].ty, fr.first)
+        {
+            let t = result_of(p.ctx, t);
+            fr.st.result_types.push(t);
+            continue;
+        }
+        match group_type(d, p, fr, Var::Result(r), 0) {
+            Some(t) => fr.st.result_types.push(t),
+            // An optional result no directive gave a type has none.
+            None if d.results[r].count == Count::Optional => {}
+            None => {
+                let msg = format!("cannot infer the type of result '{}'", d.results[r].name);
+                return op_err(p, d, fr.name_pos, msg);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `operands` or `type(operands)`: the references in the declared order
+/// against the types of every group in order.
+fn resolve_all_operands(d: &Decl, p: &mut Parser, fr: &mut Frame, obase: usize) -> PResult<()> {
+    // The references, in order: the `operands` list, or each group's.
+    let refs: Vec<mlir_async_syntax::UnresolvedOperand> = if fr.all.set {
+        p.pending(fr.all.start as usize)[..fr.all.len()].to_vec()
+    } else {
+        (0..d.operands.len())
+            .flat_map(|g| {
+                let s = fr.slots[g];
+                p.pending(obase)[s.start as usize - obase..s.end as usize - obase].to_vec()
+            })
+            .collect()
+    };
+    // Operands read group by group are reported at the op's name.
+    let pos = if fr.all.set {
+        fr.all.pos as usize
+    } else {
+        fr.name_pos
+    };
+    // The types, in order: `type(operands)`'s list, or each group's.
+    let tys: Vec<Type> = if fr.all_operand_types.set {
+        let s = fr.all_operand_types;
+        p.pending_types(0)[s.start as usize..s.end as usize].to_vec()
+    } else {
+        let mut tys = vec![];
+        let n = refs.len();
+        let fixed = d.operands.iter().filter(|a| a.count == Count::One).count();
+        for g in 0..d.operands.len() {
+            let span = fr.operand_types[g];
+            if span.set {
+                tys.extend_from_slice(&p.pending_types(0)[span.start as usize..span.end as usize]);
+                continue;
+            }
+            let Some(t) = group_type(d, p, fr, Var::Operand(g), 0) else {
+                return op_err(p, d, pos, "invalid kind of type specified");
+            };
+            let k = match d.operands[g].count {
+                Count::One => 1,
+                _ => n.saturating_sub(fixed),
+            };
+            tys.extend(std::iter::repeat_n(t, k));
+        }
+        tys
+    };
+    if refs.len() != tys.len() {
+        let msg = format!(
+            "{} operands present, but expected {}",
+            refs.len(),
+            tys.len()
+        );
+        return op_err(p, d, pos, msg);
+    }
+    // Each group's share, for the segment sizes and the printer.
+    if fr.all.set {
+        let fixed = d.operands.iter().filter(|a| a.count == Count::One).count();
+        let mut at = fr.all.start;
+        for g in 0..d.operands.len() {
+            let n = match d.operands[g].count {
+                Count::One => 1,
+                _ => refs.len().saturating_sub(fixed) as u32,
+            };
+            fr.slots[g] = Slot {
+                start: at,
+                end: at + n,
+                pos: fr.all.pos,
+                set: true,
+            };
+            at += n;
+        }
+    }
+    for (u, t) in refs.iter().zip(tys) {
+        let v = p.resolve_operand(u, t)?;
+        fr.st.operands.push(v);
+    }
+    Ok(())
+}
+
+/// The operand or result group named `name`.
+fn var_named(d: &Decl, name: &str) -> Option<Var> {
+    d.operands
+        .iter()
+        .position(|a| a.name == name)
+        .map(Var::Operand)
+        .or_else(|| {
+            d.results
+                .iter()
+                .position(|a| a.name == name)
+                .map(Var::Result)
+        })
+}
+
+/// The types of a group matched with another's as a list
+/// ([`Ty::LikeList`]), if it is one.
+fn list_types(d: &Decl, p: &mut Parser, fr: &Frame, arg: &Arg) -> Option<Option<Vec<Type>>> {
+    let Ty::LikeList(src, f) = arg.ty else {
+        return None;
+    };
+    let t = var_named(d, src).and_then(|s| group_type(d, p, fr, s, 0));
+    Some(t.and_then(|t| f(p.ctx, t)))
+}
+
+/// The type of each value of a group the format does not type: fixed,
+/// matched with another group's, or inferred from the spelled type.
+fn group_type(d: &Decl, p: &mut Parser, fr: &Frame, v: Var, depth: usize) -> Option<Type> {
+    let (arg, span) = match v {
+        Var::Operand(i) => (d.operands[i], fr.operand_types[i]),
+        Var::Result(i) => (d.results[i], fr.result_types[i]),
+        _ => return None,
+    };
+    if span.set {
+        return p.pending_types(0)[span.start as usize..span.end as usize]
+            .first()
+            .copied();
+    }
+    match arg.ty {
+        Ty::Fixed(make) => Some(make(p.ctx)),
+        Ty::LikeList(..) => None,
+        Ty::Like(src, f) => {
+            let src = var_named(d, src)?;
+            if depth > 4 {
+                return None;
+            }
+            let t = group_type(d, p, fr, src, depth + 1)?;
+            f(p.ctx, t)
+        }
+        Ty::Any | Ty::Class(_) => match d.infer {
+            Infer::Spelled => None,
+            _ => fr.first,
+        },
+    }
+}
+
+/// What a custom directive's printer sees of the op.
+pub struct View<'a> {
+    pub op: Op,
+    pub decl: &'a Decl,
+    /// The attributes `attr-dict` leaves out.
+    pub elided: &'a [&'static str],
+}
+
+impl View<'_> {
+    /// The operands of group `g`.
+    pub fn operands<'c>(&self, ctx: &'c Context, g: usize) -> &'c [Value] {
+        operand_group(self.decl, ctx, self.op, g)
+    }
+    /// The attribute `$x` stands for, if the op has it.
+    pub fn attr(&self, ctx: &Context, a: usize) -> Option<Attribute> {
+        ctx.get_attr(self.op, self.decl.attrs[a].name)
+    }
+}
+
 fn print_with(d: &Decl, f: &Format, p: &mut Printer, op: Op) {
     let ctx = p.ctx;
-    for (e, prefix) in f.elems.iter().zip(&f.prefixes) {
+    let mut i = 0;
+    while i < f.elems.len() {
+        let e = f.elems[i];
+        if let Elem::Optional { len, anchor } = e {
+            if !present(d, ctx, op, f.elems[anchor as usize]) {
+                i += 1 + len as usize;
+                continue;
+            }
+            i += 1;
+            continue;
+        }
+        let prefix = &f.prefixes[i];
         if !prefix.is_empty() {
             p.w(prefix);
         }
-        match *e {
-            Elem::Literal(_) => {}
-            Elem::AttrDict => p.attr_dict(op, &f.elided),
-            Elem::Operand(i) => p.operands(operand_group(d, ctx, op, i)),
-            Elem::Enum(i) => {
-                let (name, keywords) = d.enums[i];
-                let word = ctx
-                    .get_attr(op, name)
-                    .and_then(|a| match ctx.attr_kind(a) {
-                        AttrKind::Integer(v, _) => usize::try_from(*v).ok(),
-                        _ => None,
-                    })
-                    .and_then(|v| keywords.get(v).copied())
-                    .unwrap_or("?");
-                p.w(word);
-            }
-            Elem::Type(TypeOf::Operand(i)) => {
-                let vs = operand_group(d, ctx, op, i);
-                let ts: Vec<Type> = vs.iter().map(|&v| ctx.value_type(v)).collect();
-                p.types(&ts);
-            }
-            Elem::Type(TypeOf::Result(i)) => {
-                if let Some(&r) = ctx.results(op).get(i) {
-                    p.ty(ctx.value_type(r));
+        match e {
+            Elem::Literal(_) | Elem::Space(_) | Elem::Optional { .. } => {}
+            Elem::Newline => p.newline_indented(0),
+            Elem::AttrDict { keyword: false } => p.attr_dict(op, &f.elided),
+            Elem::AttrDict { keyword: true } => p.attr_dict_kw(op, &f.elided),
+            Elem::Operand(g) => p.operands(operand_group(d, ctx, op, g)),
+            Elem::Operands => p.operands(ctx.operands(op)),
+            Elem::Attr(a) => print_attr(d, p, op, a),
+            Elem::Successor(s) => {
+                if let Some(&b) = ctx.successors(op).get(s) {
+                    p.block_name(b);
                 }
             }
-            // A custom directive prints what it likes after the space
-            // (MLIR's `custom<LLVMOpAttrs>` prints nothing when there are
-            // no attributes: two spaces before the `:`).
-            Elem::Custom(i) => (d.customs[i].print)(p, op, &f.elided),
+            Elem::Region(r) => {
+                if let Some(&r) = ctx.regions_of(op).get(r) {
+                    p.region(r, true, true);
+                }
+            }
+            Elem::Type(t) => print_types(d, p, op, t),
+            Elem::FunctionalType(a, b) => {
+                let ins = types_of(d, ctx, op, a);
+                let outs = types_of(d, ctx, op, b);
+                p.functional_type(&ins, &outs);
+            }
+            Elem::Custom(c, from, to) => {
+                let view = View {
+                    op,
+                    decl: d,
+                    elided: &f.elided,
+                };
+                (d.customs[c].print)(p, &view, &f.args[from as usize..to as usize])
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Whether an optional group's anchor is there.
+fn present(d: &Decl, ctx: &Context, op: Op, anchor: Elem) -> bool {
+    match anchor {
+        Elem::Operand(g) | Elem::Type(TypeOf::Operand(g)) => {
+            !operand_group(d, ctx, op, g).is_empty()
+        }
+        Elem::Type(TypeOf::Result(r)) => !result_group(d, ctx, op, r).is_empty(),
+        Elem::Attr(a) => ctx.get_attr(op, d.attrs[a].name).is_some(),
+        Elem::Region(r) => ctx
+            .regions_of(op)
+            .get(r)
+            .is_some_and(|&r| ctx.entry_block(r).is_some()),
+        Elem::Successor(s) => ctx.successors(op).len() > s,
+        _ => true,
+    }
+}
+
+fn print_attr(d: &Decl, p: &mut Printer, op: Op, a: usize) {
+    let ctx = p.ctx;
+    let AttrDecl { name, kind } = d.attrs[a];
+    let Some(attr) = ctx.get_attr(op, name) else {
+        return;
+    };
+    let kind = match kind {
+        AttrC::Optional(k) => *k,
+        k => k,
+    };
+    match kind {
+        AttrC::Enum(keywords) | AttrC::EnumUpTo(keywords, _) => {
+            let word = match ctx.attr_kind(attr) {
+                AttrKind::Integer(v, _) => usize::try_from(*v).ok(),
+                _ => None,
+            }
+            .and_then(|v| keywords.get(v).copied())
+            .unwrap_or("?");
+            p.w(word);
+        }
+        AttrC::Unit => {}
+        AttrC::SymbolName => match ctx.attr_kind(attr) {
+            AttrKind::String(s, _) => {
+                let mut out = String::new();
+                mlir_async_syntax::printer::print_symbol(&String::from_utf8_lossy(s), &mut out);
+                p.w(&out);
+            }
+            _ => p.attr(attr),
+        },
+        AttrC::Typed(_) => p.attr_no_type(attr),
+        AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any => p.attr(attr),
+        AttrC::Optional(_) => unreachable!("unwrapped above"),
+    }
+}
+
+fn print_types(d: &Decl, p: &mut Printer, op: Op, t: TypeOf) {
+    let ctx = p.ctx;
+    let ty = match t {
+        TypeOf::Operand(g) => d.operands[g].ty,
+        TypeOf::Result(r) => d.results[r].ty,
+        _ => Ty::Any,
+    };
+    let short = match ty {
+        Ty::Class(c) => c.short,
+        _ => None,
+    };
+    let vs: &[Value] = match t {
+        TypeOf::Operand(g) => operand_group(d, ctx, op, g),
+        TypeOf::Result(r) => result_group(d, ctx, op, r),
+        TypeOf::Operands => ctx.operands(op),
+        TypeOf::Results => ctx.results(op),
+    };
+    for (k, &v) in vs.iter().enumerate() {
+        if k > 0 {
+            p.w(", ");
+        }
+        let t = ctx.value_type(v);
+        if !short.is_some_and(|s| (s.print)(p, t)) {
+            p.ty(t);
         }
     }
+}
+
+fn types_of(d: &Decl, ctx: &Context, op: Op, t: TypeOf) -> Vec<Type> {
+    let vs: &[Value] = match t {
+        TypeOf::Operand(g) => operand_group(d, ctx, op, g),
+        TypeOf::Result(r) => result_group(d, ctx, op, r),
+        TypeOf::Operands => ctx.operands(op),
+        TypeOf::Results => ctx.results(op),
+    };
+    vs.iter().map(|&v| ctx.value_type(v)).collect()
 }
 
 /// MLIR's `shouldEmitSpaceBefore`: no space before closing punctuation
@@ -529,19 +1744,47 @@ fn space_before(l: &str, after_punct: bool) -> bool {
     }
 }
 
-/// The operands of group `i`: one, or every operand of a variadic group
-/// (at most one group is variadic, as without segment sizes in ODS).
-pub fn operand_group<'c>(d: &Decl, ctx: &'c Context, op: Op, i: usize) -> &'c [Value] {
+/// The operands of group `g`: by `operand_segment_sizes` where there are
+/// several optional or variadic groups, else one value per group and the
+/// rest to the one that is not.
+pub fn operand_group<'c>(d: &Decl, ctx: &'c Context, op: Op, g: usize) -> &'c [Value] {
     let all = ctx.operands(op);
-    let fixed_before = i;
-    let fixed_after = d.operands.len() - i - 1;
-    match d.operands[i].1 {
-        Count::One => all.get(i..i + 1).unwrap_or(&[]),
-        Count::Variadic => {
-            let end = all.len().saturating_sub(fixed_after);
-            all.get(fixed_before..end).unwrap_or(&[])
-        }
+    if d.segmented() {
+        let Some(a) = ctx.get_attr(op, "operand_segment_sizes") else {
+            return &[];
+        };
+        let AttrKind::Dense(elems, _, splat) = ctx.attr_kind(a) else {
+            return &[];
+        };
+        let size = |i: usize| match elems.get(if *splat { 0 } else { i }) {
+            Some(DenseElem::Int(v)) => usize::try_from(*v).unwrap_or(0),
+            _ => 0,
+        };
+        let start: usize = (0..g).map(size).sum();
+        return all.get(start..start + size(g)).unwrap_or(&[]);
     }
+    split(all, d.operands, g)
+}
+
+/// The results of group `r`.
+pub fn result_group<'c>(d: &Decl, ctx: &'c Context, op: Op, r: usize) -> &'c [Value] {
+    split(ctx.results(op), d.results, r)
+}
+
+/// Group `g` of `all`: one value per group but the one optional or
+/// variadic group, which has the rest.
+fn split<'c>(all: &'c [Value], groups: &[Arg], g: usize) -> &'c [Value] {
+    let Some(v) = groups.iter().position(|a| a.count != Count::One) else {
+        return all.get(g..g + 1).unwrap_or(&[]);
+    };
+    let after = groups.len() - v - 1;
+    let var_end = all.len().saturating_sub(after).max(v);
+    let (start, end) = match g.cmp(&v) {
+        std::cmp::Ordering::Less => (g, g + 1),
+        std::cmp::Ordering::Equal => (v, var_end),
+        std::cmp::Ordering::Greater => (var_end + (g - v - 1), var_end + (g - v)),
+    };
+    all.get(start..end).unwrap_or(&[])
 }
 
 /// The index of `name` in `names`, at compile time (the accessors
@@ -564,16 +1807,46 @@ pub const fn index_of(names: &[&str], name: &str) -> usize {
     panic!("no such name")
 }
 
-/// The result types [`Infer`] gives for `operands` (`None` for
-/// [`Infer::Spelled`]: the caller names them).
+/// Whether every group before group `i` is a single value (then value
+/// `i` is group `i`'s), at compile time.
+pub const fn singles_before(counts: &[Count], i: usize) -> bool {
+    let mut k = 0;
+    while k < i && k < counts.len() {
+        if !matches!(counts[k], Count::One) {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// The result types for `operands`, as the format's parser would infer
+/// them (`None` where a result's type is spelled: the caller names it).
 pub fn infer_results(ctx: &mut Context, d: &Decl, operands: &[Value]) -> Option<Vec<Type>> {
-    let first = ctx.value_type(*operands.first()?);
-    let t = match d.infer {
-        Infer::Spelled => return None,
-        Infer::AllSame => first,
-        Infer::SameOperands(result_of) => result_of(ctx, first),
-    };
-    Some(vec![t; d.results.len()])
+    let first = operands.first().map(|&v| ctx.value_type(v));
+    let mut out = Vec::with_capacity(d.results.len());
+    for r in d.results {
+        let t = match (r.ty, d.infer) {
+            (Ty::Fixed(make), _) => make(ctx),
+            (Ty::Like(src, f), _) => {
+                let i = d.operands.iter().position(|a| a.name == src)?;
+                // One value per group before the variadic one.
+                let t = ctx.value_type(*operands.get(i)?);
+                f(ctx, t)?
+            }
+            (Ty::LikeList(src, f), _) => {
+                let i = d.operands.iter().position(|a| a.name == src)?;
+                let t = ctx.value_type(*operands.get(i)?);
+                out.extend(f(ctx, t)?);
+                continue;
+            }
+            (Ty::Any | Ty::Class(_), Infer::AllSame) => first?,
+            (Ty::Any | Ty::Class(_), Infer::SameOperands(result_of)) => result_of(ctx, first?),
+            (Ty::Any | Ty::Class(_), Infer::Spelled) => return None,
+        };
+        out.push(t);
+    }
+    Some(out)
 }
 
 /// Declares an op as ODS does: a typed handle (`AddIOp(Op)`) with an
@@ -591,14 +1864,23 @@ pub fn infer_results(ctx: &mut Context, d: &Decl, operands: &[Value]) -> Option<
 ///     }
 /// }
 /// ```
+///
+/// An operand is `name: One | Optional | Variadic`, a result `name` (one
+/// value) or `name: Optional | Variadic`; either may add `= Ty` (see
+/// [`format::Ty`](crate::format::Ty): `Fixed(make)`, `Like("other", f)`,
+/// `Class(&CLASS)`). `attrs: [name: AttrC]` are the attributes the
+/// format spells, `successors: [..]` and `regions: [..]` name the op's
+/// successors and regions, `customs: [..]` its `custom<...>` directives.
 #[macro_export]
 macro_rules! op {
     (
         $(#[$doc:meta])*
         $vis:vis struct $ty:ident = $name:literal {
-            operands: [$($operand:ident : $count:ident),* $(,)?],
-            results: [$($result:ident),* $(,)?],
-            $(enums: [$($enum_name:ident = $table:expr),* $(,)?],)?
+            operands: [$($operand:ident : $count:ident $(= $oty:expr)?),* $(,)?],
+            results: [$($result:ident $(: $rcount:ident)? $(= $rty:expr)?),* $(,)?],
+            $(attrs: [$($attr:ident : $akind:expr),* $(,)?],)?
+            $(successors: [$($succ:ident $(: $scount:ident)?),* $(,)?],)?
+            $(regions: [$($region:ident),* $(,)?],)?
             $(customs: [$($custom:expr),* $(,)?],)?
             format: $format:literal,
             infer: $infer:expr $(,)?
@@ -612,6 +1894,8 @@ macro_rules! op {
         impl $ty {
             pub const NAME: &'static str = $name;
             const OPERAND_NAMES: &'static [&'static str] = &[$(stringify!($operand)),*];
+            const OPERAND_COUNTS: &'static [$crate::format::Count] = &[$($crate::format::Count::$count),*];
+            const RESULT_COUNTS: &'static [$crate::format::Count] = &[$($crate::op!(@count $($rcount)?)),*];
             const RESULT_NAMES: &'static [&'static str] = &[$(stringify!($result)),*];
             /// The op as this type, if it is one.
             pub fn cast(ctx: &mlir_async_ir::Context, op: mlir_async_ir::Op) -> Option<Self> {
@@ -658,10 +1942,7 @@ macro_rules! op {
                 $crate::op!(@operand $ty $operand $count);
             )*
             $(
-                pub fn $result(self, ctx: &mlir_async_ir::Context) -> mlir_async_ir::Value {
-                    const I: usize = $crate::format::index_of($ty::RESULT_NAMES, stringify!($result));
-                    ctx.result(self.0, I)
-                }
+                $crate::op!(@result $ty $result $($rcount)?);
             )*
         }
 
@@ -669,9 +1950,34 @@ macro_rules! op {
             fn decl() -> &'static $crate::format::Decl {
                 static DECL: $crate::format::Decl = $crate::format::Decl {
                     name: $name,
-                    operands: &[$((stringify!($operand), $crate::format::Count::$count)),*],
-                    results: $ty::RESULT_NAMES,
-                    enums: &[$($((stringify!($enum_name), $table)),*)?],
+                    operands: &[$($crate::format::Arg {
+                        name: stringify!($operand),
+                        count: $crate::format::Count::$count,
+                        ty: $crate::op!(@ty $($oty)?),
+                    }),*],
+                    results: &[$($crate::format::Arg {
+                        name: stringify!($result),
+                        count: $crate::op!(@count $($rcount)?),
+                        ty: $crate::op!(@ty $($rty)?),
+                    }),*],
+                    attrs: &[$($($crate::format::AttrDecl {
+                        name: stringify!($attr),
+                        kind: {
+                            #[allow(unused_imports)]
+                            use $crate::format::AttrC::*;
+                            $akind
+                        },
+                    }),*)?],
+                    successors: &[$($($crate::format::Arg {
+                        name: stringify!($succ),
+                        count: $crate::op!(@count $($scount)?),
+                        ty: $crate::format::Ty::Any,
+                    }),*)?],
+                    regions: &[$($($crate::format::Arg {
+                        name: stringify!($region),
+                        count: $crate::format::Count::One,
+                        ty: $crate::format::Ty::Any,
+                    }),*)?],
                     format: $format,
                     customs: &[$($($custom),*)?],
                     infer: {
@@ -693,17 +1999,70 @@ macro_rules! op {
             }
         }
     };
+    (@ty) => { $crate::format::Ty::Any };
+    (@ty $t:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::format::Ty::*;
+        $t
+    }};
+    (@count) => { $crate::format::Count::One };
+    (@count $c:ident) => { $crate::format::Count::$c };
     (@operand $ty:ident $operand:ident One) => {
+        #[allow(non_snake_case)]
         pub fn $operand(self, ctx: &mlir_async_ir::Context) -> mlir_async_ir::Value {
             const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, stringify!($operand));
-            ctx.operand(self.0, I)
+            // Single values before it: its index is its group's.
+            if const { $crate::format::singles_before($ty::OPERAND_COUNTS, I) } {
+                return ctx.operand(self.0, I);
+            }
+            let d = <Self as $crate::format::Declared>::decl();
+            $crate::format::operand_group(d, ctx, self.0, I)[0]
+        }
+    };
+    (@operand $ty:ident $operand:ident Optional) => {
+        #[allow(non_snake_case)]
+        pub fn $operand(self, ctx: &mlir_async_ir::Context) -> Option<mlir_async_ir::Value> {
+            const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, stringify!($operand));
+            let d = <Self as $crate::format::Declared>::decl();
+            $crate::format::operand_group(d, ctx, self.0, I).first().copied()
         }
     };
     (@operand $ty:ident $operand:ident Variadic) => {
+        #[allow(non_snake_case)]
         pub fn $operand(self, ctx: &mlir_async_ir::Context) -> &[mlir_async_ir::Value] {
             const I: usize = $crate::format::index_of($ty::OPERAND_NAMES, stringify!($operand));
             let d = <Self as $crate::format::Declared>::decl();
             $crate::format::operand_group(d, ctx, self.0, I)
+        }
+    };
+    (@result $ty:ident $result:ident) => {
+        $crate::op!(@result $ty $result One);
+    };
+    (@result $ty:ident $result:ident One) => {
+        #[allow(non_snake_case)]
+        pub fn $result(self, ctx: &mlir_async_ir::Context) -> mlir_async_ir::Value {
+            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, stringify!($result));
+            if const { $crate::format::singles_before($ty::RESULT_COUNTS, I) } {
+                return ctx.result(self.0, I);
+            }
+            let d = <Self as $crate::format::Declared>::decl();
+            $crate::format::result_group(d, ctx, self.0, I)[0]
+        }
+    };
+    (@result $ty:ident $result:ident Optional) => {
+        #[allow(non_snake_case)]
+        pub fn $result(self, ctx: &mlir_async_ir::Context) -> Option<mlir_async_ir::Value> {
+            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, stringify!($result));
+            let d = <Self as $crate::format::Declared>::decl();
+            $crate::format::result_group(d, ctx, self.0, I).first().copied()
+        }
+    };
+    (@result $ty:ident $result:ident Variadic) => {
+        #[allow(non_snake_case)]
+        pub fn $result(self, ctx: &mlir_async_ir::Context) -> &[mlir_async_ir::Value] {
+            const I: usize = $crate::format::index_of($ty::RESULT_NAMES, stringify!($result));
+            let d = <Self as $crate::format::Declared>::decl();
+            $crate::format::result_group(d, ctx, self.0, I)
         }
     };
 }
@@ -711,6 +2070,7 @@ macro_rules! op {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mlir_async_syntax::{parse_source, print_op, DialectHooks, PrintOptions};
 
     #[test]
     fn declared_formats_compile() {
@@ -725,16 +2085,339 @@ mod tests {
                 n += 1;
             }
         }
-        // arith: 27 binary ops, 11 casts, negf, cmpi, cmpf.
-        assert!(n >= 41, "{n} declared ops");
+        // arith: 27 binary ops, 11 casts, negf, cmpi, cmpf; std: 5; llvm:
+        // 33; memref: cast; async: 25.
+        assert!(n >= 104, "{n} declared ops");
+    }
+
+    fn index(ctx: &mut Context) -> Type {
+        ctx.index_type()
+    }
+    fn i64t(ctx: &mut Context) -> Type {
+        ctx.int_type(64)
+    }
+    /// `TypesMatchWith`-like: an `index` operand gives an `i64` result.
+    fn widened(ctx: &mut Context, t: Type) -> Option<Type> {
+        (t == ctx.index_type()).then(|| ctx.int_type(64))
+    }
+    static INTEGER: TypeClass = TypeClass {
+        is: |ctx, t| matches!(ctx.kind(t), mlir_async_ir::TypeKind::Integer(..)),
+        short: None,
+        summary: "integer",
+        cpp: true,
+    };
+
+    crate::op! {
+        /// A variadic operand in an optional group.
+        pub struct TYieldOp = "t.yield" {
+            operands: [operands: Variadic],
+            results: [],
+            format: "($operands^ `:` type($operands))? attr-dict",
+            infer: Spelled,
+        }
+    }
+    crate::op! {
+        /// Two variadic groups: segment sizes; `` and no space after `(`.
+        pub struct TAllocOp = "t.alloc" {
+            operands: [dynamicSizes: Variadic = Fixed(index), symbolOperands: Variadic = Fixed(index)],
+            results: [memref],
+            format: "`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+            infer: Spelled,
+        }
+    }
+    crate::op! {
+        /// Optional string and unit attributes, a symbol name, a typed one.
+        pub struct TGlobalOp = "t.global" {
+            operands: [],
+            results: [],
+            attrs: [
+                sym_visibility: Optional(&Str),
+                constant: Unit,
+                sym_name: SymbolName,
+                value: Typed(i64t),
+            ],
+            format: "($sym_visibility^)? (`constant` $constant^)? $sym_name `=` $value attr-dict",
+            infer: Spelled,
+        }
+    }
+    crate::op! {
+        /// A successor with optional operands.
+        pub struct TBrOp = "t.br" {
+            operands: [destOperands: Variadic],
+            results: [],
+            successors: [dest],
+            format: "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
+            infer: Spelled,
+        }
+    }
+    crate::op! {
+        /// A callee and `functional-type`.
+        pub struct TCallOp = "t.call" {
+            operands: [operands: Variadic],
+            results: [results: Variadic],
+            attrs: [callee: FlatSymbolRef],
+            format: "$callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)",
+            infer: Spelled,
+        }
+    }
+    crate::op! {
+        /// A fixed operand type, a result matched with it, a class.
+        pub struct TWidenOp = "t.widen" {
+            operands: [x: One = Fixed(index), n: One = Class(&INTEGER)],
+            results: [y = Like("x", widened)],
+            format: "$x `,` $n attr-dict-with-keyword `:` type($n)",
+            infer: Spelled,
+        }
+    }
+    /// `custom<Pair>(type($a), ref(type($a)), type($r))`: one type read
+    /// gives the operand and the result.
+    const PAIR: Custom = Custom {
+        name: "Pair",
+        parse: |p, fr, args| {
+            let (CArg::Type(a), CArg::RefType(same), CArg::Type(r)) = (args[0], args[1], args[2])
+            else {
+                unreachable!("declared so")
+            };
+            let t = p.parse_type()?;
+            fr.set_types(p, a, &[t]);
+            assert_eq!(fr.types(p, same), [t]);
+            fr.set_types(p, r, &[t]);
+            Ok(())
+        },
+        print: |p, v, _| {
+            let t = p.ctx.value_type(v.operands(p.ctx, 0)[0]);
+            p.ty(t);
+        },
+    };
+    crate::op! {
+        /// A custom directive over types.
+        pub struct TPairOp = "t.pair" {
+            operands: [a: One],
+            results: [r],
+            customs: [PAIR],
+            format: "$a `:` custom<Pair>(type($a), ref(type($a)), type($r)) attr-dict",
+            infer: Spelled,
+        }
+    }
+    crate::op! {
+        /// `operands` with a spelled type per group; `` and ` `.
+        pub struct TSelectOp = "t.select" {
+            operands: [c: One, a: One, b: One = Like("a", |_, t| Some(t))],
+            results: [res = Like("a", |_, t| Some(t))],
+            format: "operands attr-dict `:` type($c) ` ` `->` `` `[` type($a) `]`",
+            infer: Spelled,
+        }
+    }
+
+    /// The registry, and the test ops above under `t.`.
+    struct Hooks(crate::Registry);
+    const TEST_OPS: &[(&str, crate::ParseFn, crate::PrintFn)] = &[
+        ("t.yield", parse::<TYieldOp>, print::<TYieldOp>),
+        ("t.alloc", parse::<TAllocOp>, print::<TAllocOp>),
+        ("t.global", parse::<TGlobalOp>, print::<TGlobalOp>),
+        ("t.br", parse::<TBrOp>, print::<TBrOp>),
+        ("t.call", parse::<TCallOp>, print::<TCallOp>),
+        ("t.widen", parse::<TWidenOp>, print::<TWidenOp>),
+        ("t.pair", parse::<TPairOp>, print::<TPairOp>),
+        ("t.select", parse::<TSelectOp>, print::<TSelectOp>),
+    ];
+    impl DialectHooks for Hooks {
+        fn is_known_dialect(&self, name: &str) -> bool {
+            name == "t" || self.0.is_known_dialect(name)
+        }
+        fn parse_custom(
+            &self,
+            name: &str,
+            p: &mut Parser,
+            st: &mut OperationState,
+            n: usize,
+            pos: usize,
+        ) -> PResult<bool> {
+            match TEST_OPS.iter().find(|t| t.0 == name) {
+                Some(t) => (t.1)(p, st, n).map(|()| true),
+                None => self.0.parse_custom(name, p, st, n, pos),
+            }
+        }
+        fn custom_printer(&self, name: &str) -> Option<crate::PrintFn> {
+            match TEST_OPS.iter().find(|t| t.0 == name) {
+                Some(t) => Some(t.2),
+                None => self.0.custom_printer(name),
+            }
+        }
+        fn result_namer(&self, name: &str) -> Option<crate::NamesFn> {
+            self.0.result_namer(name)
+        }
+    }
+
+    /// The body of `func.func @f(args)` holding `body`, parsed and
+    /// printed back (the function's body lines, unindented), or the
+    /// first error.
+    fn round_trip(args: &str, body: &str) -> Result<String, String> {
+        let mut ctx = Context::new();
+        let hooks = Hooks(crate::Registry::new(&mut ctx));
+        let text = format!("func.func @f({args}) {{\n{body}\n  func.return\n}}\n");
+        let parsed = parse_source(&mut ctx, &hooks, "t.mlir", &text, 0, true)
+            .map_err(|d| format!("{}:{}: {}", d.line, d.col, d.message))?;
+        let opts = PrintOptions {
+            edition: parsed.edition,
+            generic: false,
+            debug_info: false,
+        };
+        let out = print_op(&ctx, &hooks, parsed.module, opts);
+        let lines: Vec<&str> = out
+            .lines()
+            .skip(2)
+            .take_while(|l| !l.contains("return"))
+            .map(|l| l.trim_start())
+            .collect();
+        Ok(lines.join("\n"))
+    }
+
+    /// As written in the declared format's canonical spelling: printed
+    /// back the same.
+    /// (Arguments named `%arg0`, ... as the printer names them.)
+    fn same(args: &str, body: &str) {
+        let want: Vec<&str> = body.lines().map(|l| l.trim()).collect();
+        assert_eq!(round_trip(args, body).unwrap(), want.join("\n"));
+    }
+
+    #[test]
+    fn optional_group_with_variadic_anchor() {
+        same(
+            "%arg0: i32, %arg1: f32",
+            "t.yield\nt.yield %arg0, %arg1 : i32, f32\nt.yield {x}",
+        );
+        assert_eq!(
+            round_trip("%a: i32, %b: f32", "t.yield %a, %b : i32"),
+            Err("2:9: custom op 't.yield' 2 operands present, but expected 1".into())
+        );
+    }
+
+    #[test]
+    fn segment_sizes_and_no_space_literals() {
+        same(
+            "%arg0: index",
+            "%0 = t.alloc() : i8\n%1 = t.alloc(%arg0)[%arg0, %arg0] : i8\n%2 = t.alloc()[%arg0] {a} : i8",
+        );
+        let mut ctx = Context::new();
+        let hooks = Hooks(crate::Registry::new(&mut ctx));
+        let text = "func.func @f(%n: index) {\n  %1 = t.alloc(%n)[%n, %n] : i8\n  func.return\n}\n";
+        let parsed = parse_source(&mut ctx, &hooks, "t.mlir", text, 0, true).unwrap();
+        let opts = PrintOptions {
+            edition: parsed.edition,
+            generic: true,
+            debug_info: false,
+        };
+        let out = print_op(&ctx, &hooks, parsed.module, opts);
+        assert!(
+            out.contains("{operand_segment_sizes = dense<[1, 2]> : vector<2xi32>}"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn attributes_of_each_kind() {
+        same(
+            "",
+            "t.global @a = 1\nt.global \"private\" @b = 2\nt.global constant @c = 3\nt.global \"public\" constant @d = 4 {x}",
+        );
+        assert_eq!(
+            round_trip("", "t.global c = 1"),
+            Err("2:10: expected valid '@'-identifier for symbol name".into())
+        );
+        assert_eq!(
+            round_trip("", "t.call \"f\"() : () -> ()"),
+            Err("2:8: custom op 't.call' invalid kind of attribute specified".into())
+        );
+    }
+
+    #[test]
+    fn successors_and_functional_type() {
+        same(
+            "%arg0: i32",
+            "t.br ^bb1(%arg0 : i32)\n^bb1(%0: i32):  // pred: ^bb0\nt.br ^bb2\n^bb2:  // pred: ^bb1\n%1:2 = t.call @g(%arg0, %0) : (i32, i32) -> (f32, i1)",
+        );
+        assert_eq!(
+            round_trip("%a: i32", "t.call @g(%a) : i32"),
+            Err("2:17: custom op 't.call' invalid kind of type specified".into())
+        );
+    }
+
+    #[test]
+    fn fixed_matched_and_class_types() {
+        same(
+            "%arg0: index, %arg1: i8",
+            "%0 = t.widen %arg0, %arg1 attributes {x} : i8",
+        );
+        assert_eq!(
+            round_trip("%i: index, %n: i8", "%0 = t.widen %i, %n : f32"),
+            Err("2:23: custom op 't.widen' invalid kind of type specified".into())
+        );
+        let mut ctx = Context::new();
+        let hooks = Hooks(crate::Registry::new(&mut ctx));
+        let text =
+            "func.func @f(%i: index, %n: i8) {\n  %0 = t.widen %i, %n : i8\n  func.return\n}\n";
+        let parsed = parse_source(&mut ctx, &hooks, "t.mlir", text, 0, true).unwrap();
+        let body = ctx
+            .region_blocks(ctx.regions_of(parsed.module)[0])
+            .next()
+            .unwrap();
+        let f = ctx.first_op(body).unwrap();
+        let b = ctx.entry_block(ctx.regions_of(f)[0]).unwrap();
+        let w = TWidenOp(ctx.first_op(b).unwrap());
+        assert_eq!(ctx.value_type(w.y(&ctx)), ctx.int_type(64));
+        assert_eq!(w.n(&ctx), ctx.block_args(b)[1]);
+    }
+
+    #[test]
+    fn custom_directive_over_types() {
+        same("%arg0: f32", "%0 = t.pair %arg0 : f32 {x}");
+    }
+
+    #[test]
+    fn operands_directive_and_spaces() {
+        same(
+            "%arg0: i1, %arg1: i32",
+            "%0 = t.select %arg0, %arg1, %arg1 : i1 ->[i32]",
+        );
+        assert_eq!(
+            round_trip("%c: i1, %a: i32", "%0 = t.select %c, %a : i1 ->[i32]"),
+            Err("2:15: custom op 't.select' 2 operands present, but expected 3".into())
+        );
     }
 
     fn decl(format: &'static str, infer: Infer) -> Decl {
+        const ONE: Arg = Arg {
+            name: "a",
+            count: Count::One,
+            ty: Ty::Any,
+        };
+        const REST: Arg = Arg {
+            name: "rest",
+            count: Count::Variadic,
+            ty: Ty::Any,
+        };
+        const R: Arg = Arg {
+            name: "r",
+            count: Count::One,
+            ty: Ty::Any,
+        };
         Decl {
             name: "t.op",
-            operands: &[("a", Count::One), ("rest", Count::Variadic)],
-            results: &["r"],
-            enums: &[("kind", &["x", "y"])],
+            operands: &[ONE, REST],
+            results: &[R],
+            attrs: &[
+                AttrDecl {
+                    name: "kind",
+                    kind: AttrC::Enum(&["x", "y"]),
+                },
+                AttrDecl {
+                    name: "u",
+                    kind: AttrC::Unit,
+                },
+            ],
+            successors: &[],
+            regions: &[],
             format,
             infer,
             customs: &[],
@@ -750,49 +2433,53 @@ mod tests {
                 "operand $rest is not in the format",
             ),
             ("$a $rest $a attr-dict `:` type($r)", "$a appears twice"),
-            (
-                "$a $rest $b attr-dict `:` type($r)",
-                "$b: no such operand or attribute",
-            ),
-            (
-                "$a $rest attr-dict `:` type($q)",
-                "type($q): no such operand or result",
-            ),
+            ("$a $rest $b attr-dict `:` type($r)", "$b: no such operand"),
+            ("$a $rest attr-dict `:` type($q)", "$q: no such operand"),
             ("$a $rest attr-dict `:", "unterminated literal"),
-            ("$a $rest attr-dict", "does not give every type"),
+            ("$a $rest attr-dict", "is not known"),
+            ("$a ($rest `,`)? attr-dict `:` type($r)", "needs an anchor"),
+            ("$a ($rest^ ($u^)?)? attr-dict `:` type($r)", "do not nest"),
+            ("($a^)? $rest attr-dict `:` type($r)", "must be optional"),
+            ("$a $rest $u attr-dict `:` type($r)", "must anchor"),
+            ("$a $rest attr-dict `:` type($r) (`x`", "unclosed"),
         ];
         for (f, msg) in bad {
             let e = compile(&decl(f, Infer::AllSame)).unwrap_err();
             assert!(e.0.contains(msg), "{f}: {e:?}");
         }
-        let e = compile(&decl(
-            "$a $rest attr-dict `:` type($a) type($r)",
-            Infer::Spelled,
-        ));
-        assert!(e.unwrap_err().0.contains("must be inferred"));
+        let e = compile(&decl("$a $rest attr-dict `:` type($a)", Infer::Spelled));
+        assert!(e.unwrap_err().0.contains("is not known"));
     }
 
     #[test]
     fn format_elements_in_order() {
         let f = compile(&decl(
-            "$kind `,` $a `,` $rest attr-dict `:` type($r)",
+            "$kind `,` $a `,` ($rest^ `x`)? (`u` $u^)? attr-dict `:` type($r)",
             Infer::AllSame,
         ))
         .unwrap();
         assert_eq!(
             f.elems,
             [
-                Elem::Enum(0),
+                Elem::Attr(0),
                 Elem::Literal(Lit::new(",")),
                 Elem::Operand(0),
                 Elem::Literal(Lit::new(",")),
+                Elem::Optional { len: 2, anchor: 5 },
                 Elem::Operand(1),
-                Elem::AttrDict,
+                Elem::Literal(Lit::new("x")),
+                Elem::Optional { len: 2, anchor: 9 },
+                Elem::Literal(Lit::new("u")),
+                Elem::Attr(1),
+                Elem::AttrDict { keyword: false },
                 Elem::Literal(Lit::new(":")),
                 Elem::Type(TypeOf::Result(0)),
             ]
         );
-        assert_eq!(f.elided, ["kind"]);
+        assert_eq!(f.elided, ["kind", "u"]);
+        // The unit attribute prints nothing and leaves the spacing alone.
+        assert_eq!(f.prefixes[9], "");
+        assert_eq!(f.prefixes[12], " ");
     }
 
     #[test]

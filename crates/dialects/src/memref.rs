@@ -1,5 +1,6 @@
 //! The subset of `memref`, `linalg` and `vector` used by the async tests.
 
+use crate::format::{op_err, CArg, Custom, Frame, TypeClass, Var, View};
 use crate::ods::{OperandKind, RegionSpec, Shape, BINARY, N, SINK, UNARY};
 use crate::util::*;
 use crate::{Arity, Invariants, OpDef};
@@ -17,78 +18,402 @@ crate::op! {
     }
 }
 
+fn index(ctx: &mut Context) -> Type {
+    ctx.index_type()
+}
+
+fn i32t(ctx: &mut Context) -> Type {
+    ctx.int_type(32)
+}
+
+/// The element type of a memref (`TypesMatchWith`).
+fn element(ctx: &mut Context, t: Type) -> Option<Type> {
+    elem_of(ctx, t)
+}
+
+/// The tensor of a memref's shape and element type; `none` for another
+/// type, as upstream's `getTensorTypeFromMemRefType` (the operand then
+/// fails to resolve against it).
+fn tensor_like(ctx: &mut Context, t: Type) -> Option<Type> {
+    Some(tensor_of_memref(ctx, t).unwrap_or_else(|| ctx.none_type()))
+}
+
+/// `AnyMemRef` (ODS's class `MemRefType`): ranked memrefs.
+static MEMREF: TypeClass = TypeClass {
+    is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
+    short: None,
+    summary: "memref of any type values",
+    cpp: true,
+};
+
+/// `AnyRankedOrUnrankedMemRef`: no one class.
+static ANY_MEMREF: TypeClass = TypeClass {
+    is: is_any_memref,
+    short: None,
+    summary: MEMREF_KIND,
+    cpp: false,
+};
+
+/// `MemRefOf<[AnySignlessInteger, AnyFloat]>`.
+static MEMREF_OF_INT_OR_FLOAT: TypeClass = TypeClass {
+    is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
+    short: None,
+    summary: "memref of signless integer or floating-point values",
+    cpp: true,
+};
+
+/// `AnyStaticShapeMemRef`.
+static STATIC_MEMREF: TypeClass = TypeClass {
+    is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
+    short: None,
+    summary: "statically shaped memref of any type values",
+    cpp: true,
+};
+
+crate::op! {
+    /// `memref.alloc`: a buffer on the heap.
+    pub struct AllocOp = "memref.alloc" {
+        operands: [dynamicSizes: Variadic = Fixed(index), symbolOperands: Variadic = Fixed(index)],
+        results: [memref = Class(&MEMREF)],
+        format: "`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.alloca`: a buffer on the stack.
+    pub struct AllocaOp = "memref.alloca" {
+        operands: [dynamicSizes: Variadic = Fixed(index), symbolOperands: Variadic = Fixed(index)],
+        results: [memref = Class(&MEMREF)],
+        format: "`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.dealloc`
+    pub struct DeallocOp = "memref.dealloc" {
+        operands: [memref: One],
+        results: [],
+        format: "$memref attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.load`
+    pub struct LoadOp = "memref.load" {
+        operands: [memref: One = Class(&MEMREF), indices: Variadic = Fixed(index)],
+        results: [result = Like("memref", element)],
+        format: "$memref `[` $indices `]` attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.store`
+    pub struct StoreOp = "memref.store" {
+        operands: [
+            value: One = Like("memref", element),
+            memref: One = Class(&MEMREF),
+            indices: Variadic = Fixed(index),
+        ],
+        results: [],
+        format: "$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.dim`: the size of one dimension.
+    pub struct DimOp = "memref.dim" {
+        operands: [source: One, index: One = Fixed(index)],
+        results: [result = Fixed(index)],
+        format: "attr-dict $source `,` $index `:` type($source)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.atomic_rmw` (13: `atomic_rmw`, without `ori` and `andi`).
+    pub struct AtomicRMWOp = "memref.atomic_rmw" {
+        operands: [
+            value: One,
+            memref: One = Class(&MEMREF_OF_INT_OR_FLOAT),
+            indices: Variadic = Fixed(index),
+        ],
+        results: [result],
+        attrs: [kind: EnumUpTo(&RMW_KINDS, rmw_kinds_in)],
+        format: "$kind $value `,` $memref `[` $indices `]` attr-dict `:` `(` type($value) `,` type($memref) `)` `->` type($result)",
+        infer: Spelled,
+    }
+}
+
+/// How many of [`RMW_KINDS`] a generation has: 13 no `ori`, `andi`.
+fn rmw_kinds_in(ed: Edition) -> usize {
+    if ed == Edition::V13 {
+        11
+    } else {
+        RMW_KINDS.len()
+    }
+}
+
+crate::op! {
+    /// `memref.atomic_yield` (13: `atomic_yield`).
+    pub struct AtomicYieldOp = "memref.atomic_yield" {
+        operands: [result: One],
+        results: [],
+        format: "$result attr-dict `:` type($result)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.copy`
+    pub struct CopyOp = "memref.copy" {
+        operands: [source: One, target: One],
+        results: [],
+        format: "$source `,` $target attr-dict `:` type($source) `to` type($target)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.rank` (13: `rank`, see `std.rank`).
+    pub struct RankOp = "memref.rank" {
+        operands: [memref: One],
+        results: [result = Fixed(index)],
+        format: "$memref attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.assume_alignment`
+    pub struct AssumeAlignmentOp = "memref.assume_alignment" {
+        operands: [memref: One],
+        results: [],
+        attrs: [alignment: Typed(i32t)],
+        format: "$memref `,` $alignment attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.alloca_scope.return`
+    pub struct AllocaScopeReturnOp = "memref.alloca_scope.return" {
+        operands: [results: Variadic],
+        results: [],
+        format: "attr-dict ($results^ `:` type($results))?",
+        infer: Spelled,
+    }
+}
+
+/// `custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value)`:
+/// `memref-type [= dense<...> | = uninitialized]`.
+const GLOBAL_TYPE_AND_INITIAL_VALUE: Custom = Custom {
+    name: "GlobalMemrefOpTypeAndInitialValue",
+    parse: parse_global_type_and_initial_value,
+    print: print_global_type_and_initial_value,
+};
+
+crate::op! {
+    /// `memref.global`: a named buffer of static shape.
+    pub struct GlobalOp = "memref.global" {
+        operands: [],
+        results: [],
+        attrs: [
+            sym_visibility: Optional(&Str),
+            constant: Unit,
+            sym_name: SymbolName,
+            type: Any,
+            initial_value: Any,
+        ],
+        customs: [GLOBAL_TYPE_AND_INITIAL_VALUE],
+        format: "($sym_visibility^)? (`constant` $constant^)? $sym_name `:` custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value) attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.get_global`
+    pub struct GetGlobalOp = "memref.get_global" {
+        operands: [],
+        results: [result = Class(&STATIC_MEMREF)],
+        attrs: [name: FlatSymbolRef],
+        format: "$name `:` type($result) attr-dict",
+        infer: Spelled,
+    }
+}
+
+/// `custom<OperandsOrIntegersOffsetsOrStridesList>` and
+/// `custom<OperandsOrIntegersSizesList>($values, $static_values)`:
+/// `[%a, 4, %b]`, the SSA values into the operand group and each entry
+/// into the static list (a value's entry the generation's dynamic marker).
+const OFFSETS_OR_STRIDES_LIST: Custom = Custom {
+    name: "OperandsOrIntegersOffsetsOrStridesList",
+    parse: |p, fr, args| parse_index_list_into(p, fr, args, DYN_STRIDE_OR_OFFSET),
+    print: |p, v, args| print_index_list_of(p, v, args, DYN_STRIDE_OR_OFFSET),
+};
+const SIZES_LIST: Custom = Custom {
+    name: "OperandsOrIntegersSizesList",
+    parse: |p, fr, args| parse_index_list_into(p, fr, args, DYN_SIZE),
+    print: |p, v, args| print_index_list_of(p, v, args, DYN_SIZE),
+};
+
+crate::op! {
+    /// `memref.subview`
+    pub struct SubViewOp = "memref.subview" {
+        operands: [
+            source: One = Class(&MEMREF),
+            offsets: Variadic = Fixed(index),
+            sizes: Variadic = Fixed(index),
+            strides: Variadic = Fixed(index),
+        ],
+        results: [result = Class(&MEMREF)],
+        attrs: [static_offsets: Any, static_sizes: Any, static_strides: Any],
+        customs: [OFFSETS_OR_STRIDES_LIST, SIZES_LIST],
+        format: "$source `` custom<OperandsOrIntegersOffsetsOrStridesList>($offsets, $static_offsets) custom<OperandsOrIntegersSizesList>($sizes, $static_sizes) custom<OperandsOrIntegersOffsetsOrStridesList>($strides, $static_strides) attr-dict `:` type($source) `to` type($result)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.reinterpret_cast`
+    pub struct ReinterpretCastOp = "memref.reinterpret_cast" {
+        operands: [
+            source: One,
+            offsets: Variadic = Fixed(index),
+            sizes: Variadic = Fixed(index),
+            strides: Variadic = Fixed(index),
+        ],
+        results: [result = Class(&MEMREF)],
+        attrs: [static_offsets: Any, static_sizes: Any, static_strides: Any],
+        customs: [OFFSETS_OR_STRIDES_LIST, SIZES_LIST],
+        format: "$source `to` `offset` `` `:` custom<OperandsOrIntegersOffsetsOrStridesList>($offsets, $static_offsets) `` `,` `sizes` `` `:` custom<OperandsOrIntegersSizesList>($sizes, $static_sizes) `` `,` `strides` `` `:` custom<OperandsOrIntegersOffsetsOrStridesList>($strides, $static_strides) attr-dict `:` type($source) `to` type($result)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.reshape`: a memref of the shape another holds.
+    pub struct ReshapeOp = "memref.reshape" {
+        operands: [source: One, shape: One],
+        results: [result],
+        format: "$source `(` $shape `)` attr-dict `:` functional-type(operands, results)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.dma_wait`
+    pub struct DmaWaitOp = "memref.dma_wait" {
+        operands: [
+            tagMemRef: One = Class(&MEMREF),
+            tagIndices: Variadic = Fixed(index),
+            numElements: One = Fixed(index),
+        ],
+        results: [],
+        format: "$tagMemRef `[` $tagIndices `]` `,` $numElements attr-dict `:` type($tagMemRef)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.tensor_store`
+    pub struct TensorStoreOp = "memref.tensor_store" {
+        operands: [tensor: One = Like("memref", tensor_like), memref: One = Class(&ANY_MEMREF)],
+        results: [],
+        format: "$tensor `,` $memref attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.buffer_cast` (13; 14's `bufferization.to_memref`).
+    pub struct BufferCastOp = "memref.buffer_cast" {
+        operands: [tensor: One = Like("memref", tensor_like)],
+        results: [memref = Class(&ANY_MEMREF)],
+        format: "$tensor attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.tensor_load` (13; 14's `bufferization.to_tensor`).
+    pub struct TensorLoadOp = "memref.tensor_load" {
+        operands: [memref: One = Class(&ANY_MEMREF)],
+        results: [result = Like("memref", tensor_like)],
+        format: "$memref attr-dict `:` type($memref)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `memref.clone` (13; 14's `bufferization.clone`).
+    pub struct CloneOp = "memref.clone" {
+        operands: [input: One],
+        results: [output],
+        format: "$input attr-dict `:` type($input) `to` type($output)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `vector.print`
+    pub struct PrintOp = "vector.print" {
+        operands: [source: One],
+        results: [],
+        format: "$source attr-dict `:` type($source)",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
     vec![
-        OpDef::new("memref.alloc")
+        AllocOp::def()
             .shape(Shape::new(N::AtLeast(0), N::Exactly(1)))
-            .dead_if_unused()
-            .syntax(parse_alloc, print_alloc),
-        OpDef::new("memref.alloca")
+            .dead_if_unused(),
+        AllocaOp::def()
             .shape(Shape::new(N::AtLeast(0), N::Exactly(1)))
-            .dead_if_unused()
-            .syntax(parse_alloc, print_alloc),
-        OpDef::new("memref.dealloc")
-            .shape(SINK.kinds(&[(0, OperandKind::MemRef)]))
-            .syntax(parse_operand_attrs_type, print_operand_attrs_type),
-        OpDef::new("memref.load")
+            .dead_if_unused(),
+        DeallocOp::def().shape(SINK.kinds(&[(0, OperandKind::MemRef)])),
+        LoadOp::def()
             .shape(Shape::new(N::AtLeast(1), N::Exactly(1)).kinds(&[(0, OperandKind::MemRef)]))
-            .read_only()
-            .syntax(parse_load, print_load),
-        OpDef::new("memref.store")
-            .shape(Shape::new(N::AtLeast(2), N::Exactly(0)).kinds(&[(1, OperandKind::MemRef)]))
-            .syntax(parse_store, print_store),
+            .read_only(),
+        StoreOp::def()
+            .shape(Shape::new(N::AtLeast(2), N::Exactly(0)).kinds(&[(1, OperandKind::MemRef)])),
         CastOp::def()
             .shape(UNARY.kinds(&[(0, OperandKind::MemRef)]))
             .pure(),
-        OpDef::new("memref.dim")
+        DimOp::def()
             .shape(BINARY.kinds(&[(0, OperandKind::MemRef)]))
-            .syntax(parse_dim, print_dim)
             .pure(),
-        OpDef::new("memref.atomic_rmw")
-            .syntax(parse_atomic_rmw, print_atomic_rmw)
-            .verify_in_edition(verify_atomic_rmw),
+        AtomicRMWOp::def().verify_in_edition(verify_atomic_rmw),
         OpDef::new("memref.generic_atomic_rmw")
             .region_specs(const { &[RegionSpec::single_unsized(0)] })
             .implicit_terminator("memref.atomic_yield")
             .syntax(parse_generic_atomic_rmw, print_generic_atomic_rmw)
             .verify(verify_generic_atomic_rmw),
-        OpDef::new("memref.atomic_yield")
+        AtomicYieldOp::def()
             .parents(&["memref.generic_atomic_rmw"])
-            .syntax(parse_operand_attrs_type, print_operand_attrs_type)
             .verify(verify_atomic_yield)
             .terminator(),
-        OpDef::new("memref.copy")
-            .syntax(parse_copy, print_copy)
-            .verify(verify_copy),
-        OpDef::new("memref.rank")
-            .syntax(parse_rank, print_operand_attrs_type)
-            .verify(verify_rank)
-            .pure(),
-        OpDef::new("memref.assume_alignment")
-            .syntax(parse_assume_alignment, print_assume_alignment)
-            .verify(verify_assume_alignment),
+        CopyOp::def().verify(verify_copy),
+        RankOp::def().verify(verify_rank).pure(),
+        AssumeAlignmentOp::def().verify(verify_assume_alignment),
         OpDef::new("memref.alloca_scope")
             .region_specs(const { &[RegionSpec::single(0, "bodyRegion")] })
             .implicit_terminator("memref.alloca_scope.return")
             .no_region_arguments()
             .syntax(parse_alloca_scope, print_alloca_scope)
             .verify(verify_alloca_scope),
-        OpDef::new("memref.alloca_scope.return")
+        AllocaScopeReturnOp::def()
             .parents(&["memref.alloca_scope"])
-            .syntax(parse_scope_return, print_scope_return)
             .terminator(),
-        OpDef::new("memref.global")
-            .syntax(parse_global, print_global)
-            .verify(verify_global)
-            .symbol(),
-        OpDef::new("memref.get_global")
-            .syntax(parse_get_global, print_get_global)
-            .verify(verify_get_global)
-            .pure(),
-        OpDef::new("memref.subview")
-            .syntax(parse_subview, print_subview)
-            .verify(verify_subview)
-            .pure(),
+        GlobalOp::def().verify(verify_global).symbol(),
+        GetGlobalOp::def().verify(verify_get_global).pure(),
+        SubViewOp::def().verify(verify_subview).pure(),
         OpDef::new("memref.expand_shape")
             .syntax(parse_reshape_like, print_reshape_like)
             .verify(verify_reshape_like)
@@ -97,14 +422,10 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_reshape_like, print_reshape_like)
             .verify(verify_reshape_like)
             .pure(),
-        OpDef::new("memref.reinterpret_cast")
-            .syntax(parse_reinterpret_cast, print_reinterpret_cast)
+        ReinterpretCastOp::def()
             .verify(verify_reinterpret_cast)
             .pure(),
-        OpDef::new("memref.reshape")
-            .syntax(parse_reshape, print_reshape)
-            .verify(verify_reshape)
-            .pure(),
+        ReshapeOp::def().verify(verify_reshape).pure(),
         OpDef::new("memref.view")
             .syntax(parse_view, print_view)
             .verify(verify_view)
@@ -119,26 +440,20 @@ pub fn ops() -> Vec<OpDef> {
         OpDef::new("memref.dma_start")
             .syntax(parse_dma_start, print_dma_start)
             .verify(verify_dma_start),
-        OpDef::new("memref.dma_wait")
-            .syntax(parse_dma_wait, print_dma_wait)
-            .verify(verify_dma_wait),
-        OpDef::new("memref.tensor_store")
-            .syntax(parse_tensor_store, print_tensor_store)
+        DmaWaitOp::def().verify(verify_dma_wait),
+        TensorStoreOp::def()
             .invariants(Invariants::new(Arity::Exactly(2), Arity::Exactly(0)))
             .verify(verify_tensor_store),
         // 13's bufferization ops, in `memref` until 14 moved them to
         // `bufferization` (`to_memref`, `to_tensor`, `clone`).
-        OpDef::new("memref.buffer_cast")
-            .syntax(parse_buffer_cast, print_result_typed)
+        BufferCastOp::def()
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_buffer_cast)
             .pure(),
-        OpDef::new("memref.tensor_load")
-            .syntax(parse_tensor_load, print_operand_attrs_type)
+        TensorLoadOp::def()
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_tensor_load),
-        OpDef::new("memref.clone")
-            .syntax(parse_copy_like_clone, print_clone)
+        CloneOp::def()
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_clone),
         OpDef::new("linalg.fill")
@@ -152,9 +467,7 @@ pub fn ops() -> Vec<OpDef> {
             .implicit_terminator("linalg.yield")
             .syntax(parse_generic, print_generic)
             .verify(verify_generic),
-        OpDef::new("vector.print")
-            .shape(SINK)
-            .syntax(parse_operand_attrs_type, print_operand_attrs_type),
+        PrintOp::def().shape(SINK),
     ]
 }
 
@@ -181,44 +494,6 @@ fn elem_of(ctx: &Context, t: Type) -> Option<Type> {
     ctx.kind(t).element_type()
 }
 
-fn parse_alloc(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    p.expect("(")?;
-    let dyns = p.parse_operand_list()?;
-    p.expect(")")?;
-    let mut syms = vec![];
-    if p.eat("[") {
-        syms = p.parse_operand_list()?;
-        p.expect("]")?;
-    }
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    let index = p.index_type();
-    let mut ops = resolve_same(p, &dyns, index)?;
-    ops.extend(resolve_same(p, &syms, index)?);
-    let seg = segment_sizes(p.ctx, &[dyns.len(), syms.len()]);
-    let s = p.ctx.sym("operand_segment_sizes");
-    st.attrs.push((s, seg));
-    st.operands = ops;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_alloc(p: &mut Printer, op: Op) {
-    let segs = segments(p.ctx, op, 2);
-    p.w("(");
-    p.operands(&segs[0]);
-    p.w(")");
-    if !segs[1].is_empty() {
-        p.w("[");
-        p.operands(&segs[1]);
-        p.w("]");
-    }
-    p.attr_dict(op, &["operand_segment_sizes"]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-}
-
 /// `%m[%i, ...] attrs : memref-type`: the memref and its indices as
 /// operands (in that order), and the element type.
 fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>, Type)> {
@@ -236,66 +511,6 @@ fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>
     let mut ops = vec![p.resolve_operand(&m, t)?];
     ops.extend(resolve_same(p, &ids, index)?);
     Ok((ops, e))
-}
-
-fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let (ops, e) = parse_indexed(p, st)?;
-    st.operands = ops;
-    st.result_types.push(e);
-    Ok(())
-}
-
-fn print_load(p: &mut Printer, op: Op) {
-    print_indexed(p, op, 0);
-}
-
-/// ` [%v, ]%m[%i, ...] attrs : memref-type`, the memref being operand `m`.
-fn print_indexed(p: &mut Printer, op: Op, m: usize) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    for &v in &ops[..m] {
-        p.operand(v);
-        p.w(", ");
-    }
-    p.operand(ops[m]);
-    p.w("[");
-    p.operands(&ops[m + 1..]);
-    p.w("]");
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[m]);
-    p.ty(t);
-}
-
-fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let (rest, e) = parse_indexed(p, st)?;
-    let mut ops = vec![p.resolve_operand(&v, e)?];
-    ops.extend(rest);
-    st.operands = ops;
-    Ok(())
-}
-
-fn print_store(p: &mut Printer, op: Op) {
-    print_indexed(p, op, 1);
-}
-
-fn parse_dim(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let m = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let i = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    let index = p.index_type();
-    st.operands
-        .extend([p.resolve_operand(&m, t)?, p.resolve_operand(&i, index)?]);
-    st.result_types.push(index);
-    Ok(())
-}
-
-fn print_dim(p: &mut Printer, op: Op) {
-    print_operands_attrs_type(p, op, 0);
 }
 
 fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -468,81 +683,6 @@ pub fn rmw_kind(ctx: &Context, op: Op) -> Option<&'static str> {
     }
 }
 
-/// `kind %value, %memref[%i, ...] attrs : (T, memref-type) -> T`.
-fn parse_atomic_rmw(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    p.skip_ws();
-    let kpos = p.pos;
-    // A keyword or a string (`"addf"`), as an enum attribute reads.
-    let kind = if p.peek() == b'"' {
-        Some(p.string_lit()?)
-    } else {
-        p.ident().map(str::to_string)
-    };
-    // 13 has no `ori` / `andi` yet.
-    let edition = p.seen.unwrap_or(Edition::V15);
-    let name = mlir_async_syntax::edition::generic_name("memref.atomic_rmw", edition);
-    let kinds = match edition {
-        Edition::V13 => &RMW_KINDS[..11],
-        _ => &RMW_KINDS[..],
-    };
-    let Some(k) = kind.and_then(|k| kinds.iter().position(|&n| n == k)) else {
-        return p.err(
-            kpos,
-            format!(
-                "custom op '{name}' expected string or keyword containing one of the following enum values for attribute 'kind' [{}]",
-                kinds.join(", ")
-            ),
-        );
-    };
-    let v = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let m = p.parse_operand_ref()?;
-    p.expect("[")?;
-    let ids = p.parse_operand_list()?;
-    p.expect("]")?;
-    attr_dict(p, st)?;
-    p.expect(":")?;
-    p.expect("(")?;
-    let vt = p.parse_type()?;
-    p.expect(",")?;
-    let mt = p.parse_type()?;
-    p.expect(")")?;
-    p.expect("->")?;
-    let rt = p.parse_type()?;
-    let index = p.index_type();
-    st.operands.push(p.resolve_operand(&v, vt)?);
-    st.operands.push(p.resolve_operand(&m, mt)?);
-    st.operands.extend(resolve_same(p, &ids, index)?);
-    st.result_types.push(rt);
-    let i64t = p.ctx.int_type(64);
-    let a = p.ctx.int_attr(k as i128, i64t);
-    let s = p.ctx.sym("kind");
-    st.attrs.push((s, a));
-    Ok(())
-}
-
-fn print_atomic_rmw(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.w(rmw_kind(p.ctx, op).unwrap_or("addf"));
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w(", ");
-    p.operand(ops[1]);
-    p.w("[");
-    p.operands(&ops[2..]);
-    p.w("]");
-    p.attr_dict(op, &["kind"]);
-    p.w(" : (");
-    let (vt, mt) = (p.ctx.value_type(ops[0]), p.ctx.value_type(ops[1]));
-    p.ty(vt);
-    p.w(", ");
-    p.ty(mt);
-    p.w(") -> ");
-    let rt = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(rt);
-}
-
 /// ODS's checks and `AtomicRMWOp::verify`, in upstream's order and words.
 fn verify_atomic_rmw(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
     let ops = ctx.operands(op);
@@ -561,12 +701,7 @@ fn verify_atomic_rmw(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
     if ctx.get_attr(op, "kind").is_none() {
         return Err("requires attribute 'kind'".into());
     }
-    // 13 has no `ori` / `andi` yet.
-    let cases = if ed == Edition::V13 {
-        11
-    } else {
-        RMW_KINDS.len()
-    };
+    let cases = rmw_kinds_in(ed);
     let in_range = match ctx.attr_kind(ctx.get_attr(op, "kind").expect("checked above")) {
         AttrKind::Integer(i, t) => {
             *ctx.kind(*t) == TypeKind::Integer(64, Signedness::Signless)
@@ -716,39 +851,6 @@ fn verify_atomic_yield(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-/// `%src, %dst attrs : T to U`.
-fn parse_copy(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let a = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let b = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let ta = colon_type(p)?;
-    p.expect_keyword("to")?;
-    let tb = p.parse_type()?;
-    st.operands.push(p.resolve_operand(&a, ta)?);
-    st.operands.push(p.resolve_operand(&b, tb)?);
-    Ok(())
-}
-
-fn print_copy(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operands(ops);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let (a, b) = (p.ctx.value_type(ops[0]), p.ctx.value_type(ops[1]));
-    p.ty(a);
-    p.w(" to ");
-    p.ty(b);
-}
-
-fn parse_rank(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
-    parse_operand_attrs_type(p, st, n)?;
-    let index = p.index_type();
-    st.result_types.push(index);
-    Ok(())
-}
-
 fn verify_rank(ctx: &Context, op: Op) -> Result<(), String> {
     let ops = ctx.operands(op);
     if ops.len() != 1 || ctx.results(op).len() != 1 {
@@ -765,41 +867,6 @@ fn verify_rank(ctx: &Context, op: Op) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// `%m, 16 attrs : memref-type`.
-fn parse_assume_alignment(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let m = p.parse_operand_ref()?;
-    p.expect(",")?;
-    p.skip_ws();
-    let apos = p.pos;
-    let Some(n) = p.int_lit().filter(|n| i32::try_from(*n).is_ok()) else {
-        return p.err(apos, "expected integer value");
-    };
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.operands.push(p.resolve_operand(&m, t)?);
-    let i32t = p.ctx.int_type(32);
-    let a = p.ctx.int_attr(n, i32t);
-    let s = p.ctx.sym("alignment");
-    st.attrs.push((s, a));
-    Ok(())
-}
-
-fn print_assume_alignment(p: &mut Printer, op: Op) {
-    let m = p.ctx.operand(op, 0);
-    p.w(" ");
-    p.operand(m);
-    p.w(", ");
-    if let Some(AttrKind::Integer(n, _)) =
-        p.ctx.get_attr(op, "alignment").map(|a| p.ctx.attr_kind(a))
-    {
-        p.w(&n.to_string());
-    }
-    p.attr_dict(op, &["alignment"]);
-    p.w(" : ");
-    let t = p.ctx.value_type(m);
-    p.ty(t);
 }
 
 fn verify_assume_alignment(ctx: &Context, op: Op) -> Result<(), String> {
@@ -842,118 +909,6 @@ fn print_alloca_scope(p: &mut Printer, op: Op) {
         !results.is_empty() || !can_elide_terminator(p.ctx, r),
     );
     p.attr_dict(op, &[]);
-}
-
-fn parse_scope_return(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    attr_dict(p, st)?;
-    parse_operands_and_types(p, &mut st.operands)
-}
-
-fn print_scope_return(p: &mut Printer, op: Op) {
-    p.attr_dict(op, &[]);
-    let ops = p.ctx.operands(op);
-    print_operands_and_types(p, ops);
-}
-
-/// `["private"] [constant] @name : memref-type [= dense<...> | = uninitialized] attrs`.
-fn parse_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    if p.peek() == b'"' {
-        let v = p.string_lit()?;
-        let a = p.ctx.string_attr(&v);
-        let s = p.ctx.sym("sym_visibility");
-        st.attrs.push((s, a));
-    }
-    if p.eat_keyword("constant") {
-        let a = p.ctx.unit_attr();
-        let s = p.ctx.sym("constant");
-        st.attrs.push((s, a));
-    }
-    let name = p.symbol_name()?;
-    let a = p.ctx.string_attr(&name);
-    let s = p.ctx.sym("sym_name");
-    st.attrs.push((s, a));
-    p.expect(":")?;
-    p.skip_ws();
-    let tpos = p.pos;
-    let t = p.parse_type()?;
-    let static_shape = match p.ctx.kind(t) {
-        TypeKind::MemRef { shape, .. } => shape.iter().all(|d| d.is_some()),
-        _ => false,
-    };
-    if !static_shape {
-        let ts = tyname(p.ctx, t);
-        return p.err(
-            tpos,
-            format!(
-                "custom op 'memref.global' type should be static shaped memref, but got '{ts}'"
-            ),
-        );
-    }
-    let ta = p.ctx.type_attr(t);
-    let s = p.ctx.sym("type");
-    st.attrs.push((s, ta));
-    if p.eat("=") {
-        let init = if p.eat_keyword("uninitialized") {
-            p.ctx.unit_attr()
-        } else {
-            // The initializer is typed as the tensor of the memref's shape.
-            let TypeKind::MemRef { shape, elem, .. } = p.ctx.kind(t).clone() else {
-                return p.err(tpos, "type should be static shaped memref, but got");
-            };
-            let tt = p.ctx.ty(TypeKind::Tensor {
-                shape,
-                elem,
-                encoding: None,
-            });
-            p.parse_attribute(Some(tt))?
-        };
-        let s = p.ctx.sym("initial_value");
-        st.attrs.push((s, init));
-    }
-    attr_dict(p, st)?;
-    let ctx = &*p.ctx;
-    st.attrs.sort_by(|a, b| ctx.str(a.0).cmp(ctx.str(b.0)));
-    Ok(())
-}
-
-fn print_global(p: &mut Printer, op: Op) {
-    let ctx = p.ctx;
-    p.w(" ");
-    if let Some(AttrKind::String(v, _)) =
-        ctx.get_attr(op, "sym_visibility").map(|a| ctx.attr_kind(a))
-    {
-        p.w("\"");
-        p.w(&String::from_utf8_lossy(v));
-        p.w("\" ");
-    }
-    if ctx.get_attr(op, "constant").is_some() {
-        p.w("constant ");
-    }
-    let mut name = String::new();
-    mlir_async_syntax::printer::print_symbol(ctx.symbol_name(op).unwrap_or(""), &mut name);
-    p.w(&name);
-    p.w(" : ");
-    if let Some(AttrKind::Type(t)) = ctx.get_attr(op, "type").map(|a| ctx.attr_kind(a)) {
-        p.ty(*t);
-    }
-    if let Some(init) = ctx.get_attr(op, "initial_value") {
-        if matches!(ctx.attr_kind(init), AttrKind::Unit) {
-            p.w(" = uninitialized");
-        } else {
-            p.w(" = ");
-            p.attr_no_type(init);
-        }
-    }
-    p.attr_dict(
-        op,
-        &[
-            "sym_visibility",
-            "constant",
-            "sym_name",
-            "type",
-            "initial_value",
-        ],
-    );
 }
 
 fn verify_global(ctx: &Context, op: Op) -> Result<(), String> {
@@ -1008,31 +963,6 @@ fn verify_global(ctx: &Context, op: Op) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// `@name attrs : memref-type`.
-fn parse_get_global(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let (root, nested) = p.parse_symbol_ref_parts()?;
-    let r = p.ctx.sym(&root);
-    let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
-    let a = p.ctx.attr(AttrKind::SymbolRef(r, n));
-    let s = p.ctx.sym("name");
-    st.attrs.push((s, a));
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_get_global(p: &mut Printer, op: Op) {
-    p.w(" ");
-    if let Some(a) = p.ctx.get_attr(op, "name") {
-        p.attr(a);
-    }
-    p.attr_dict(op, &["name"]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
 }
 
 fn verify_get_global(ctx: &Context, op: Op) -> Result<(), String> {
@@ -1128,37 +1058,131 @@ const DYN_STRIDE_OR_OFFSET: i128 = i64::MIN as i128;
 /// `ShapedType::kDynamicSize` (14 and 15).
 const DYN_SIZE: i128 = -1;
 
-/// `[%a, 4, %b]`: each entry an SSA value (recorded as `dynamic` in the
-/// static list) or an integer; MLIR's `parseDynamicIndexList`.
-fn parse_index_list<'a>(
-    p: &mut Parser<'a, '_>,
-    dynamic: i128,
-    values: &mut Vec<mlir_async_syntax::UnresolvedOperand<'a>>,
-) -> PResult<Vec<i128>> {
-    p.expect("[")?;
-    let mut out = vec![];
-    if p.eat("]") {
-        return Ok(out);
+fn parse_global_type_and_initial_value(p: &mut Parser, fr: &mut Frame, _: &[CArg]) -> PResult<()> {
+    let t = p.parse_type()?;
+    let static_shape = match p.ctx.kind(t) {
+        TypeKind::MemRef { shape, .. } => shape.iter().all(|d| d.is_some()),
+        _ => false,
+    };
+    let d = <GlobalOp as crate::format::Declared>::decl();
+    if !static_shape {
+        let msg = format!(
+            "type should be static shaped memref, but got '{}'",
+            tyname(p.ctx, t)
+        );
+        return op_err(p, d, fr.name_pos, msg);
     }
-    loop {
-        p.skip_ws();
-        if p.peek_operand() {
-            values.push(p.parse_operand_ref()?);
-            out.push(dynamic);
-        } else {
-            let pos = p.pos;
-            let Some(n) = p.int_lit().filter(|n| i64::try_from(*n).is_ok()) else {
-                return p.err(pos, "expected SSA value or integer");
-            };
-            out.push(n);
-        }
-        if !p.eat(",") {
-            break;
-        }
+    let ta = p.ctx.type_attr(t);
+    let s = p.static_sym("type");
+    fr.st.attrs.push((s, ta));
+    if !p.eat("=") {
+        return Ok(());
     }
-    p.expect("]")?;
-    Ok(out)
+    let init = if p.eat_keyword("uninitialized") {
+        p.ctx.unit_attr()
+    } else {
+        // The initializer is typed as the tensor of the memref's shape.
+        let tt = tensor_of_memref(p.ctx, t).expect("a memref");
+        let a = p.parse_attribute(Some(tt))?;
+        if !matches!(p.ctx.attr_kind(a), AttrKind::Dense(..)) {
+            return op_err(
+                p,
+                d,
+                fr.name_pos,
+                "initial value should be a unit or elements attribute",
+            );
+        }
+        a
+    };
+    let s = p.static_sym("initial_value");
+    fr.st.attrs.push((s, init));
+    Ok(())
 }
+
+fn print_global_type_and_initial_value(p: &mut Printer, v: &View, _: &[CArg]) {
+    let ctx = p.ctx;
+    if let Some(AttrKind::Type(t)) = ctx.get_attr(v.op, "type").map(|a| ctx.attr_kind(a)) {
+        p.ty(*t);
+    }
+    if let Some(init) = ctx.get_attr(v.op, "initial_value") {
+        if matches!(ctx.attr_kind(init), AttrKind::Unit) {
+            p.w(" = uninitialized");
+        } else {
+            p.w(" = ");
+            p.attr_no_type(init);
+        }
+    }
+}
+
+/// `[%a, 4, %b]` (MLIR's `parseDynamicIndexList`): the SSA values into
+/// operand group `args[0]`, every entry into the `I64ArrayAttr` `args[1]`
+/// (`dynamic` for a value).
+fn parse_index_list_into(
+    p: &mut Parser,
+    fr: &mut Frame,
+    args: &[CArg],
+    dynamic: i128,
+) -> PResult<()> {
+    let (CArg::Var(Var::Operand(g)), CArg::Var(Var::Attr(a))) = (args[0], args[1]) else {
+        unreachable!("declared with a group and its static list")
+    };
+    p.skip_ws();
+    let at = p.pos;
+    fr.begin_group(p, g, at);
+    p.expect("[")?;
+    let mut statics = vec![];
+    if !p.eat("]") {
+        loop {
+            p.skip_ws();
+            if p.peek_operand() {
+                fr.parse_operand(p, g)?;
+                statics.push(dynamic);
+            } else {
+                let pos = p.pos;
+                let Some(n) = p.int_lit().filter(|n| i64::try_from(*n).is_ok()) else {
+                    return p.err(pos, "expected SSA value or integer");
+                };
+                statics.push(n);
+            }
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect("]")?;
+    }
+    let list = i64_array(p.ctx, &statics);
+    let name = fr.attr_name(a);
+    let s = p.static_sym(name);
+    fr.st.attrs.push((s, list));
+    Ok(())
+}
+
+/// `[%a, 4, %b]` from the static list and the group's values (MLIR's
+/// `printDynamicIndexList`).
+fn print_index_list_of(p: &mut Printer, v: &View, args: &[CArg], dynamic: i128) {
+    let (CArg::Var(Var::Operand(g)), CArg::Var(Var::Attr(a))) = (args[0], args[1]) else {
+        return;
+    };
+    let mut values = v.operands(p.ctx, g);
+    p.w("[");
+    let statics = get_i64_array(p.ctx, v.op, v.decl.attrs[a].name).unwrap_or_default();
+    for (i, &s) in statics.iter().enumerate() {
+        if i > 0 {
+            p.w(", ");
+        }
+        match values.split_first() {
+            Some((&x, rest)) if s == dynamic => {
+                p.operand(x);
+                values = rest;
+            }
+            _ => p.w(&s.to_string()),
+        }
+    }
+    p.w("]");
+}
+
+const OFFSETS_SIZES_STRIDES: [&str; 3] = ["static_offsets", "static_sizes", "static_strides"];
+const OSS_SENTINELS: [i128; 3] = [DYN_STRIDE_OR_OFFSET, DYN_SIZE, DYN_STRIDE_OR_OFFSET];
 
 /// An `I64ArrayAttr`.
 fn i64_array(ctx: &mut Context, vs: &[i128]) -> Attribute {
@@ -1179,123 +1203,6 @@ fn get_i64_array(ctx: &Context, op: Op, name: &str) -> Option<Vec<i128>> {
             .collect(),
         _ => None,
     }
-}
-
-/// `[%a, 4, %b]` from the static list `name` and the dynamic `values`
-/// (taken from the front); MLIR's `printDynamicIndexList`.
-fn print_index_list(p: &mut Printer, op: Op, name: &str, dynamic: i128, values: &mut &[Value]) {
-    p.w("[");
-    let statics = get_i64_array(p.ctx, op, name).unwrap_or_default();
-    for (i, &s) in statics.iter().enumerate() {
-        if i > 0 {
-            p.w(", ");
-        }
-        match values.split_first() {
-            Some((&v, rest)) if s == dynamic => {
-                p.operand(v);
-                *values = rest;
-            }
-            _ => p.w(&s.to_string()),
-        }
-    }
-    p.w("]");
-}
-
-const OFFSETS_SIZES_STRIDES: [&str; 3] = ["static_offsets", "static_sizes", "static_strides"];
-const OSS_SENTINELS: [i128; 3] = [DYN_STRIDE_OR_OFFSET, DYN_SIZE, DYN_STRIDE_OR_OFFSET];
-
-/// The source, the three lists with their attributes and segment sizes
-/// (`kw` the keywords before each list, as `reinterpret_cast` has them),
-/// then `attr-dict : T to U`.
-fn parse_offsets_sizes_strides(
-    p: &mut Parser,
-    st: &mut OperationState,
-    kw: Option<[&str; 3]>,
-) -> PResult<()> {
-    let src = p.parse_operand_ref()?;
-    if kw.is_some() {
-        p.expect_keyword("to")?;
-    }
-    let mut dyns = [vec![], vec![], vec![]];
-    for i in 0..3 {
-        if let Some(kw) = kw {
-            if i > 0 {
-                p.expect(",")?;
-            }
-            p.expect_keyword(kw[i])?;
-            p.expect(":")?;
-        }
-        let statics = parse_index_list(p, OSS_SENTINELS[i], &mut dyns[i])?;
-        let a = i64_array(p.ctx, &statics);
-        let s = p.ctx.sym(OFFSETS_SIZES_STRIDES[i]);
-        st.attrs.push((s, a));
-    }
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    p.expect_keyword("to")?;
-    let u = p.parse_type()?;
-    let index = p.index_type();
-    st.operands.push(p.resolve_operand(&src, t)?);
-    for d in &dyns {
-        st.operands.extend(resolve_same(p, d, index)?);
-    }
-    let seg = segment_sizes(p.ctx, &[1, dyns[0].len(), dyns[1].len(), dyns[2].len()]);
-    let s = p.ctx.sym("operand_segment_sizes");
-    st.attrs.push((s, seg));
-    st.result_types.push(u);
-    Ok(())
-}
-
-fn print_offsets_sizes_strides(p: &mut Printer, op: Op, kw: Option<[&str; 3]>) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    if kw.is_some() {
-        p.w(" to");
-    }
-    let mut rest = &ops[1..];
-    for i in 0..3 {
-        if let Some(kw) = kw {
-            if i > 0 {
-                p.w(",");
-            }
-            p.w(" ");
-            p.w(kw[i]);
-            p.w(": ");
-        } else if i > 0 {
-            p.w(" ");
-        }
-        print_index_list(p, op, OFFSETS_SIZES_STRIDES[i], OSS_SENTINELS[i], &mut rest);
-    }
-    let mut elided = OFFSETS_SIZES_STRIDES.to_vec();
-    elided.push("operand_segment_sizes");
-    p.attr_dict(op, &elided);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.ty(t);
-    p.w(" to ");
-    let u = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(u);
-}
-
-/// `%src[offsets] [sizes] [strides] attrs : T to U`.
-fn parse_subview(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    parse_offsets_sizes_strides(p, st, None)
-}
-
-fn print_subview(p: &mut Printer, op: Op) {
-    print_offsets_sizes_strides(p, op, None)
-}
-
-const REINTERPRET_KW: [&str; 3] = ["offset", "sizes", "strides"];
-
-/// `%src to offset: [o], sizes: [...], strides: [...] attrs : T to U`.
-fn parse_reinterpret_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    parse_offsets_sizes_strides(p, st, Some(REINTERPRET_KW))
-}
-
-fn print_reinterpret_cast(p: &mut Printer, op: Op) {
-    print_offsets_sizes_strides(p, op, Some(REINTERPRET_KW))
 }
 
 /// `%src [[0, 1], [2]] attrs : T into U` (`expand_shape`, `collapse_shape`).
@@ -1336,47 +1243,6 @@ fn print_reshape_like(p: &mut Printer, op: Op) {
     p.w(" into ");
     let u = p.ctx.value_type(p.ctx.result(op, 0));
     p.ty(u);
-}
-
-/// `%src(%shape) attrs : (T, S) -> U`.
-fn parse_reshape(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let src = p.parse_operand_ref()?;
-    p.expect("(")?;
-    let shape = p.parse_operand_ref()?;
-    p.expect(")")?;
-    attr_dict(p, st)?;
-    p.expect(":")?;
-    p.skip_ws();
-    let tpos = p.pos;
-    let t = p.parse_type()?;
-    let (ins, outs) = match p.ctx.kind(t) {
-        TypeKind::Function(ins, outs) => (ins.clone(), outs.clone()),
-        _ => return p.err(tpos, "invalid kind of type specified"),
-    };
-    if ins.len() != 2 {
-        return p.err(
-            tpos,
-            format!("2 operands present, but expected {}", ins.len()),
-        );
-    }
-    st.operands.push(p.resolve_operand(&src, ins[0])?);
-    st.operands.push(p.resolve_operand(&shape, ins[1])?);
-    st.result_types = outs;
-    Ok(())
-}
-
-fn print_reshape(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w("(");
-    p.operands(&ops[1..]);
-    p.w(")");
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let ins = types_of(p.ctx, ops);
-    let outs = types_of(p.ctx, p.ctx.results(op));
-    p.functional_type(&ins, &outs);
 }
 
 /// `%src[%shift][%sizes...] attrs : T to U`.
@@ -1771,35 +1637,6 @@ fn verify_dma_start(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-/// `%tag[%i, ...], %n attrs : T`.
-fn parse_dma_wait(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let (tag, ids) = parse_memref_at(p)?;
-    p.expect(",")?;
-    let n = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    let index = p.index_type();
-    st.operands.push(p.resolve_operand(&tag, t)?);
-    st.operands.extend(resolve_same(p, &ids, index)?);
-    st.operands.push(p.resolve_operand(&n, index)?);
-    Ok(())
-}
-
-fn print_dma_wait(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    let last = ops.len() - 1;
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w("[");
-    p.operands(&ops[1..last]);
-    p.w("], ");
-    p.operand(ops[last]);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.ty(t);
-}
-
 /// ODS's checks and `DmaWaitOp::verify`.
 fn verify_dma_wait(ctx: &Context, op: Op) -> Result<(), String> {
     check_counts(ctx, op, 2, true, 0)?;
@@ -2141,39 +1978,6 @@ fn operand_kind_error(ctx: &Context, what: &str, i: usize, t: Type, kind: &str) 
 const MEMREF_KIND: &str = "unranked.memref of any type values or memref of any type values";
 const TENSOR_KIND: &str = "tensor of any type values";
 
-/// `: memref-type`, with the tensor type of the same shape and element
-/// (`op` names the op in the error).
-fn memref_and_tensor_type(p: &mut Parser, op: &str) -> PResult<(Type, Type)> {
-    let pos = p.pos;
-    let mt = colon_type(p)?;
-    match tensor_of_memref(p.ctx, mt) {
-        Some(tt) => Ok((mt, tt)),
-        None => p.err(
-            pos,
-            format!(
-                "custom op '{op}' 'memref' must be {MEMREF_KIND}, but got '{}'",
-                tyname(p.ctx, mt)
-            ),
-        ),
-    }
-}
-
-/// `%tensor, %memref attrs : memref-type`.
-fn parse_tensor_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let t = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let m = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let (mt, tt) = memref_and_tensor_type(p, "memref.tensor_store")?;
-    st.operands.push(p.resolve_operand(&t, tt)?);
-    st.operands.push(p.resolve_operand(&m, mt)?);
-    Ok(())
-}
-
-fn print_tensor_store(p: &mut Printer, op: Op) {
-    print_operands_attrs_type(p, op, 1)
-}
-
 /// 13 and 14: `SameOperandsShape`, `SameOperandsElementType`; 15 says the
 /// same in one `TypesMatchWith`.
 fn verify_tensor_store(ctx: &Context, op: Op) -> Result<(), String> {
@@ -2191,16 +1995,6 @@ fn verify_tensor_store(ctx: &Context, op: Op) -> Result<(), String> {
     if elem_of(ctx, tt) != elem_of(ctx, mt) {
         return Err("requires the same element type for all operands".into());
     }
-    Ok(())
-}
-
-/// `%tensor attrs : memref-type`, the tensor typed after the memref.
-fn parse_buffer_cast(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let t = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let (mt, tt) = memref_and_tensor_type(p, "memref.buffer_cast")?;
-    st.operands.push(p.resolve_operand(&t, tt)?);
-    st.result_types.push(mt);
     Ok(())
 }
 
@@ -2245,50 +2039,8 @@ fn verify_buffer_cast(ctx: &Context, op: Op) -> Result<(), String> {
     verify_bufferization_cast(ctx, op, true)
 }
 
-/// `%memref attrs : memref-type`, the result typed after the memref.
-fn parse_tensor_load(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
-    let pos = p.pos;
-    parse_operand_attrs_type(p, st, n)?;
-    let mt = p.ctx.value_type(st.operands[0]);
-    let Some(tt) = tensor_of_memref(p.ctx, mt) else {
-        return p.err(
-            pos,
-            format!(
-                "custom op 'memref.tensor_load' 'memref' must be {MEMREF_KIND}, but got '{}'",
-                tyname(p.ctx, mt)
-            ),
-        );
-    };
-    st.result_types.push(tt);
-    Ok(())
-}
-
 fn verify_tensor_load(ctx: &Context, op: Op) -> Result<(), String> {
     verify_bufferization_cast(ctx, op, false)
-}
-
-/// `%x attrs : T to U`.
-fn parse_copy_like_clone(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let x = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    p.expect_keyword("to")?;
-    let u = p.parse_type()?;
-    st.operands.push(p.resolve_operand(&x, t)?);
-    st.result_types.push(u);
-    Ok(())
-}
-
-fn print_clone(p: &mut Printer, op: Op) {
-    let x = p.ctx.operands(op)[0];
-    p.w(" ");
-    p.operand(x);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let (t, u) = (p.ctx.value_type(x), p.ctx.value_type(p.ctx.result(op, 0)));
-    p.ty(t);
-    p.w(" to ");
-    p.ty(u);
 }
 
 fn verify_clone(ctx: &Context, op: Op) -> Result<(), String> {

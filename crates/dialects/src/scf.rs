@@ -6,6 +6,40 @@ use crate::OpDef;
 use mlir_async_ir::*;
 use mlir_async_syntax::{PResult, Parser, Printer, RegionArg};
 
+crate::op! {
+    /// `scf.yield`: the values a region of its parent hands back.
+    pub struct YieldOp = "scf.yield" {
+        operands: [results: Variadic],
+        results: [],
+        format: "attr-dict ($results^ `:` type($results))?",
+        infer: Spelled,
+    }
+}
+
+fn i1(ctx: &mut Context) -> Type {
+    ctx.int_type(1)
+}
+
+crate::op! {
+    /// `scf.condition`: whether `scf.while` goes on, and with what.
+    pub struct ConditionOp = "scf.condition" {
+        operands: [condition: One = Fixed(i1), args: Variadic],
+        results: [],
+        format: "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `scf.reduce.return`: the result of a reduction step.
+    pub struct ReduceReturnOp = "scf.reduce.return" {
+        operands: [result: One],
+        results: [],
+        format: "$result attr-dict `:` type($result)",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef::new("scf.for")
@@ -29,7 +63,7 @@ pub fn ops() -> Vec<OpDef> {
             .recursive_effects()
             .syntax(parse_if, print_if)
             .verify(verify_if),
-        OpDef::new("scf.yield")
+        YieldOp::def()
             .parents(&[
                 "scf.execute_region",
                 "scf.for",
@@ -40,7 +74,6 @@ pub fn ops() -> Vec<OpDef> {
             .parent_checked_last_before_15()
             .pure()
             .return_like()
-            .syntax(parse_yield, print_yield)
             .terminator(),
         OpDef::new("scf.while")
             .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).regions(2, &[(0, 0)]))
@@ -55,11 +88,10 @@ pub fn ops() -> Vec<OpDef> {
             .recursive_effects()
             .syntax(parse_while, print_while)
             .verify(verify_while),
-        OpDef::new("scf.condition")
+        ConditionOp::def()
             .shape(Shape::new(N::AtLeast(1), N::Exactly(0)))
             .parents(&["scf.while"])
             .pure()
-            .syntax(parse_condition, print_condition)
             .terminator(),
         OpDef::new("scf.parallel")
             .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).regions(1, &[(0, 0)]))
@@ -73,10 +105,7 @@ pub fn ops() -> Vec<OpDef> {
             .region_specs(const { &[RegionSpec::sized(0, "reductionOperator")] })
             .parents(&["scf.parallel"])
             .syntax(parse_reduce, print_reduce),
-        OpDef::new("scf.reduce.return")
-            .parents(&["scf.reduce"])
-            .syntax(parse_yield, print_yield)
-            .terminator(),
+        ReduceReturnOp::def().parents(&["scf.reduce"]).terminator(),
         OpDef::new("scf.foreach_thread")
             .region_specs(const { &[RegionSpec::single(0, "region")] })
             .implicit_terminator("scf.foreach_thread.perform_concurrently")
@@ -583,17 +612,6 @@ fn print_if(p: &mut Printer, op: Op) {
     p.attr_dict(op, &[]);
 }
 
-fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    attr_dict(p, st)?;
-    parse_operands_and_types(p, &mut st.operands)
-}
-
-fn print_yield(p: &mut Printer, op: Op) {
-    p.attr_dict(op, &[]);
-    let ops = p.ctx.operands(op);
-    print_operands_and_types(p, ops);
-}
-
 fn parse_while(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
     // A loop without values carries no list (`scf.while : () -> ()`).
     let (names, inits) = if p.peek() == b'(' {
@@ -646,26 +664,6 @@ fn print_while(p: &mut Printer, op: Op) {
     p.w(" do ");
     p.region(rs[1], true, true);
     p.attr_dict_kw(op, &[]);
-}
-
-fn parse_condition(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    p.expect("(")?;
-    let c = p.parse_operand_ref()?;
-    p.expect(")")?;
-    let i1 = p.i1_type();
-    let c = p.resolve_operand(&c, i1)?;
-    st.operands.push(c);
-    attr_dict(p, st)?;
-    parse_operands_and_types(p, &mut st.operands)
-}
-
-fn print_condition(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w("(");
-    p.operand(ops[0]);
-    p.w(")");
-    p.attr_dict(op, &[]);
-    print_operands_and_types(p, &ops[1..]);
 }
 
 fn paren_operands<'a>(

@@ -1976,6 +1976,15 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         Ok(mark)
     }
+    /// The source being parsed.
+    pub fn source_bytes(&self) -> &'a [u8] {
+        self.b
+    }
+    /// Pushes one type onto the pending types (see
+    /// [`Parser::parse_type_list_pending`]).
+    pub fn push_pending_type(&mut self, t: Type) {
+        self.pending_types.push(t);
+    }
     /// The pending types from `mark` on.
     pub fn pending_types(&self, mark: usize) -> &[Type] {
         &self.pending_types[mark..]
@@ -2616,7 +2625,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                     ins = self.parse_type_list_no_parens()?;
                     self.expect(")")?;
                 }
-                self.expect("->")?;
+                if !self.eat("->") {
+                    return self.err_here("expected '->' in function type");
+                }
                 let outs = self.parse_function_result_types()?;
                 return Ok(self.ctx.function_type(ins, outs));
             }
@@ -3353,7 +3364,18 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(self.ctx.type_attr(t));
         }
         let Some(id) = self.peek_ident_no_dot() else {
-            return self.err_here("expected attribute value");
+            // 13 and 14 read a type attribute there; 15 names what it
+            // wanted.
+            let ed = self.seen.unwrap_or(if self.saw_legacy_func {
+                Edition::V14
+            } else {
+                Edition::V15
+            });
+            return self.err_here(if ed == Edition::V15 {
+                "expected attribute value"
+            } else {
+                "expected non-function type"
+            });
         };
         match id {
             "true" | "false" => {

@@ -4,13 +4,289 @@
 use crate::ods::{AttrClass, OperandKind, RegionSpec, Shape, N, NULLARY, SINK, UNARY};
 pub mod types;
 
+use crate::format::{CArg, Custom, ShortForm, TypeClass};
 use crate::util::*;
 use crate::OpDef;
 use mlir_async_ir::*;
 use mlir_async_syntax::{edition, PResult, Parser, Printer, RegionArg};
 
+/// `!async.value<T>` where ODS names its class (`Async_ValueType`): the
+/// type is checked where it is read, and 14 and 15 print and read it
+/// short (`<f32>`), as an ODS-defined type.
+static VALUE_TYPE: TypeClass = TypeClass {
+    is: |ctx, t| value_inner(ctx, t).is_some(),
+    summary: "async value type",
+    cpp: true,
+    short: Some(ShortForm {
+        print: print_value_type_short,
+        parse: parse_value_type_short,
+    }),
+};
+
+/// The value type of an `!async.value<T>` (ODS's `TypesMatchWith`).
+fn inner(ctx: &mut Context, t: Type) -> Option<Type> {
+    value_inner(ctx, t)
+}
+
+fn index(ctx: &mut Context) -> Type {
+    ctx.index_type()
+}
+
+fn i1(ctx: &mut Context) -> Type {
+    ctx.int_type(1)
+}
+
+/// `custom<AwaitResultType>(type($operand), type($result))`: the awaited
+/// type; a value's result has its value type, a token's has none.
+const AWAIT_RESULT_TYPE: Custom = Custom {
+    name: "AwaitResultType",
+    parse: |p, fr, args| {
+        let t = p.parse_type()?;
+        let (CArg::Type(operand), CArg::Type(result)) = (args[0], args[1]) else {
+            unreachable!("declared with two types")
+        };
+        fr.set_types(p, operand, &[t]);
+        match value_inner(p.ctx, t) {
+            Some(i) => fr.set_types(p, result, &[i]),
+            None => fr.set_types(p, result, &[]),
+        }
+        Ok(())
+    },
+    print: |p, v, _| {
+        let ctx = p.ctx;
+        if let Some(&x) = v.operands(ctx, 0).first() {
+            p.ty(ctx.value_type(x));
+        }
+    },
+};
+
+crate::op! {
+    /// `async.yield`: the values an `async.execute` body hands back.
+    pub struct YieldOp = "async.yield" {
+        operands: [operands: Variadic],
+        results: [],
+        format: "($operands^ `:` type($operands))? attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.await`: blocks until a token or value is ready.
+    pub struct AwaitOp = "async.await" {
+        operands: [operand: One],
+        results: [result: Optional],
+        customs: [AWAIT_RESULT_TYPE],
+        format: "$operand `:` custom<AwaitResultType>(type($operand), type($result)) attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.create_group`: a group of the given size.
+    pub struct CreateGroupOp = "async.create_group" {
+        operands: [size: One = Fixed(index)],
+        results: [result],
+        format: "$size `:` type($result) attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.add_to_group`: adds a token or value to a group; gives its
+    /// rank there.
+    pub struct AddToGroupOp = "async.add_to_group" {
+        operands: [operand: One, group: One = Fixed(types::group)],
+        results: [rank = Fixed(index)],
+        format: "$operand `,` $group `:` type($operand) attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.await_all`: blocks until every member of a group is ready.
+    pub struct AwaitAllOp = "async.await_all" {
+        operands: [operand: One = Fixed(types::group)],
+        results: [],
+        format: "$operand attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.coro.id`
+    pub struct CoroIdOp = "async.coro.id" {
+        operands: [],
+        results: [id = Fixed(types::coro_id)],
+        format: "attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.coro.begin`
+    pub struct CoroBeginOp = "async.coro.begin" {
+        operands: [id: One = Fixed(types::coro_id)],
+        results: [handle = Fixed(types::coro_handle)],
+        format: "$id attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.coro.free`
+    pub struct CoroFreeOp = "async.coro.free" {
+        operands: [id: One = Fixed(types::coro_id), handle: One = Fixed(types::coro_handle)],
+        results: [],
+        format: "$id `,` $handle attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.coro.end`
+    pub struct CoroEndOp = "async.coro.end" {
+        operands: [handle: One = Fixed(types::coro_handle)],
+        results: [],
+        format: "$handle attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.coro.save`
+    pub struct CoroSaveOp = "async.coro.save" {
+        operands: [handle: One = Fixed(types::coro_handle)],
+        results: [state = Fixed(types::coro_state)],
+        format: "$handle attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.coro.suspend`: branches to suspend, resume or clean up.
+    pub struct CoroSuspendOp = "async.coro.suspend" {
+        operands: [state: One = Fixed(types::coro_state)],
+        results: [],
+        successors: [suspendDest, resumeDest, cleanupDest],
+        format: "$state `,` $suspendDest `,` $resumeDest `,` $cleanupDest attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.create`: a token or value, not yet available.
+    pub struct RuntimeCreateOp = "async.runtime.create" {
+        operands: [],
+        results: [result],
+        format: "attr-dict `:` type($result)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.create_group`
+    pub struct RuntimeCreateGroupOp = "async.runtime.create_group" {
+        operands: [size: One = Fixed(index)],
+        results: [result],
+        format: "$size `:` type($result) attr-dict ",
+        infer: Spelled,
+    }
+}
+
+/// `$operand attr-dict : type($operand)`, no results.
+macro_rules! runtime_unary_ops {
+    ($($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "`")]
+            pub struct $ty = $name {
+                operands: [operand: One],
+                results: [],
+                format: "$operand attr-dict `:` type($operand)",
+                infer: Spelled,
+            }
+        })*
+    };
+}
+
+runtime_unary_ops! {
+    RuntimeSetAvailableOp = "async.runtime.set_available";
+    RuntimeSetErrorOp = "async.runtime.set_error";
+    RuntimeAwaitOp = "async.runtime.await";
+    RuntimeAddRefOp = "async.runtime.add_ref";
+    RuntimeDropRefOp = "async.runtime.drop_ref";
+}
+
+crate::op! {
+    /// `async.runtime.is_error`
+    pub struct RuntimeIsErrorOp = "async.runtime.is_error" {
+        operands: [operand: One],
+        results: [is_error = Fixed(i1)],
+        format: "$operand attr-dict `:` type($operand)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.resume`
+    pub struct RuntimeResumeOp = "async.runtime.resume" {
+        operands: [handle: One = Fixed(types::coro_handle)],
+        results: [],
+        format: "$handle attr-dict",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.await_and_resume`
+    pub struct RuntimeAwaitAndResumeOp = "async.runtime.await_and_resume" {
+        operands: [operand: One, handle: One = Fixed(types::coro_handle)],
+        results: [],
+        format: "$operand `,` $handle attr-dict `:` type($operand)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.store`: stores a value into its storage.
+    pub struct RuntimeStoreOp = "async.runtime.store" {
+        operands: [value: One = Like("storage", inner), storage: One = Class(&VALUE_TYPE)],
+        results: [],
+        format: "$value `,` $storage attr-dict `:` type($storage)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.load`: loads the value stored.
+    pub struct RuntimeLoadOp = "async.runtime.load" {
+        operands: [storage: One = Class(&VALUE_TYPE)],
+        results: [result = Like("storage", inner)],
+        format: "$storage attr-dict `:` type($storage)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.add_to_group`
+    pub struct RuntimeAddToGroupOp = "async.runtime.add_to_group" {
+        operands: [operand: One, group: One = Fixed(types::group)],
+        results: [rank = Fixed(index)],
+        format: "$operand `,` $group attr-dict `:` type($operand)",
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `async.runtime.num_worker_threads`
+    pub struct RuntimeNumWorkerThreadsOp = "async.runtime.num_worker_threads" {
+        operands: [],
+        results: [result],
+        format: "attr-dict `:` type($result)",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
-    let unary = |n| OpDef::new(n).syntax(parse_unary_typed, print_operand_attrs_type);
     vec![
         OpDef::new("async.execute")
             .shape(Shape::new(N::AtLeast(0), N::AtLeast(1)).regions(1, &[(0, 0)]))
@@ -24,63 +300,39 @@ pub fn ops() -> Vec<OpDef> {
                 }
             })
             .verify(verify_execute),
-        OpDef::new("async.yield")
+        YieldOp::def()
             .parents(&["async.execute"])
             .pure()
             .return_like()
-            .syntax(parse_yield, print_yield)
             .terminator()
             .verify(verify_yield),
-        OpDef::new("async.await")
+        AwaitOp::def()
             .shape(Shape::new(N::Exactly(1), N::AtMost(1)))
-            .syntax(parse_await, print_await)
             .verify(verify_await),
-        OpDef::new("async.create_group")
-            .shape(UNARY)
-            .syntax(parse_size_group, print_size_group),
-        OpDef::new("async.add_to_group")
-            .shape(Shape::new(N::Exactly(2), N::Exactly(1)))
-            .syntax(parse_add_to_group, print_add_to_group),
-        OpDef::new("async.await_all")
-            .shape(SINK)
-            .syntax(parse_await_all, print_await_all),
-        OpDef::new("async.runtime.create")
-            .shape(NULLARY)
-            .syntax(parse_create, print_create),
-        OpDef::new("async.runtime.create_group")
-            .shape(UNARY)
-            .syntax(parse_size_group, print_size_group),
-        unary("async.runtime.set_available").shape(SINK),
-        unary("async.runtime.set_error").shape(SINK),
-        unary("async.runtime.is_error").shape(UNARY),
-        unary("async.runtime.await").shape(SINK),
-        unary("async.runtime.add_ref").shape(SINK.attrs(&[("count", AttrClass::Int)])),
-        unary("async.runtime.drop_ref").shape(SINK.attrs(&[("count", AttrClass::Int)])),
-        OpDef::new("async.runtime.await_and_resume")
-            .shape(Shape::new(N::Exactly(2), N::Exactly(0)))
-            .syntax(parse_await_and_resume, print_await_and_resume),
-        OpDef::new("async.runtime.resume").syntax(parse_handle_only, print_operands_only),
-        OpDef::new("async.runtime.store")
-            .shape(Shape::new(N::Exactly(2), N::Exactly(0)).kinds(&[(1, OperandKind::AsyncValue)]))
-            .syntax(parse_store, print_store),
-        OpDef::new("async.runtime.load")
-            .shape(UNARY.kinds(&[(0, OperandKind::AsyncValue)]))
-            .syntax(parse_load, print_load),
-        OpDef::new("async.runtime.add_to_group")
-            .shape(Shape::new(N::Exactly(2), N::Exactly(1)))
-            .syntax(parse_add_to_group, print_add_to_group),
-        OpDef::new("async.runtime.num_worker_threads")
-            .shape(NULLARY)
-            .syntax(parse_create, print_create),
-        OpDef::new("async.coro.id").syntax(parse_coro, print_operands_only),
-        OpDef::new("async.coro.begin").syntax(parse_coro, print_operands_only),
-        OpDef::new("async.coro.free").syntax(parse_coro, print_operands_only),
-        OpDef::new("async.coro.end").syntax(parse_coro, print_operands_only),
-        OpDef::new("async.coro.save").syntax(parse_coro, print_operands_only),
-        OpDef::new("async.coro.suspend")
-            .shape(SINK.successors(3))
-            .syntax(parse_suspend, print_suspend)
-            .terminator(),
+        CreateGroupOp::def().shape(UNARY),
+        AddToGroupOp::def().shape(Shape::new(N::Exactly(2), N::Exactly(1))),
+        AwaitAllOp::def().shape(SINK),
+        RuntimeCreateOp::def().shape(NULLARY),
+        RuntimeCreateGroupOp::def().shape(UNARY),
+        RuntimeSetAvailableOp::def().shape(SINK),
+        RuntimeSetErrorOp::def().shape(SINK),
+        RuntimeIsErrorOp::def().shape(UNARY),
+        RuntimeAwaitOp::def().shape(SINK),
+        RuntimeAddRefOp::def().shape(SINK.attrs(&[("count", AttrClass::Int)])),
+        RuntimeDropRefOp::def().shape(SINK.attrs(&[("count", AttrClass::Int)])),
+        RuntimeAwaitAndResumeOp::def().shape(Shape::new(N::Exactly(2), N::Exactly(0))),
+        RuntimeResumeOp::def(),
+        RuntimeStoreOp::def()
+            .shape(Shape::new(N::Exactly(2), N::Exactly(0)).kinds(&[(1, OperandKind::AsyncValue)])),
+        RuntimeLoadOp::def().shape(UNARY.kinds(&[(0, OperandKind::AsyncValue)])),
+        RuntimeAddToGroupOp::def().shape(Shape::new(N::Exactly(2), N::Exactly(1))),
+        RuntimeNumWorkerThreadsOp::def().shape(NULLARY),
+        CoroIdOp::def(),
+        CoroBeginOp::def(),
+        CoroFreeOp::def(),
+        CoroEndOp::def(),
+        CoroSaveOp::def(),
+        CoroSuspendOp::def().shape(SINK.successors(3)).terminator(),
     ]
 }
 
@@ -203,17 +455,6 @@ fn verify_execute(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    parse_operands_and_types(p, &mut st.operands)?;
-    attr_dict(p, st)
-}
-
-fn print_yield(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    print_operands_and_types(p, ops);
-    p.attr_dict(op, &[]);
-}
-
 fn verify_yield(ctx: &Context, op: Op) -> Result<(), String> {
     let Some(parent) = ctx.parent_op(op) else {
         return Ok(());
@@ -237,26 +478,6 @@ fn verify_yield(ctx: &Context, op: Op) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-fn parse_await(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    let t = colon_type(p)?;
-    st.operands.push(p.resolve_operand(&v, t)?);
-    if let Some(i) = value_inner(p.ctx, t) {
-        st.result_types.push(i);
-    }
-    attr_dict(p, st)
-}
-
-fn print_await(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let v = p.ctx.operand(op, 0);
-    p.operand(v);
-    p.w(" : ");
-    let t = p.ctx.value_type(v);
-    p.ty(t);
-    p.attr_dict(op, &[]);
 }
 
 fn verify_await(ctx: &Context, op: Op) -> Result<(), String> {
@@ -290,226 +511,28 @@ fn verify_await(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_size_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let s = p.parse_operand_ref()?;
-    let t = colon_type(p)?;
-    let index = p.index_type();
-    st.operands.push(p.resolve_operand(&s, index)?);
-    st.result_types.push(t);
-    attr_dict(p, st)
-}
-
-fn print_size_group(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let v = p.ctx.operand(op, 0);
-    p.operand(v);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-    p.attr_dict(op, &[]);
-}
-
-fn parse_add_to_group(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let g = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    let gt = types::group(p.ctx);
-    st.operands
-        .extend([p.resolve_operand(&v, t)?, p.resolve_operand(&g, gt)?]);
-    st.result_types.push(p.index_type());
-    Ok(())
-}
-
-fn print_add_to_group(p: &mut Printer, op: Op) {
-    print_operands_attrs_type(p, op, 0);
-}
-
-fn parse_await_all(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let g = p.parse_operand_ref()?;
-    let gt = types::group(p.ctx);
-    st.operands.push(p.resolve_operand(&g, gt)?);
-    attr_dict(p, st)
-}
-
-fn print_operands_only(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    if !ops.is_empty() {
-        p.w(" ");
-        p.operands(ops);
-    }
-    p.attr_dict(op, &[]);
-}
-
-fn print_await_all(p: &mut Printer, op: Op) {
-    print_operands_only(p, op)
-}
-
-fn parse_create(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_create(p: &mut Printer, op: Op) {
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-}
-
-/// `%x attr-dict : type($x)`; `is_error` yields `i1`.
-fn parse_unary_typed(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
-    parse_operand_attrs_type(p, st, n)?;
-    if p.ctx.str(st.name) == "async.runtime.is_error" {
-        st.result_types.push(p.i1_type());
-    }
-    Ok(())
-}
-
-fn parse_await_and_resume(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let h = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    let ht = types::coro_handle(p.ctx);
-    st.operands
-        .extend([p.resolve_operand(&v, t)?, p.resolve_operand(&h, ht)?]);
-    Ok(())
-}
-
-fn print_await_and_resume(p: &mut Printer, op: Op) {
-    print_operands_attrs_type(p, op, 0);
-}
-
-fn parse_handle_only(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let h = p.parse_operand_ref()?;
-    let ht = types::coro_handle(p.ctx);
-    st.operands.push(p.resolve_operand(&h, ht)?);
-    attr_dict(p, st)
-}
-
-/// `: !async.value<T>` or the 14/15 short form `: <T>`.
-fn parse_value_type(p: &mut Parser) -> PResult<Type> {
-    p.expect(":")?;
-    if p.peek() == b'<' {
-        p.eat("<");
-        let t = p.parse_type()?;
-        p.expect(">")?;
-        p.note_edition(mlir_async_syntax::Edition::V14);
-        return Ok(types::value(p.ctx, t));
-    }
-    let pos = p.pos;
+/// The short form `<T>` of `!async.value<T>` (14, 15; read in any
+/// generation, which then is 14 at least).
+fn parse_value_type_short(p: &mut Parser) -> PResult<Type> {
+    p.expect("<")?;
     let t = p.parse_type()?;
-    if value_inner(p.ctx, t).is_none() {
-        return p.err(pos, "expected async value type");
-    }
-    Ok(t)
+    p.expect(">")?;
+    p.note_edition(mlir_async_syntax::Edition::V14);
+    Ok(types::value(p.ctx, t))
 }
 
-fn print_value_type(p: &mut Printer, t: Type) {
-    p.w(" : ");
+/// Prints `<T>` for `!async.value<T>` where the generation does.
+fn print_value_type_short(p: &mut Printer, t: Type) -> bool {
     if edition::runtime_value_type_in_full(p.edition()) {
-        p.ty(t);
-    } else {
-        let inner = value_inner(p.ctx, t).expect("verified async value type");
-        p.w("<");
-        p.ty(inner);
-        p.w(">");
+        return false;
     }
-}
-
-fn parse_store(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    p.expect(",")?;
-    let s = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = parse_value_type(p)?;
-    let inner = value_inner(p.ctx, t).expect("checked by parse_value_type");
-    st.operands
-        .extend([p.resolve_operand(&v, inner)?, p.resolve_operand(&s, t)?]);
-    Ok(())
-}
-
-fn print_store(p: &mut Printer, op: Op) {
-    let ops = p.ctx.operands(op);
-    p.w(" ");
-    p.operands(ops);
-    p.attr_dict(op, &[]);
-    let t = p.ctx.value_type(ops[1]);
-    print_value_type(p, t);
-}
-
-fn parse_load(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let s = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = parse_value_type(p)?;
-    let inner = value_inner(p.ctx, t).expect("checked by parse_value_type");
-    st.operands.push(p.resolve_operand(&s, t)?);
-    st.result_types.push(inner);
-    Ok(())
-}
-
-fn print_load(p: &mut Printer, op: Op) {
-    let v = p.ctx.operand(op, 0);
-    p.w(" ");
-    p.operand(v);
-    p.attr_dict(op, &[]);
-    let t = p.ctx.value_type(v);
-    print_value_type(p, t);
-}
-
-/// The coro ops: operand and result types are implied by the op.
-fn parse_coro(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let name = p.ctx.str(st.name).to_string();
-    let id = types::coro_id(p.ctx);
-    let hdl = types::coro_handle(p.ctx);
-    let state = types::coro_state(p.ctx);
-    let (ins, outs): (Vec<Type>, Vec<Type>) = match name.as_str() {
-        "async.coro.id" => (vec![], vec![id]),
-        "async.coro.begin" => (vec![id], vec![hdl]),
-        "async.coro.free" => (vec![id, hdl], vec![]),
-        "async.coro.end" => (vec![hdl], vec![]),
-        "async.coro.save" => (vec![hdl], vec![state]),
-        _ => (vec![], vec![]),
+    let Some(inner) = value_inner(p.ctx, t) else {
+        return false;
     };
-    let mut ops = vec![];
-    for (i, &t) in ins.iter().enumerate() {
-        if i > 0 {
-            p.expect(",")?;
-        }
-        let u = p.parse_operand_ref()?;
-        ops.push(p.resolve_operand(&u, t)?);
-    }
-    st.operands = ops;
-    st.result_types = outs;
-    attr_dict(p, st)
-}
-
-fn parse_suspend(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let s = p.parse_operand_ref()?;
-    let state = types::coro_state(p.ctx);
-    st.operands.push(p.resolve_operand(&s, state)?);
-    for _ in 0..3 {
-        p.expect(",")?;
-        let b = p.parse_successor()?;
-        st.successors.push(b);
-    }
-    attr_dict(p, st)
-}
-
-fn print_suspend(p: &mut Printer, op: Op) {
-    p.w(" ");
-    let s = p.ctx.operand(op, 0);
-    p.operand(s);
-    for b in p.ctx.successors(op) {
-        p.w(", ");
-        p.block_name(*b);
-    }
-    p.attr_dict(op, &[]);
+    p.w("<");
+    p.ty(inner);
+    p.w(">");
+    true
 }
 
 /// The type of the `count` of `async.runtime.add_ref` / `drop_ref`: `i32`

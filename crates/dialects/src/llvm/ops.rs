@@ -22,8 +22,8 @@ use mlir_async_syntax::{Edition, PResult, Parser, Printer, RegionArg};
 /// directive reads and prints them (the default fast-math flags elided).
 const LLVM_OP_ATTRS: crate::format::Custom = crate::format::Custom {
     name: "LLVMOpAttrs",
-    parse: |p, st| attr_dict(p, st),
-    print: |p, op, elided| llvm_op_attrs_after_space(p, op, elided),
+    parse: |p, fr, _| attr_dict(p, fr.st),
+    print: |p, v, _| llvm_op_attrs_after_space(p, v.op, v.elided),
 };
 
 /// `$lhs, $rhs custom<LLVMOpAttrs>(attr-dict) : type($res)`.

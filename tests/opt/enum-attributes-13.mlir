@@ -32,3 +32,12 @@ func @rmw(%v: i32, %m: memref<10xi32>, %i: index) {
   %x = atomic_rmw ori %v, %m[%i] : (i32, memref<10xi32>) -> i32
   return
 }
+
+// -----
+
+// CHECK: error: 'std.atomic_rmw' op attribute 'kind' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10{{$}}
+// CHECK-NOT: see current operation
+func @rmw_generic(%v: i32, %m: memref<10xi32>, %i: index) {
+  %x = "std.atomic_rmw"(%v, %m, %i) {kind = 11 : i64} : (i32, memref<10xi32>, index) -> i32
+  return
+}

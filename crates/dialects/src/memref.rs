@@ -389,7 +389,7 @@ pub fn ops() -> Vec<OpDef> {
         DimOp::def()
             .shape(BINARY.kinds(&[(0, OperandKind::MemRef)]))
             .pure(),
-        AtomicRMWOp::def().verify(verify_atomic_rmw),
+        AtomicRMWOp::def().verify_in_edition(verify_atomic_rmw),
         OpDef::new("memref.generic_atomic_rmw")
             .region_specs(const { &[RegionSpec::single_unsized(0)] })
             .implicit_terminator("memref.atomic_yield")
@@ -684,7 +684,7 @@ pub fn rmw_kind(ctx: &Context, op: Op) -> Option<&'static str> {
 }
 
 /// ODS's checks and `AtomicRMWOp::verify`, in upstream's order and words.
-fn verify_atomic_rmw(ctx: &Context, op: Op) -> Result<(), String> {
+fn verify_atomic_rmw(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
     let ops = ctx.operands(op);
     if ops.len() < 2 {
         return Err(format!(
@@ -701,8 +701,16 @@ fn verify_atomic_rmw(ctx: &Context, op: Op) -> Result<(), String> {
     if ctx.get_attr(op, "kind").is_none() {
         return Err("requires attribute 'kind'".into());
     }
-    if rmw_kind(ctx, op).is_none() {
-        return Err(crate::ods::enum_constraint_message("kind", 13));
+    let cases = rmw_kinds_in(ed);
+    let in_range = match ctx.attr_kind(ctx.get_attr(op, "kind").expect("checked above")) {
+        AttrKind::Integer(i, t) => {
+            *ctx.kind(*t) == TypeKind::Integer(64, Signedness::Signless)
+                && usize::try_from(*i).is_ok_and(|i| i < cases)
+        }
+        _ => false,
+    };
+    if !in_range {
+        return Err(crate::ods::enum_constraint_message("kind", cases));
     }
     let scalar = |t: Type| {
         let k = ctx.kind(t);

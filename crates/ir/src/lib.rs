@@ -13,11 +13,14 @@ pub mod entity;
 pub mod fxhash;
 mod interner;
 pub mod liveness;
+mod names;
 pub mod order;
 pub mod parallel;
+pub mod symbol_table;
 pub mod types;
 
 pub use attrs::{wide, AttrKind, Attribute, DenseElem};
+pub use symbol_table::SymbolNames;
 pub use types::{DialectType, Dim, Signedness, Type, TypeKind, TypeParam};
 
 use entity::Arena;
@@ -1452,6 +1455,22 @@ impl Context {
     pub fn region_parent(&self, r: Region) -> Option<Op> {
         self.regions[r].parent
     }
+    /// Whether region `r` is `ancestor` or nested in it (MLIR's
+    /// `Region::isAncestor`).
+    pub fn is_region_ancestor(&self, ancestor: Region, mut r: Region) -> bool {
+        loop {
+            if r == ancestor {
+                return true;
+            }
+            let Some(b) = self.regions[r].parent.and_then(|o| self.ops[o].parent) else {
+                return false;
+            };
+            let Some(p) = self.blocks[b].parent else {
+                return false;
+            };
+            r = p;
+        }
+    }
     /// The op whose region holds `op`.
     pub fn parent_op(&self, op: Op) -> Option<Op> {
         let b = self.ops[op].parent?;
@@ -2069,132 +2088,6 @@ impl Context {
             }
         });
         v
-    }
-
-    // ----- symbols -----
-
-    /// Calls `f` with every symbol reference in `a` (root and nested
-    /// names), looking into arrays and dictionaries: what MLIR's
-    /// `SymbolTable::getSymbolUses` finds in one attribute.
-    pub fn for_each_symbol_ref(&self, a: Attribute, f: &mut dyn FnMut(Symbol, &[Symbol])) {
-        match self.attr_kind(a) {
-            AttrKind::SymbolRef(r, nested) => f(*r, nested),
-            AttrKind::Array(xs) => {
-                for &x in xs {
-                    self.for_each_symbol_ref(x, f)
-                }
-            }
-            AttrKind::Dictionary(xs) => {
-                for &(_, x) in xs {
-                    self.for_each_symbol_ref(x, f)
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The visibility of a symbol op, from `sym_visibility`: `"public"`
-    /// when absent.
-    pub fn symbol_visibility(&self, op: Op) -> &str {
-        match self
-            .get_attr(op, "sym_visibility")
-            .map(|a| self.attr_kind(a))
-        {
-            Some(AttrKind::String(s, _)) => std::str::from_utf8(s).unwrap_or(""),
-            _ => "public",
-        }
-    }
-
-    /// The `sym_name` of a symbol op.
-    pub fn symbol_name(&self, op: Op) -> Option<&str> {
-        match self.attr_kind(self.get_attr(op, "sym_name")?) {
-            AttrKind::String(s, _) => std::str::from_utf8(s).ok(),
-            _ => None,
-        }
-    }
-    /// Looks a symbol up among the direct children of a symbol table op.
-    pub fn lookup_symbol(&self, table: Op, name: &str) -> Option<Op> {
-        let r = *self.regions_of(table).first()?;
-        let b = self.regions[r].first?;
-        let key = symbol_key(name);
-        let found = {
-            let cache = self.symbol_cache.read().unwrap_or_else(|e| e.into_inner());
-            cache.get(&table).map(|m| m.get(&key).copied())
-        };
-        let found = match found {
-            Some(f) => f,
-            None => {
-                // Built under the lock: threads verifying in parallel all
-                // start with a lookup, and one table is enough.
-                let mut cache = self.symbol_cache.write().unwrap_or_else(|e| e.into_inner());
-                let m = cache.entry(table).or_insert_with(|| {
-                    let mut m = FxHashMap::default();
-                    for o in self.block_ops_iter(b) {
-                        if let Some(n) = self.symbol_name(o) {
-                            m.entry(symbol_key(n)).or_insert(o);
-                        }
-                    }
-                    m
-                });
-                m.get(&key).copied()
-            }
-        };
-        // The cache follows every insertion, removal and rename of a
-        // table's children (`note_inserted`, `note_removed`, `touch_op`);
-        // this re-check guards against a hash collision and a structural
-        // path that forgot.
-        match found {
-            Some(o)
-                if !self.ops[o].erased
-                    && self.ops[o].parent == Some(b)
-                    && self.symbol_name(o) == Some(name) =>
-            {
-                Some(o)
-            }
-            Some(_) => self
-                .block_ops_iter(b)
-                .find(|&o| self.symbol_name(o) == Some(name)),
-            None => None,
-        }
-    }
-    /// [`Context::lookup_symbol`] by interned name, as symbol references
-    /// hold it.
-    pub fn lookup_symbol_id(&self, table: Op, name: Symbol) -> Option<Op> {
-        self.lookup_symbol(table, self.str(name))
-    }
-    /// Resolves `@a::@b` from `table`, descending into nested tables.
-    pub fn lookup_symbol_path(&self, table: Op, root: &str, nested: &[&str]) -> Option<Op> {
-        let mut cur = self.lookup_symbol(table, root)?;
-        for n in nested {
-            cur = self.lookup_symbol(cur, n)?;
-        }
-        Some(cur)
-    }
-    /// The closest enclosing symbol table of `op`.
-    pub fn nearest_symbol_table(&self, op: Op) -> Option<Op> {
-        let p = self.parent_op(op)?;
-        self.ancestor(p, |c, o| c.traits_of(o).symbol_table)
-    }
-    /// Every use of a symbol reference attribute naming `name` (root only)
-    /// in the ops nested under `scope`: (user op, attribute name).
-    pub fn symbol_uses(&self, scope: Op, name: &str) -> Vec<(Op, Symbol)> {
-        let mut out = Vec::new();
-        self.walk_nested(scope, &mut |o| {
-            for &(k, a) in self.attrs(o) {
-                if self.attr_refers_to(a, name) {
-                    out.push((o, k));
-                }
-            }
-        });
-        out
-    }
-    fn attr_refers_to(&self, a: Attribute, name: &str) -> bool {
-        match self.attr_kind(a) {
-            AttrKind::SymbolRef(r, _) => self.str(*r) == name,
-            AttrKind::Array(xs) => xs.iter().any(|&x| self.attr_refers_to(x, name)),
-            AttrKind::Dictionary(xs) => xs.iter().any(|&(_, x)| self.attr_refers_to(x, name)),
-            _ => false,
-        }
     }
 }
 

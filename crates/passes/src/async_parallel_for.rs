@@ -31,16 +31,17 @@
 //! the same. See `docs/async-parallel-for.md` for the other differences.
 
 use crate::{OptionKind, Pass, PassContext, PassInfo, PassOption};
+use mlir_async_dialects::build::FuncBuilder;
 use mlir_async_dialects::interfaces::Interfaces;
 use mlir_async_dialects::util::{segment_sizes, segments};
-use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
+use mlir_async_ir::fxhash::FxHashMap;
 use mlir_async_ir::*;
 use mlir_async_rewrite::fold::{constant_of, FoldResult, Folded};
+use mlir_async_rewrite::region::used_values_defined_above;
 use mlir_async_rewrite::{
     apply_patterns_and_fold_greedily, GreedyConfig, OpInterfaces, PatternSet, RewriteError,
     RewritePattern, Rewriter,
 };
-use mlir_async_syntax::printer::push_u32;
 use mlir_async_syntax::Edition;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -206,58 +207,26 @@ struct Config {
     block_size: i32,
 }
 
-/// The symbol names of one module, kept for the whole run so that each
-/// new function is uniqued in time independent of the module's size.
-#[derive(Default)]
-struct SymbolNames {
+/// What the pass keeps of one module for the whole run.
+struct ModuleNames {
     /// Interned op and attribute names the pattern builds with, by the
     /// address of the literal: a pointer hashes faster than the text.
     literals: FxHashMap<usize, Symbol>,
-    taken: FxHashSet<Symbol>,
-    /// For a base name: every `base_N` below this N is taken.
-    next_suffix: FxHashMap<Symbol, u32>,
+    /// The module's symbols, so that each new function is uniqued in time
+    /// independent of the module's size.
+    symbols: SymbolNames,
+    funcs: FuncBuilder,
     /// The functions added, in order: (base name, name, function).
     made: Vec<(&'static str, Symbol, Op)>,
 }
 
-impl SymbolNames {
+impl ModuleNames {
     fn of_module(ctx: &mut Context, module: Op) -> Self {
-        let mut names = SymbolNames::default();
-        let Some(b) = module_block(ctx, module) else {
-            return names;
-        };
-        let texts: Vec<String> = ctx
-            .block_ops_iter(b)
-            .filter_map(|o| ctx.symbol_name(o).map(str::to_string))
-            .collect();
-        for t in texts {
-            let s = ctx.sym(&t);
-            names.taken.insert(s);
-        }
-        names
-    }
-
-    /// `base`, or `base_N` with the smallest free N, as MLIR's
-    /// `SymbolTable::insert` names a symbol inserted into a fresh table;
-    /// recorded as taken.
-    fn unique(&mut self, ctx: &mut Context, base: &str) -> (Symbol, String) {
-        let sym = ctx.sym(base);
-        if self.taken.insert(sym) {
-            return (sym, base.to_string());
-        }
-        let mut n = self.next_suffix.get(&sym).copied().unwrap_or(0);
-        let mut text = String::with_capacity(base.len() + 4);
-        loop {
-            text.clear();
-            text.push_str(base);
-            text.push('_');
-            push_u32(&mut text, n);
-            n += 1;
-            let s = ctx.sym(&text);
-            if self.taken.insert(s) {
-                self.next_suffix.insert(sym, n);
-                return (s, text);
-            }
+        ModuleNames {
+            literals: FxHashMap::default(),
+            symbols: SymbolNames::of_table(ctx, module),
+            funcs: FuncBuilder::new(ctx),
+            made: vec![],
         }
     }
 }
@@ -273,7 +242,7 @@ struct ParallelForRewrite {
     cfg: Config,
     ifaces: Interfaces,
     /// Symbol names by module, built on the first loop in each.
-    tables: Mutex<FxHashMap<Op, SymbolNames>>,
+    tables: Mutex<FxHashMap<Op, ModuleNames>>,
     /// Warnings about loops left alone: (loop, location, message).
     warnings: Mutex<Vec<(Op, Location, String)>>,
 }
@@ -318,7 +287,7 @@ impl RewritePattern for ParallelForRewrite {
         let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         let names = tables
             .entry(module)
-            .or_insert_with(|| SymbolNames::of_module(rw.ctx, module));
+            .or_insert_with(|| ModuleNames::of_module(rw.ctx, module));
         let ctx = &*rw.ctx;
         let loc = ctx.op_loc(op);
         let segs = segments(ctx, op, 4);
@@ -443,7 +412,7 @@ struct Lowering<'r, 'a, 'p> {
     rw: &'r mut Rewriter<'a>,
     cfg: Config,
     ifaces: &'p Interfaces,
-    names: &'p mut SymbolNames,
+    names: &'p mut ModuleNames,
     module: Op,
     op: Op,
     body: Region,
@@ -675,24 +644,17 @@ impl Lowering<'_, '_, '_> {
     /// into the symbol table first); returns it, its name and its entry
     /// block, with the insertion point at the block's end.
     fn private_func(&mut self, base: &'static str, inputs: &[Type]) -> R<(Op, Symbol, Block)> {
-        let (sym, text) = self.names.unique(self.rw.ctx, base);
         let ctx = &mut *self.rw.ctx;
-        let ft = ctx.function_type(inputs.to_vec(), vec![]);
-        let attrs = [
-            (ctx.sym("function_type"), ctx.type_attr(ft)),
-            (ctx.sym("sym_name"), ctx.string_attr(&text)),
-            (ctx.sym("sym_visibility"), ctx.string_attr("private")),
-        ];
+        // Upstream builds a `SymbolTable` for each function it adds.
+        let (sym, text) = self.names.symbols.unique_in_fresh_table(ctx, base);
         let body = ctx.create_region();
-        let name = ctx.sym("func.func");
-        let func = ctx.create_op_from(name, self.loc, &[], &[], &attrs, &[body], &[]);
-        let mb = module_block(ctx, self.module)
+        let func = self
+            .names
+            .funcs
+            .private_func(ctx, self.loc, &text, inputs, &[], &[], body);
+        let ip = ctx
+            .symbol_insertion_point(self.module)
             .ok_or_else(|| RewriteError::at(self.loc, "the module has no body"))?;
-        // Before a terminator, if the module has one.
-        let ip = match ctx.last_op(mb) {
-            Some(t) if ctx.traits_of(t).is_terminator => InsertPoint::Before(t),
-            _ => InsertPoint::AtEnd(mb),
-        };
         self.rw.restore_insertion_point(Some(ip));
         self.rw.insert(func)?;
         self.names.made.push((base, sym, func));
@@ -769,7 +731,7 @@ impl Lowering<'_, '_, '_> {
                 self.rw.ctx.replace_uses_if(orig, new, |c, u| {
                     c.parent_block(u.op)
                         .and_then(|b| c.parent_region(b))
-                        .is_some_and(|r| region_within(c, r, body))
+                        .is_some_and(|r| c.is_region_ancestor(body, r))
                 });
             }
         }
@@ -1286,46 +1248,4 @@ struct LoopNest<'c> {
     is_last: Vec<Option<Value>>,
     captures: &'c [Value],
     cap_args: &'c [Value],
-}
-
-/// Whether region `r` is `limit` or nested in it.
-fn region_within(ctx: &Context, mut r: Region, limit: Region) -> bool {
-    loop {
-        if r == limit {
-            return true;
-        }
-        let Some(b) = ctx.region_parent(r).and_then(|o| ctx.parent_block(o)) else {
-            return false;
-        };
-        let Some(p) = ctx.parent_region(b) else {
-            return false;
-        };
-        r = p;
-    }
-}
-
-/// The values used in `region` but defined outside it, in the order MLIR's
-/// `getUsedValuesDefinedAbove` finds them (ops in post-order, operands in
-/// order, each value once).
-fn used_values_defined_above(ctx: &Context, region: Region) -> Vec<Value> {
-    let mut seen = FxHashSet::default();
-    let mut out = vec![];
-    let mut visit = |o: Op| {
-        for &v in ctx.operands(o) {
-            let inside = ctx
-                .value_block(v)
-                .and_then(|b| ctx.parent_region(b))
-                .is_some_and(|r| region_within(ctx, r, region));
-            if !inside && seen.insert(v) {
-                out.push(v);
-            }
-        }
-    };
-    for b in ctx.region_blocks(region) {
-        for o in ctx.block_ops_iter(b) {
-            ctx.walk_post(o, &mut visit);
-            visit(o);
-        }
-    }
-    out
 }

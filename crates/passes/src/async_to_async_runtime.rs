@@ -17,6 +17,7 @@
 
 use crate::{OptionKind, Pass, PassContext, PassInfo, PassOption};
 use mlir_async_dialects::asyncd::value_inner;
+use mlir_async_dialects::build::{add_entry_block, FuncBuilder};
 use mlir_async_dialects::builtin::{
     coroutine_passthrough, func_arg_attrs, func_type, set_func_arg_attrs,
 };
@@ -25,9 +26,8 @@ use mlir_async_dialects::util::segments;
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
 use mlir_async_ir::*;
 use mlir_async_rewrite::{
-    apply_conversion_with, ConversionConfig, ConversionMode, ConversionPatternSet,
+    apply_conversion_with, ConversionConfig, ConversionMode, ConversionPatternSet, OpBuilder,
 };
-use mlir_async_syntax::printer::push_u32;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -94,61 +94,45 @@ struct CoroMachinery {
     suspend: Block,
 }
 
-/// Declares [`Names`]: the op and attribute names the pass builds and
-/// matches, interned once when it starts. Builds then name their op and
-/// attributes without a lookup, and matches compare two integers.
-macro_rules! names {
-    ($($field:ident = $text:literal),* $(,)?) => {
-        struct Names {
-            $($field: Symbol,)*
-        }
-        impl Names {
-            fn new(ctx: &mut Context) -> Self {
-                Names { $($field: ctx.sym($text),)* }
-            }
-        }
-    };
-}
-
-names! {
-    arith_constant = "arith.constant",
-    arith_xori = "arith.xori",
-    // Functions with this unit attribute keep blocking awaits.
-    async_allowed_to_block = "async.allowed_to_block",
-    async_await = "async.await",
-    async_await_all = "async.await_all",
-    async_coro_begin = "async.coro.begin",
-    async_coro_end = "async.coro.end",
-    async_coro_free = "async.coro.free",
-    async_coro_id = "async.coro.id",
-    async_coro_save = "async.coro.save",
-    async_coro_suspend = "async.coro.suspend",
-    async_execute = "async.execute",
-    async_runtime_add_to_group = "async.runtime.add_to_group",
-    async_runtime_await = "async.runtime.await",
-    async_runtime_await_and_resume = "async.runtime.await_and_resume",
-    async_runtime_create = "async.runtime.create",
-    async_runtime_create_group = "async.runtime.create_group",
-    async_runtime_is_error = "async.runtime.is_error",
-    async_runtime_load = "async.runtime.load",
-    async_runtime_resume = "async.runtime.resume",
-    async_runtime_set_available = "async.runtime.set_available",
-    async_runtime_set_error = "async.runtime.set_error",
-    async_runtime_store = "async.runtime.store",
-    async_yield = "async.yield",
-    cf_assert = "cf.assert",
-    cf_br = "cf.br",
-    func_call = "func.call",
-    func_constant = "func.constant",
-    func_func = "func.func",
-    func_return = "func.return",
-    callee = "callee",
-    function_type = "function_type",
-    msg = "msg",
-    passthrough = "passthrough",
-    sym_name = "sym_name",
-    sym_visibility = "sym_visibility",
-    value = "value",
+mlir_async_ir::names! {
+    /// The op and attribute names the pass builds and matches.
+    struct Names {
+        arith_constant = "arith.constant",
+        arith_xori = "arith.xori",
+        // Functions with this unit attribute keep blocking awaits.
+        async_allowed_to_block = "async.allowed_to_block",
+        async_await = "async.await",
+        async_await_all = "async.await_all",
+        async_coro_begin = "async.coro.begin",
+        async_coro_end = "async.coro.end",
+        async_coro_free = "async.coro.free",
+        async_coro_id = "async.coro.id",
+        async_coro_save = "async.coro.save",
+        async_coro_suspend = "async.coro.suspend",
+        async_execute = "async.execute",
+        async_runtime_add_to_group = "async.runtime.add_to_group",
+        async_runtime_await = "async.runtime.await",
+        async_runtime_await_and_resume = "async.runtime.await_and_resume",
+        async_runtime_create = "async.runtime.create",
+        async_runtime_create_group = "async.runtime.create_group",
+        async_runtime_is_error = "async.runtime.is_error",
+        async_runtime_load = "async.runtime.load",
+        async_runtime_resume = "async.runtime.resume",
+        async_runtime_set_available = "async.runtime.set_available",
+        async_runtime_set_error = "async.runtime.set_error",
+        async_runtime_store = "async.runtime.store",
+        async_yield = "async.yield",
+        cf_assert = "cf.assert",
+        cf_br = "cf.br",
+        func_call = "func.call",
+        func_constant = "func.constant",
+        func_func = "func.func",
+        func_return = "func.return",
+        callee = "callee",
+        msg = "msg",
+        passthrough = "passthrough",
+        value = "value",
+    }
 }
 
 struct Lowering<'p, 'a> {
@@ -156,10 +140,9 @@ struct Lowering<'p, 'a> {
     module: Op,
     /// The coroutines by function, shared with the patterns.
     coros: patterns::Coros,
-    /// Names of the module's symbols, interned: outlining adds one per
-    /// `async.execute`, and at a million ops string sets cost more than
-    /// the rest of the bookkeeping.
-    symbols: FxHashSet<Symbol>,
+    /// Names of the module's symbols: outlining adds one per
+    /// `async.execute`.
+    symbols: SymbolNames,
     /// Scratch set for the value walks of outlining, kept between calls
     /// so that each execute does not grow a fresh table.
     seen_values: FxHashSet<Value>,
@@ -168,12 +151,10 @@ struct Lowering<'p, 'a> {
     /// Operand slots (op, index) of an execute body that use values
     /// defined above it; see [`Lowering::used_values_defined_above`].
     captured_uses: Vec<(Op, u32)>,
-    uniquing_counter: u32,
     n: Rc<Names>,
+    funcs: FuncBuilder,
     /// The coroutine `passthrough` attribute, built on first use.
     passthrough: Option<Option<Attribute>>,
-    /// `"private"`, interned once: every outlined function carries it.
-    private: Option<Attribute>,
     /// Set when the module is one shard of several (see [`sharded`]).
     shard: Option<sharded::ShardLink>,
     /// Of a shard, with the option: the functions of the whole module
@@ -181,26 +162,11 @@ struct Lowering<'p, 'a> {
     shard_converted: Option<std::sync::Arc<FxHashSet<String>>>,
 }
 
-/// An insertion cursor that keeps program order for consecutive builds.
-struct Cursor {
-    ip: InsertPoint,
-    loc: Location,
-}
-
 impl<'p, 'a> Lowering<'p, 'a> {
     fn new(pc: &'p mut PassContext<'a>, module: Op) -> Self {
-        let mut names = vec![];
-        if let Some(&r) = pc.ctx.regions_of(module).first() {
-            if let Some(b) = pc.ctx.entry_block(r) {
-                for o in pc.ctx.block_ops_iter(b) {
-                    if let Some(n) = pc.ctx.symbol_name(o) {
-                        names.push(n.to_string());
-                    }
-                }
-            }
-        }
-        let symbols = names.iter().map(|n| pc.ctx.sym(n)).collect();
+        let symbols = SymbolNames::of_table(pc.ctx, module);
         let n = Rc::new(Names::new(pc.ctx));
+        let funcs = FuncBuilder::new(pc.ctx);
         Lowering {
             pc,
             module,
@@ -209,10 +175,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             seen_values: FxHashSet::default(),
             scratch_ops: vec![],
             captured_uses: vec![],
-            uniquing_counter: 0,
             n,
+            funcs,
             passthrough: None,
-            private: None,
             shard: None,
             shard_converted: None,
         }
@@ -220,41 +185,6 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     fn ctx(&mut self) -> &mut Context {
         self.pc.ctx
-    }
-
-    // ----- building -----
-
-    fn build(
-        &mut self,
-        c: &Cursor,
-        name: Symbol,
-        operands: &[Value],
-        results: &[Type],
-        attrs: &[(Symbol, Attribute)],
-    ) -> Op {
-        let ctx = self.ctx();
-        let op = ctx.create_op_from(name, c.loc, operands, results, attrs, &[], &[]);
-        ctx.insert_op(c.ip, op);
-        op
-    }
-
-    /// `cf.br`, without the `Vec`s and name lookups of `cf::build_br`.
-    fn br(&mut self, ip: InsertPoint, loc: Location, dest: Block, args: &[Value]) -> Op {
-        let name = self.n.cf_br;
-        let ctx = self.ctx();
-        let op = ctx.create_op_from(name, loc, args, &[], &[], &[], &[dest]);
-        ctx.insert_op(ip, op);
-        op
-    }
-
-    fn build1(&mut self, c: &Cursor, name: Symbol, operands: &[Value], result: Type) -> Value {
-        let op = self.build(c, name, operands, &[result], &[]);
-        self.pc.ctx.result(op, 0)
-    }
-
-    /// Is `o` an op named `name` (one of [`Names`])?
-    fn is(&self, o: Op, name: Symbol) -> bool {
-        self.pc.ctx.op(o).name == name
     }
 
     fn func_of(&self, op: Op) -> Option<Op> {
@@ -392,7 +322,9 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let Some(def) = self.pc.ctx.defining_op(v) else {
                 continue;
             };
-            if !self.is(def, self.n.arith_constant) && !self.is(def, self.n.func_constant) {
+            if !self.pc.ctx.is(def, self.n.arith_constant)
+                && !self.pc.ctx.is(def, self.n.func_constant)
+            {
                 continue;
             }
             let mut map = HashMap::new();
@@ -404,11 +336,8 @@ impl<'p, 'a> Lowering<'p, 'a> {
         clones
     }
 
-    /// A private `func.func` named `name` (uniqued as MLIR's
-    /// `SymbolTable::insert` does), at the end of the module (before its
-    /// terminator, if it ends in one), with an
-    /// entry block taking `ins`; built whole, attributes included, since
-    /// setting them one by one looked each name up again.
+    /// A private `func.func` named `name` (uniqued in the module), with an
+    /// entry block taking `ins`, where `SymbolTable::insert` puts it.
     fn private_func(
         &mut self,
         loc: Location,
@@ -416,63 +345,19 @@ impl<'p, 'a> Lowering<'p, 'a> {
         ins: &[Type],
         outs: &[Type],
         extra: &[(Symbol, Attribute)],
-    ) -> (Op, Block, Symbol) {
-        let (sym, text) = self.unique_symbol(name);
-        let op_name = self.n.func_func;
-        let private = match self.private {
-            Some(a) => a,
-            None => *self.private.insert(self.pc.ctx.string_attr("private")),
-        };
-        let mut attrs = vec![
-            (self.n.function_type, private),
-            (self.n.sym_name, private),
-            (self.n.sym_visibility, private),
-        ];
-        attrs.extend_from_slice(extra);
-        let module = self.module;
-        let ctx = self.ctx();
-        let ft = ctx.function_type(ins.to_vec(), outs.to_vec());
-        attrs[0].1 = ctx.type_attr(ft);
-        attrs[1].1 = ctx.string_attr(&text);
+    ) -> Result<(Op, Block, Symbol), IrError> {
+        let ctx = &mut *self.pc.ctx;
+        let (sym, text) = self.symbols.unique(ctx, name);
         let body = ctx.create_region();
-        let entry = ctx.create_block(ins);
-        ctx.append_block(body, entry);
-        // As `addEntryBlock`: the arguments are at the function's location.
-        for a in ctx.block_args(entry).to_vec() {
-            ctx.set_value_loc(a, loc);
-        }
-        let op = ctx.create_op_from(op_name, loc, &[], &[], &attrs, &[body], &[]);
-        let r = ctx.regions_of(module)[0];
-        let b = ctx.entry_block(r).expect("module has a body");
-        // Before a terminator ending the module (an `llvm.return` may
-        // stand there), as `SymbolTable::insert` places it.
-        let ip = match ctx.terminator(b) {
-            Some(t) => InsertPoint::Before(t),
-            None => InsertPoint::AtEnd(b),
-        };
+        let entry = add_entry_block(ctx, body, ins, loc);
+        let op = self
+            .funcs
+            .private_func(ctx, loc, &text, ins, outs, extra, body);
+        let ip = ctx
+            .symbol_insertion_point(self.module)
+            .ok_or_else(|| IrError::new(loc, "the module has no body"))?;
         ctx.insert_op(ip, op);
-        (op, entry, sym)
-    }
-
-    /// `name`, or `name_N` with the next free N, as MLIR's
-    /// `SymbolTable::insert` uniques; recorded as taken.
-    fn unique_symbol(&mut self, name: &str) -> (Symbol, String) {
-        let mut n = name.to_string();
-        let mut sym = self.pc.ctx.sym(&n);
-        if self.symbols.contains(&sym) {
-            loop {
-                n.truncate(name.len());
-                n.push('_');
-                push_u32(&mut n, self.uniquing_counter);
-                self.uniquing_counter += 1;
-                sym = self.pc.ctx.sym(&n);
-                if !self.symbols.contains(&sym) {
-                    break;
-                }
-            }
-        }
-        self.symbols.insert(sym);
-        (sym, n)
+        Ok((op, entry, sym))
     }
 
     fn outline_execute(&mut self, exec: Op) -> Result<(Op, CoroMachinery), IrError> {
@@ -511,7 +396,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .map(|&v| ctx.value_type(v))
             .collect();
         let (func, entry, fname) =
-            self.private_func(loc, ASYNC_FN_PREFIX, &input_types, &output_types, &[]);
+            self.private_func(loc, ASYNC_FN_PREFIX, &input_types, &output_types, &[])?;
 
         // Await dependencies and unwrap value operands, then clone the body.
         // A token or value listed twice is one argument (the inputs are a
@@ -519,16 +404,13 @@ impl<'p, 'a> Lowering<'p, 'a> {
         // body argument of a repeated operand gets the same payload; indexing
         // the arguments by list position instead reads past their end.
         let args = self.pc.ctx.block_args(entry).to_vec();
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(entry),
-            loc,
-        };
+        let cur = OpBuilder::at_end(entry, loc);
         let mut map: FxHashMap<Value, Value> =
             inputs.iter().copied().zip(args.iter().copied()).collect();
         let mut awaited_deps: FxHashSet<Value> = FxHashSet::default();
         for &d in &deps {
             if awaited_deps.insert(d) {
-                self.build(&cur, self.n.async_await, &[map[&d]], &[], &[]);
+                cur.create(self.pc.ctx, self.n.async_await, &[map[&d]], &[], &[]);
             }
         }
         let mut awaited: FxHashMap<Value, Value> = FxHashMap::default();
@@ -543,7 +425,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let inner = value_inner(self.pc.ctx, t).ok_or_else(|| {
                 IrError::new(loc, "'async.execute' operand is not an !async.value")
             })?;
-            let u = self.build1(&cur, self.n.async_await, &[a], inner);
+            let u = cur.create_value(self.pc.ctx, self.n.async_await, &[a], inner, &[]);
             awaited.insert(v, u);
             unwrapped.push(u);
         }
@@ -593,21 +475,16 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .expect("entry ends with a branch");
         let dest = self.pc.ctx.successors(br)[0];
         self.ctx().erase_op(br).map_err(|m| IrError::new(loc, m))?;
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(coro.entry),
-            loc,
-        };
-        let state_t = mlir_async_dialects::asyncd::types::coro_state(self.ctx());
-        let state = self.build1(&cur, self.n.async_coro_save, &[coro.handle], state_t);
-        self.build(&cur, self.n.async_runtime_resume, &[coro.handle], &[], &[]);
+        let cur = OpBuilder::at_end(coro.entry, loc);
+        let (ctx, n) = (&mut *self.pc.ctx, &*self.n);
+        let state_t = mlir_async_dialects::asyncd::types::coro_state(ctx);
+        let state = cur.create_value(ctx, n.async_coro_save, &[coro.handle], state_t, &[]);
+        cur.create(ctx, n.async_runtime_resume, &[coro.handle], &[], &[]);
         self.build_suspend(&cur, state, &coro, dest);
 
         // Replace the execute by a call of the outlined function.
-        let cur = Cursor {
-            ip: InsertPoint::Before(exec),
-            loc,
-        };
-        let call = self.build_call(&cur, fname, inputs, output_types);
+        let cur = OpBuilder::before(exec, loc);
+        let call = self.build_call(&cur, fname, &inputs, &output_types);
         for (i, r) in self.pc.ctx.results(exec).to_vec().into_iter().enumerate() {
             let n = self.pc.ctx.result(call, i);
             self.ctx().replace_all_uses_with(r, n);
@@ -638,21 +515,19 @@ impl<'p, 'a> Lowering<'p, 'a> {
 
     fn build_call(
         &mut self,
-        c: &Cursor,
+        b: &OpBuilder,
         callee: Symbol,
-        args: Vec<Value>,
-        results: Vec<Type>,
+        args: &[Value],
+        results: &[Type],
     ) -> Op {
-        let a = self.ctx().attr(AttrKind::SymbolRef(callee, vec![]));
-        self.build(c, self.n.func_call, &args, &results, &[(self.n.callee, a)])
+        let (ctx, n) = (&mut *self.pc.ctx, &*self.n);
+        let a = ctx.attr(AttrKind::SymbolRef(callee, vec![]));
+        b.create(ctx, n.func_call, args, results, &[(n.callee, a)])
     }
 
-    fn build_suspend(&mut self, c: &Cursor, state: Value, coro: &CoroMachinery, resume: Block) {
-        let name = self.n.async_coro_suspend;
+    fn build_suspend(&mut self, b: &OpBuilder, state: Value, coro: &CoroMachinery, resume: Block) {
         let succ = [coro.suspend, resume, coro.cleanup];
-        let ctx = self.ctx();
-        let op = ctx.create_op_from(name, c.loc, &[state], &[], &[], &[], &succ);
-        ctx.insert_op(c.ip, op);
+        b.create_branch(self.pc.ctx, self.n.async_coro_suspend, &[state], &succ);
     }
 
     /// Turns a function whose results are `(!async.token, !async.value...)`
@@ -668,52 +543,39 @@ impl<'p, 'a> Lowering<'p, 'a> {
             .first_op(entry)
             .expect("entry block has a terminator");
         let original_entry = self.ctx().split_block(entry, first);
-        let (_, outs) = func_type(self.pc.ctx, func);
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(entry),
-            loc,
-        };
-        let token = self.build1(&cur, self.n.async_runtime_create, &[], outs[0]);
+        let (ctx, n) = (&mut *self.pc.ctx, &*self.n);
+        let (_, outs) = func_type(ctx, func);
+        let cur = OpBuilder::at_end(entry, loc);
+        let token = cur.create_value(ctx, n.async_runtime_create, &[], outs[0], &[]);
         let mut return_values = vec![];
         for &t in &outs[1..] {
-            return_values.push(self.build1(&cur, self.n.async_runtime_create, &[], t));
+            return_values.push(cur.create_value(ctx, n.async_runtime_create, &[], t, &[]));
         }
-        let id_t = mlir_async_dialects::asyncd::types::coro_id(self.ctx());
-        let hdl_t = mlir_async_dialects::asyncd::types::coro_handle(self.ctx());
-        let id = self.build1(&cur, self.n.async_coro_id, &[], id_t);
-        let handle = self.build1(&cur, self.n.async_coro_begin, &[id], hdl_t);
-        self.br(cur.ip, loc, original_entry, &[]);
+        let id_t = mlir_async_dialects::asyncd::types::coro_id(ctx);
+        let hdl_t = mlir_async_dialects::asyncd::types::coro_handle(ctx);
+        let id = cur.create_value(ctx, n.async_coro_id, &[], id_t, &[]);
+        let handle = cur.create_value(ctx, n.async_coro_begin, &[id], hdl_t, &[]);
+        cur.create_branch(ctx, n.cf_br, &[], &[original_entry]);
 
-        let cleanup = self.ctx().create_block(&[]);
-        let suspend = self.ctx().create_block(&[]);
-        self.ctx().append_block(body, cleanup);
-        self.ctx().append_block(body, suspend);
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(cleanup),
-            loc,
-        };
-        self.build(&cur, self.n.async_coro_free, &[id, handle], &[], &[]);
-        self.br(cur.ip, loc, suspend, &[]);
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(suspend),
-            loc,
-        };
-        self.build(&cur, self.n.async_coro_end, &[handle], &[], &[]);
+        let cleanup = ctx.create_block(&[]);
+        let suspend = ctx.create_block(&[]);
+        ctx.append_block(body, cleanup);
+        ctx.append_block(body, suspend);
+        let cur = OpBuilder::at_end(cleanup, loc);
+        cur.create(ctx, n.async_coro_free, &[id, handle], &[], &[]);
+        cur.create_branch(ctx, n.cf_br, &[], &[suspend]);
+        let cur = OpBuilder::at_end(suspend, loc);
+        cur.create(ctx, n.async_coro_end, &[handle], &[], &[]);
         let mut ret = vec![token];
         ret.extend(&return_values);
-        self.build(&cur, self.n.func_return, &ret, &[], &[]);
+        cur.create(ctx, n.func_return, &ret, &[], &[]);
 
-        for b in self.pc.ctx.region_blocks(body).to_vec() {
+        for b in ctx.region_blocks(body).to_vec() {
             if b == entry || b == cleanup || b == suspend {
                 continue;
             }
-            if self
-                .pc
-                .ctx
-                .last_op(b)
-                .is_some_and(|t| self.is(t, self.n.async_yield))
-            {
-                self.br(InsertPoint::AtEnd(b), loc, cleanup, &[]);
+            if ctx.last_op(b).is_some_and(|t| ctx.is(t, n.async_yield)) {
+                OpBuilder::at_end(b, loc).create_branch(ctx, n.cf_br, &[], &[cleanup]);
             }
         }
         let edition = self.pc.edition;
@@ -748,7 +610,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let r = ctx.regions_of(self.module)[0];
         let b = ctx.entry_block(r).expect("module has a body");
         ctx.block_ops_iter(b)
-            .filter(|&o| self.is(o, self.n.func_func))
+            .filter(|&o| self.pc.ctx.is(o, self.n.func_func))
             .collect()
     }
 
@@ -779,13 +641,10 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let Some(t) = self.pc.ctx.last_op(b) else {
                 continue;
             };
-            if self.is(t, self.n.func_return) {
+            if self.pc.ctx.is(t, self.n.func_return) {
                 let operands = self.pc.ctx.operands(t).to_vec();
-                let cur = Cursor {
-                    ip: InsertPoint::Before(t),
-                    loc,
-                };
-                self.build(&cur, self.n.async_yield, &operands, &[], &[]);
+                let cur = OpBuilder::before(t, loc);
+                cur.create(self.pc.ctx, self.n.async_yield, &operands, &[], &[]);
                 let _ = self.ctx().erase_op(t);
             }
         }
@@ -797,20 +656,17 @@ impl<'p, 'a> Lowering<'p, 'a> {
     fn rewrite_callsite(&mut self, call: Op, func: Op, fname: &str) -> Result<(), IrError> {
         let loc = self.pc.ctx.op_loc(func);
         let (_, outs) = func_type(self.pc.ctx, func);
-        let cur = Cursor {
-            ip: InsertPoint::Before(call),
-            loc,
-        };
+        let cur = OpBuilder::before(call, loc);
         let args = self.pc.ctx.operands(call).to_vec();
         let callee = self.ctx().sym(fname);
-        let new_call = self.build_call(&cur, callee, args, outs.clone());
+        let new_call = self.build_call(&cur, callee, &args, &outs);
         let results = self.pc.ctx.results(new_call).to_vec();
-        self.build(&cur, self.n.async_await, &[results[0]], &[], &[]);
+        cur.create(self.pc.ctx, self.n.async_await, &[results[0]], &[], &[]);
         let mut unwrapped = vec![];
         for &r in &results[1..] {
             let t = self.pc.ctx.value_type(r);
             let inner = value_inner(self.pc.ctx, t).expect("coroutine results are async values");
-            unwrapped.push(self.build1(&cur, self.n.async_await, &[r], inner));
+            unwrapped.push(cur.create_value(self.pc.ctx, self.n.async_await, &[r], inner, &[]));
         }
         for (old, new) in self
             .pc
@@ -843,7 +699,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
             let module = self.module;
             let mut note_users = |o: Op| {
                 for &(_, a) in ctx.attrs(o) {
-                    collect_symbol_refs(ctx, a, &mut |s| users.entry(s).or_default().push(o));
+                    ctx.for_each_symbol_ref(a, &mut |s, _| users.entry(s).or_default().push(o));
                 }
             };
             let body = ctx.regions_of(module)[0];
@@ -857,7 +713,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                     note_users(o);
                 });
                 if awaits
-                    && self.is(top, self.n.func_func)
+                    && self.pc.ctx.is(top, self.n.func_func)
                     && !self.is_allowed_to_block(top)
                     && !self.coros.borrow().contains_key(&top)
                 {
@@ -886,7 +742,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
                 if self.pc.ctx.is_erased(u) {
                     continue;
                 }
-                if self.is(u, self.n.func_call) {
+                if self.pc.ctx.is(u, self.n.func_call) {
                     let caller = self.func_of(u);
                     self.rewrite_callsite(u, func, &fname)?;
                     // The caller now awaits: it becomes a coroutine too.
@@ -927,67 +783,26 @@ impl<'p, 'a> Lowering<'p, 'a> {
             &ins,
             &orig_outs,
             &[(self.n.async_allowed_to_block, unit)],
-        );
+        )?;
         let wname = self.pc.ctx.str(wsym).to_string();
         let args = self.pc.ctx.block_args(entry).to_vec();
-        let cur = Cursor {
-            ip: InsertPoint::AtEnd(entry),
-            loc,
-        };
+        let cur = OpBuilder::at_end(entry, loc);
         let callee = self.ctx().sym(fname);
-        let call = self.build_call(&cur, callee, args, outs);
+        let call = self.build_call(&cur, callee, &args, &outs);
         let results = self.pc.ctx.results(call).to_vec();
-        self.build(&cur, self.n.async_await, &[results[0]], &[], &[]);
+        cur.create(self.pc.ctx, self.n.async_await, &[results[0]], &[], &[]);
         let mut vals = vec![];
         for (&r, &t) in results[1..].iter().zip(&orig_outs) {
-            vals.push(self.build1(&cur, self.n.async_await, &[r], t));
+            vals.push(cur.create_value(self.pc.ctx, self.n.async_await, &[r], t, &[]));
         }
-        self.build(&cur, self.n.func_return, &vals, &[], &[]);
+        cur.create(self.pc.ctx, self.n.func_return, &vals, &[], &[]);
         Ok(wname)
     }
 
+    /// Points `op`'s references to `from` at `to`.
     fn retarget_symbol(&mut self, op: Op, from: &str, to: &str) {
-        let attrs = self.pc.ctx.attrs(op).to_vec();
-        for (k, a) in attrs {
-            let na = rename_symbol_ref(self.ctx(), a, from, to);
-            if na != a {
-                let key = self.pc.ctx.str(k).to_string();
-                self.ctx().set_attr(op, &key, na);
-            }
-        }
-    }
-}
-
-fn collect_symbol_refs(ctx: &Context, a: Attribute, f: &mut dyn FnMut(Symbol)) {
-    match ctx.attr_kind(a) {
-        AttrKind::SymbolRef(r, _) => f(*r),
-        AttrKind::Array(xs) => {
-            for &x in xs {
-                collect_symbol_refs(ctx, x, f)
-            }
-        }
-        AttrKind::Dictionary(xs) => {
-            for &(_, x) in xs {
-                collect_symbol_refs(ctx, x, f)
-            }
-        }
-        _ => {}
-    }
-}
-
-fn rename_symbol_ref(ctx: &mut Context, a: Attribute, from: &str, to: &str) -> Attribute {
-    match ctx.attr_kind(a).clone() {
-        AttrKind::SymbolRef(r, nested) if ctx.str(r) == from => {
-            let t = ctx.sym(to);
-            ctx.attr(AttrKind::SymbolRef(t, nested))
-        }
-        AttrKind::Array(xs) => {
-            let ys = xs
-                .iter()
-                .map(|&x| rename_symbol_ref(ctx, x, from, to))
-                .collect();
-            ctx.attr(AttrKind::Array(ys))
-        }
-        _ => a,
+        let (from, to) = (self.ctx().sym(from), self.ctx().sym(to));
+        self.ctx()
+            .replace_op_symbol_refs(op, &mut |s| (s == from).then_some(to));
     }
 }

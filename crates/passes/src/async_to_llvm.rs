@@ -20,6 +20,7 @@
 use crate::llvm_common::{llvm_type_converter, LowerToLlvmOptions};
 use crate::{Pass, PassContext, PassInfo};
 use mlir_async_dialects::asyncd::types::{self, AsyncType};
+use mlir_async_dialects::build::FuncBuilder;
 use mlir_async_dialects::builtin::func_type;
 use mlir_async_dialects::interfaces::Interfaces;
 use mlir_async_dialects::llvm::types as llvm;
@@ -303,6 +304,7 @@ fn add_api_declarations(ctx: &mut Context, module: Op, edition: Edition) {
         return;
     };
     let loc = ctx.op_loc(module);
+    let funcs = FuncBuilder::new(ctx);
     for &(name, ins, outs) in API {
         // The worker-count query came with LLVM 14.
         let absent = edition == Edition::V13 && name == GET_NUM_WORKER_THREADS;
@@ -311,15 +313,8 @@ fn add_api_declarations(ctx: &mut Context, module: Op, edition: Edition) {
         }
         let ins: Vec<Type> = ins.iter().map(|&a| api_type(ctx, a, edition)).collect();
         let outs: Vec<Type> = outs.iter().map(|&a| api_type(ctx, a, edition)).collect();
-        let ft = ctx.function_type(ins, outs);
-        let attrs = [
-            (ctx.sym("function_type"), ctx.type_attr(ft)),
-            (ctx.sym("sym_name"), ctx.string_attr(name)),
-            (ctx.sym("sym_visibility"), ctx.string_attr("private")),
-        ];
         let region = ctx.create_region();
-        let f = ctx.sym("func.func");
-        let op = ctx.create_op_from(f, loc, &[], &[], &attrs, &[region], &[]);
+        let op = funcs.private_func(ctx, loc, name, &ins, &outs, &[], region);
         ctx.insert_op(InsertPoint::AtEnd(block), op);
     }
     // LLVM 13 declares the C allocator after the API, used or not.

@@ -39,17 +39,27 @@ impl Pass for Cse {
             llvm15: pc.edition == mlir_async_syntax::Edition::V15,
             known: FxHashMap::default(),
             scopes: vec![],
-            dom: DominanceInfo::new(),
+            // Kept from an earlier run that left it true.
+            dom: pc.analyses.get::<DominanceInfo>(pc.ctx, op),
             to_erase: vec![],
+            changed: false,
         };
         walk.scopes.push(vec![]);
         for r in pc.ctx.regions_of(op).to_vec() {
             walk.region(pc.ctx, r);
         }
+        let changed = walk.changed;
         for o in walk.to_erase {
             pc.ctx
                 .erase_op(o)
                 .map_err(|m| IrError::new(pc.ctx.op_loc(o), m))?;
+        }
+        // As upstream: erasing ops and redirecting uses leaves every
+        // block where it was, so dominance holds.
+        if changed {
+            pc.mark_analysis_preserved::<DominanceInfo>();
+        } else {
+            pc.mark_all_analyses_preserved();
         }
         Ok(())
     }
@@ -73,7 +83,7 @@ fn key(ctx: &Context, op: Op) -> Key {
     }
 }
 
-struct Walk {
+struct Walk<'a> {
     /// LLVM 15 also merges memory reads in one block with no write
     /// between them.
     llvm15: bool,
@@ -82,11 +92,13 @@ struct Walk {
     known: FxHashMap<Key, Vec<Op>>,
     /// Keys added in each open scope, removed when it closes.
     scopes: Vec<Vec<Key>>,
-    dom: DominanceInfo,
+    dom: &'a mut DominanceInfo,
     to_erase: Vec<Op>,
+    /// Whether an op was replaced or erased.
+    changed: bool,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn open(&mut self) {
         self.scopes.push(vec![]);
     }
@@ -126,6 +138,7 @@ impl Walk {
         false
     }
     fn replace(&mut self, ctx: &mut Context, op: Op, existing: Op, ssa_dominance: bool) {
+        self.changed = true;
         let pairs: Vec<(Value, Value)> = ctx
             .results(op)
             .iter()
@@ -163,6 +176,7 @@ impl Walk {
         }
         if is_op_trivially_dead(ctx, op) {
             self.to_erase.push(op);
+            self.changed = true;
             return true;
         }
         if !ctx.regions_of(op).is_empty() {

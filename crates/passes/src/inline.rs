@@ -340,11 +340,13 @@ struct Inliner {
     names: Names,
 }
 
-struct Names {
-    func_func: Symbol,
-    func_call: Symbol,
-    func_return: Symbol,
-    callee: Symbol,
+mlir_async_ir::names! {
+    struct Names {
+        func_func = "func.func",
+        func_call = "func.call",
+        func_return = "func.return",
+        callee = "callee",
+    }
 }
 
 fn is_callable(ctx: &Context, n: &Names, op: Op) -> bool {
@@ -359,12 +361,7 @@ fn callable_region(ctx: &Context, op: Op) -> Option<Region> {
 
 impl Inliner {
     fn new(ctx: &mut Context, top: Op, edition: Edition) -> Self {
-        let names = Names {
-            func_func: ctx.sym("func.func"),
-            func_call: ctx.sym("func.call"),
-            func_return: ctx.sym("func.return"),
-            callee: ctx.sym("callee"),
-        };
+        let names = Names::new(ctx);
         let mut me = Inliner {
             graph: CallGraph {
                 nodes: vec![Node {

@@ -1,7 +1,9 @@
 //! The pass manager, the pass registry, the textual pipeline syntax
-//! (`-name`, `-name="k=v k2=v2"`, `--pass-pipeline=builtin.module(func.func(p))`)
-//! and the async passes, one file each.
+//! (`-name`, `-name="k=v k2=v2"`, `--pass-pipeline=builtin.module(func.func(p))`),
+//! the analysis manager ([`analysis`]) and the async passes, one file
+//! each.
 
+pub mod analysis;
 pub mod arith_to_llvm;
 pub mod async_parallel_for;
 pub mod async_to_async_runtime;
@@ -22,6 +24,7 @@ pub mod scf_to_cf;
 pub mod symbol_dce;
 pub mod vector_to_llvm;
 
+pub use analysis::{Analysis, AnalysisManager, PreservedAnalyses};
 use mlir_async_dialects::Registry;
 use mlir_async_ir::{Context, IrError, Op};
 use mlir_async_syntax::Edition;
@@ -37,6 +40,48 @@ pub struct PassContext<'a> {
     /// Warnings the passes report at ops they leave as they are; the tool
     /// prints them as MLIR prints `emitWarning`.
     pub warnings: Vec<IrError>,
+    /// Analyses of `ctx`'s IR, kept from pass to pass: ask with
+    /// `pc.analyses.get::<A>(pc.ctx, op)` (the two fields borrow apart, so
+    /// the pass keeps changing the IR while it holds the analysis).
+    pub analyses: &'a mut AnalysisManager,
+    /// What the running pass declared it preserved; [`run_entry`] resets
+    /// it before each run and drops the other analyses after.
+    pub preserved: PreservedAnalyses,
+}
+
+impl<'a> PassContext<'a> {
+    pub fn new(
+        ctx: &'a mut Context,
+        registry: &'a Registry,
+        edition: Edition,
+        analyses: &'a mut AnalysisManager,
+    ) -> Self {
+        PassContext {
+            ctx,
+            registry,
+            edition,
+            warnings: vec![],
+            analyses,
+            preserved: PreservedAnalyses::none(),
+        }
+    }
+
+    /// The analysis `A` of `op`, cached (MLIR's `getAnalysis`).
+    pub fn analysis<A: Analysis>(&mut self, op: Op) -> &mut A {
+        self.analyses.get::<A>(self.ctx, op)
+    }
+
+    /// The running pass changed nothing any analysis reads (MLIR's
+    /// `markAllAnalysesPreserved`).
+    pub fn mark_all_analyses_preserved(&mut self) {
+        self.preserved.preserve_all();
+    }
+
+    /// The running pass left the analysis `A` true (MLIR's
+    /// `markAnalysesPreserved<A>`).
+    pub fn mark_analysis_preserved<A: Analysis>(&mut self) {
+        self.preserved.preserve::<A>();
+    }
 }
 
 /// A transformation of the IR nested under an op (a module or a function).
@@ -565,8 +610,25 @@ pub fn run_entry(pc: &mut PassContext, e: &PipelineEntry, module: Op) -> Result<
         }
         targets = next;
     }
+    // The pass that runs this entry (the inliner runs pipelines on the
+    // functions it visits) keeps what it declared.
+    let outer = std::mem::take(&mut pc.preserved);
+    let mut runs = Vec::with_capacity(targets.len());
+    let mut result = Ok(());
     for t in targets {
-        e.pass.run(pc, t)?;
+        pc.preserved = PreservedAnalyses::none();
+        result = e.pass.run(pc, t);
+        let preserved = std::mem::take(&mut pc.preserved);
+        if result.is_err() {
+            // The IR is whatever the pass left: nothing cached holds.
+            pc.analyses.clear();
+            break;
+        }
+        pc.analyses
+            .invalidate_op_and_ancestors(pc.ctx, t, &preserved);
+        runs.push((t, preserved));
     }
-    Ok(())
+    pc.analyses.invalidate_nested(pc.ctx, &runs);
+    pc.preserved = outer;
+    result
 }

@@ -138,28 +138,31 @@ fn values_in_walk_order(ctx: &Context, op: Op) -> Vec<Value> {
     out
 }
 
+mlir_async_ir::names! {
+    /// The op and attribute names the passes build and look for.
+    #[derive(Clone, Copy)]
+    struct Names {
+        drop_ref = "async.runtime.drop_ref",
+        add_ref = "async.runtime.add_ref",
+        count = "count",
+        call = "func.call",
+        coro_suspend = "async.coro.suspend",
+    }
+}
+
 /// How the passes build reference-counting ops (the count's type
-/// depends on the syntax generation), and the op names they look for.
+/// depends on the syntax generation).
 #[derive(Clone, Copy)]
 struct Counts {
     ty: mlir_async_ir::Type,
-    drop_ref: Symbol,
-    add_ref: Symbol,
-    count: Symbol,
-    call: Symbol,
-    coro_suspend: Symbol,
+    n: Names,
 }
 
 impl Counts {
     fn new(pc: &mut PassContext) -> Self {
-        let ctx = &mut *pc.ctx;
         Counts {
-            ty: mlir_async_dialects::asyncd::ref_count_type(ctx, pc.edition),
-            drop_ref: ctx.sym("async.runtime.drop_ref"),
-            add_ref: ctx.sym("async.runtime.add_ref"),
-            count: ctx.sym("count"),
-            call: ctx.sym("func.call"),
-            coro_suspend: ctx.sym("async.coro.suspend"),
+            ty: mlir_async_dialects::asyncd::ref_count_type(pc.ctx, pc.edition),
+            n: Names::new(pc.ctx),
         }
     }
 }
@@ -179,7 +182,7 @@ fn ref_op_at(
     loc: mlir_async_ir::Location,
 ) {
     let c = ctx.int_attr(i128::from(count), k.ty);
-    let op = ctx.create_op_from(name, loc, &[v], &[], &[(k.count, c)], &[], &[]);
+    let op = ctx.create_op_from(name, loc, &[v], &[], &[(k.n.count, c)], &[], &[]);
     ctx.insert_op(ip, op);
 }
 
@@ -195,7 +198,7 @@ fn drop_if_unused(ctx: &mut Context, k: Counts, v: Value) -> bool {
             None => InsertPoint::AtEnd(b),
         },
     };
-    ref_op(ctx, k, k.drop_ref, v, 1, ip);
+    ref_op(ctx, k, k.n.drop_ref, v, 1, ip);
     true
 }
 
@@ -222,7 +225,9 @@ impl Pass for RefCounting {
         let values = ref_counted_values(ctx, op)?;
         let mut s = State {
             live: ValueLiveness::new(),
-            order: OpOrder::new(),
+            // Shared with `-async-runtime-ref-counting-opt`, which
+            // usually follows.
+            order: pc.analyses.get::<OpOrder>(ctx, op),
             block_pos: block_positions(ctx, op),
         };
         for v in values {
@@ -238,16 +243,16 @@ impl Pass for RefCounting {
         }
         if self.linear_cleanup {
             let is_new = |b: Block| s.block_pos[b] == u32::MAX;
-            crate::cleanup_ladder::build_ladders(ctx, op, &is_new, k.drop_ref)?;
+            crate::cleanup_ladder::build_ladders(ctx, op, &is_new, k.n.drop_ref)?;
         }
         Ok(())
     }
 }
 
 /// What the liveness-based pass keeps from one value to the next.
-struct State {
+struct State<'a> {
     live: ValueLiveness,
-    order: OpOrder,
+    order: &'a mut OpOrder,
     /// Each block's position in its region when the pass started (the
     /// blocks it adds have one successor, so they never diverge and need
     /// none; `u32::MAX` for them).
@@ -326,15 +331,18 @@ fn drop_after_last_use(
         }
         let loc = ctx.value_loc(v);
         let ip = ctx.after(last);
-        ref_op_at(ctx, k, k.drop_ref, v, 1, ip, loc);
+        ref_op_at(ctx, k, k.n.drop_ref, v, 1, ip, loc);
     }
     Ok(())
 }
 
 fn add_ref_before_calls(ctx: &mut Context, k: Counts, v: Value) {
-    let calls: Vec<Op> = ctx.users(v).filter(|&u| ctx.op(u).name == k.call).collect();
+    let calls: Vec<Op> = ctx
+        .users(v)
+        .filter(|&u| ctx.op(u).name == k.n.call)
+        .collect();
     for c in calls {
-        ref_op(ctx, k, k.add_ref, v, 1, InsertPoint::Before(c));
+        ref_op(ctx, k, k.n.add_ref, v, 1, InsertPoint::Before(c));
     }
 }
 
@@ -387,7 +395,7 @@ fn drop_in_divergent_successors(
         let term = ctx
             .last_op(b)
             .expect("a block with successors has a terminator");
-        if ctx.op(term).name == k.coro_suspend {
+        if ctx.op(term).name == k.n.coro_suspend {
             continue;
         }
         if dead.iter().any(|&s| !ctx.block_args(s).is_empty()) {
@@ -418,7 +426,7 @@ fn drop_in_divergent_successors(
                 Some(f) => InsertPoint::Before(f),
                 None => InsertPoint::AtEnd(rc),
             };
-            ref_op(ctx, k, k.drop_ref, v, 1, ip);
+            ref_op(ctx, k, k.n.drop_ref, v, 1, ip);
             if rc == s {
                 continue;
             }
@@ -475,7 +483,7 @@ impl Pass for PolicyRefCounting {
                 let loc = ctx.op_loc(u);
                 if count < 0 {
                     let ip = ctx.after(u);
-                    ref_op_at(ctx, k, k.drop_ref, v, -count, ip, loc);
+                    ref_op_at(ctx, k, k.n.drop_ref, v, -count, ip, loc);
                 }
             }
         }
@@ -522,9 +530,9 @@ impl Pass for RefCountingOpt {
         // the module).
         let mut cancel: Vec<(Op, Op)> = vec![];
         let mut dropped: SecondaryMap<Op, bool> = Default::default();
-        let mut order = OpOrder::new();
+        let order = pc.analyses.get::<OpOrder>(ctx, op);
         for v in values {
-            cancellable_pairs(ctx, &mut order, v, &mut cancel, &mut dropped);
+            cancellable_pairs(ctx, order, v, &mut cancel, &mut dropped);
         }
         for (d, a) in cancel {
             ctx.erase_op(d)

@@ -25,4 +25,4 @@ pub use conversion::{
 pub use fold::{FoldResult, Folded, OpInterfaces, OperationFolder};
 pub use greedy::{apply_patterns_and_fold_greedily, GreedyConfig};
 pub use pattern::{FnPattern, FrozenPatternSet, PatternSet, RewriteFn, RewritePattern};
-pub use rewriter::{Builder, Listener, RewriteError, Rewriter};
+pub use rewriter::{Builder, Listener, OpBuilder, RewriteError, Rewriter};

@@ -1,7 +1,9 @@
 //! Region simplification, as MLIR's `simplifyRegions` (the greedy
 //! driver's last step of every round): erase unreachable blocks, erase
 //! dead ops and dead block arguments (an optimistic liveness fixed point,
-//! so dead cycles go too), and merge identical blocks.
+//! so dead cycles go too), and merge identical blocks; and what MLIR's
+//! `RegionUtils` tells about a region's values
+//! ([`used_values_defined_above`]).
 
 use crate::fold::OpInterfaces;
 use crate::greedy::would_op_be_trivially_dead;
@@ -635,4 +637,30 @@ pub fn merge_identical_blocks(
         }
     }
     Ok(changed)
+}
+
+/// The values used in `region` but defined outside it, in the order MLIR's
+/// `getUsedValuesDefinedAbove` finds them (ops in post-order, operands in
+/// order, each value once).
+pub fn used_values_defined_above(ctx: &Context, region: Region) -> Vec<Value> {
+    let mut seen = FxHashSet::default();
+    let mut out = vec![];
+    let mut visit = |o: Op| {
+        for &v in ctx.operands(o) {
+            let inside = ctx
+                .value_block(v)
+                .and_then(|b| ctx.parent_region(b))
+                .is_some_and(|r| ctx.is_region_ancestor(region, r));
+            if !inside && seen.insert(v) {
+                out.push(v);
+            }
+        }
+    };
+    for b in ctx.region_blocks(region) {
+        for o in ctx.block_ops_iter(b) {
+            ctx.walk_post(o, &mut visit);
+            visit(o);
+        }
+    }
+    out
 }

@@ -414,6 +414,91 @@ pub trait Builder {
         attrs: &[(Symbol, Attribute)],
         successors: &[Block],
     ) -> Result<Op, RewriteError>;
+    /// Creates an op with one result from its parts; returns the result.
+    fn build_value(
+        &mut self,
+        name: Symbol,
+        loc: Location,
+        operands: &[Value],
+        result_type: Type,
+        attrs: &[(Symbol, Attribute)],
+    ) -> Result<Value, RewriteError> {
+        let op = self.build_op(name, loc, operands, &[result_type], attrs)?;
+        Ok(self.context().result(op, 0))
+    }
+}
+
+/// MLIR's `OpBuilder` for code that changes the [`Context`] directly,
+/// outside any driver (no listener is told): an insertion point and the
+/// location of the ops it creates. It borrows nothing, so a pass keeps
+/// one across calls of its own methods. Consecutive creations land in
+/// program order (at a block's end, or before an op; [`OpBuilder::at_start`]
+/// turns the start of a block into the latter).
+#[derive(Clone, Copy, Debug)]
+pub struct OpBuilder {
+    pub ip: InsertPoint,
+    pub loc: Location,
+}
+
+impl OpBuilder {
+    pub fn new(ip: InsertPoint, loc: Location) -> Self {
+        OpBuilder { ip, loc }
+    }
+    pub fn at_end(b: Block, loc: Location) -> Self {
+        Self::new(InsertPoint::AtEnd(b), loc)
+    }
+    pub fn before(op: Op, loc: Location) -> Self {
+        Self::new(InsertPoint::Before(op), loc)
+    }
+    /// Before the op that is first in `b` now, as MLIR's block iterator.
+    pub fn at_start(ctx: &Context, b: Block, loc: Location) -> Self {
+        match ctx.first_op(b) {
+            Some(first) => Self::before(first, loc),
+            None => Self::at_end(b, loc),
+        }
+    }
+
+    /// Creates an op from its parts at the insertion point (MLIR's
+    /// `OpBuilder::create`).
+    pub fn create(
+        &self,
+        ctx: &mut Context,
+        name: Symbol,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(Symbol, Attribute)],
+    ) -> Op {
+        let op = ctx.create_op_from(name, self.loc, operands, result_types, attrs, &[], &[]);
+        ctx.insert_op(self.ip, op);
+        op
+    }
+
+    /// [`OpBuilder::create`] of an op with one result: the result.
+    pub fn create_value(
+        &self,
+        ctx: &mut Context,
+        name: Symbol,
+        operands: &[Value],
+        result_type: Type,
+        attrs: &[(Symbol, Attribute)],
+    ) -> Value {
+        let op = self.create(ctx, name, operands, &[result_type], attrs);
+        ctx.result(op, 0)
+    }
+
+    /// Creates a terminator branching to `successors` (`cf.br`,
+    /// `async.coro.suspend`, ...).
+    pub fn create_branch(
+        &self,
+        ctx: &mut Context,
+        name: Symbol,
+        operands: &[Value],
+        successors: &[Block],
+    ) -> Op {
+        let op = ctx.create_op_from(name, self.loc, operands, &[], &[], &[], successors);
+        ctx.insert_op(self.ip, op);
+        op
+    }
 }
 
 impl Builder for Rewriter<'_> {

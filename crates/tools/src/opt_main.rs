@@ -16,8 +16,8 @@ use crate::stdio;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_ir::{Context, IrError};
 use mlir_async_passes::{
-    make_pass, make_pass_for, parse_pipeline_for, registry, run_entry, PassContext, PipelineEntry,
-    PipelineError,
+    make_pass, make_pass_for, parse_pipeline_for, registry, run_entry, AnalysisManager,
+    PassContext, PipelineEntry, PipelineError,
 };
 use mlir_async_syntax::edition::join_split_outputs;
 use mlir_async_syntax::{
@@ -474,14 +474,11 @@ fn process_chunk(
         generic: o.print_generic,
         debug_info: o.print_debuginfo,
     };
+    // Analyses passes computed, kept for the next passes that ask.
+    let mut analyses = AnalysisManager::new();
     for e in &entries {
         let t0 = Instant::now();
-        let mut pc = PassContext {
-            ctx: &mut ctx,
-            registry: &reg,
-            edition,
-            warnings: vec![],
-        };
+        let mut pc = PassContext::new(&mut ctx, &reg, edition, &mut analyses);
         let r: Result<(), IrError> = run_entry(&mut pc, e, module);
         for w in std::mem::take(&mut pc.warnings) {
             let d = Diagnostic::at(&ctx, w.loc, Severity::Warning, &w.message);

@@ -328,6 +328,7 @@ fn standard_lowering(
             names.join(" -")
         ));
     }
+    let mut analyses = mlir_async_passes::AnalysisManager::new();
     for n in names {
         let (pass, anchor) = mlir_async_passes::make_pass(n, "")
             .map_err(|m| Diagnostic::at(ctx, loc, mlir_async_syntax::Severity::Error, &m))?;
@@ -339,12 +340,7 @@ fn standard_lowering(
                 vec![anchor.to_string()]
             },
         };
-        let mut pc = mlir_async_passes::PassContext {
-            ctx,
-            registry: reg,
-            edition,
-            warnings: vec![],
-        };
+        let mut pc = mlir_async_passes::PassContext::new(ctx, reg, edition, &mut analyses);
         let r = mlir_async_passes::run_entry(&mut pc, &entry, module);
         for w in std::mem::take(&mut pc.warnings) {
             let d = Diagnostic::at(ctx, w.loc, mlir_async_syntax::Severity::Warning, &w.message);

@@ -29,7 +29,7 @@ mod support;
 use mlir_async_dialects::{verify::verify, Registry};
 use mlir_async_executor::{codegen::OptLevel, engine, frontend, symbols::Symbols, ExecError};
 use mlir_async_ir::Context;
-use mlir_async_passes::{parse_pipeline_for, run_entry, PassContext};
+use mlir_async_passes::{parse_pipeline_for, run_entry, AnalysisManager, PassContext};
 use mlir_async_syntax::PrintOptions;
 use mlir_async_syntax::{decode_source, parse_source_bytes, print_op, split_input, Edition};
 use mutate::{mutate, Rng};
@@ -214,13 +214,9 @@ fn case(raw: Vec<u8>, pipeline: &'static str, seed: u64) -> Result<Stats, String
     let text = pipeline_text(pipeline, ed);
     let entries = parse_pipeline_for(&text, Some(ed))
         .map_err(|e| format!("pipeline {text}: {}", e.message()))?;
+    let mut analyses = AnalysisManager::new();
     for e in &entries {
-        let mut pc = PassContext {
-            ctx: &mut ctx,
-            registry: &reg,
-            edition: ed,
-            warnings: vec![],
-        };
+        let mut pc = PassContext::new(&mut ctx, &reg, ed, &mut analyses);
         if run_entry(&mut pc, e, module).is_err() {
             st.pass_failed += 1;
             return Ok(st);

@@ -24,7 +24,7 @@ use super::AsyncParallelFor;
 use crate::async_to_async_runtime::NotSharded;
 use crate::PassContext;
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
-use mlir_async_ir::{AttrKind, Op, Symbol};
+use mlir_async_ir::{Op, Symbol};
 use mlir_async_syntax::printer::push_u32;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
@@ -203,16 +203,18 @@ fn rename(
         .block_ops_iter(body)
         .filter(|o| !foreign.contains(o))
         .collect();
-    let mut changes: Vec<(Op, Symbol, Symbol, Vec<Symbol>)> = vec![];
+    // The ops that refer to a renamed function, found first: most refer
+    // to none, and the walk cannot change the IR it reads.
+    let mut users: Vec<Op> = vec![];
     {
         let c = &*ctx;
         let mut visit = |o: Op| {
-            for &(k, a) in c.attrs(o) {
-                if let AttrKind::SymbolRef(root, nested) = c.attr_kind(a) {
-                    if let Some(&new) = map.get(root) {
-                        changes.push((o, k, new, nested.clone()));
-                    }
-                }
+            let mut refers = false;
+            for &(_, a) in c.attrs(o) {
+                c.for_each_symbol_ref(a, &mut |root, _| refers |= map.contains_key(&root));
+            }
+            if refers {
+                users.push(o);
             }
         };
         for top in tops {
@@ -220,9 +222,8 @@ fn rename(
             c.walk_nested(top, &mut visit);
         }
     }
-    for (o, k, new, nested) in changes {
-        let a = ctx.attr(AttrKind::SymbolRef(new, nested));
-        ctx.set_attr_sym(o, k, a);
+    for o in users {
+        ctx.replace_op_symbol_refs(o, &mut |s| map.get(&s).copied());
     }
     Ok(())
 }

@@ -13,9 +13,10 @@ use super::{CoroMachinery, Names};
 use mlir_async_dialects::asyncd::types::{self as async_types, AsyncType};
 use mlir_async_dialects::cf::CondBrCache;
 use mlir_async_ir::fxhash::FxHashMap;
-use mlir_async_ir::{AttrKind, Block, Context, InsertPoint, Location, Op, Value};
+use mlir_async_ir::{AttrKind, Block, Context, Location, Op, Value};
 use mlir_async_rewrite::{
-    ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget, RewriteError,
+    Builder, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
+    OpBuilder, RewriteError,
 };
 use mlir_async_syntax::Edition;
 use std::cell::RefCell;
@@ -35,12 +36,25 @@ struct Shared {
     cond_br: Rc<RefCell<CondBrCache>>,
 }
 
+/// Where a pattern rewrites its op.
+struct Site {
+    loc: Location,
+    /// The function holding the op.
+    func: Option<Op>,
+    /// That function's coroutine, if it is one.
+    coro: Option<CoroMachinery>,
+}
+
 impl Shared {
-    /// The function holding `op`, and its coroutine if it is one.
-    fn coroutine_of(&self, ctx: &Context, op: Op) -> (Option<Op>, Option<CoroMachinery>) {
+    /// What every pattern on an op that may sit in a coroutine starts
+    /// with: where the op is, with the insertion point set before it.
+    fn enter(&self, rw: &mut ConversionRewriter, op: Op) -> Site {
+        let ctx = rw.ctx_ref();
+        let loc = ctx.op_loc(op);
         let func = func_of(ctx, &self.n, op);
         let coro = func.and_then(|f| self.coros.borrow().get(&f).cloned());
-        (func, coro)
+        rw.set_insertion_point(op);
+        Site { loc, func, coro }
     }
 
     /// The coroutine's block that sets its token and values to error
@@ -51,24 +65,13 @@ impl Shared {
         if let Some(b) = coro.set_error {
             return Some(b);
         }
-        let loc = ctx.op_loc(coro.func);
         let b = ctx.create_block(&[]);
         ctx.insert_block_before(coro.cleanup, b);
-        let ip = InsertPoint::AtEnd(b);
+        let at = OpBuilder::at_end(b, ctx.op_loc(coro.func));
         for &v in std::iter::once(&coro.token).chain(coro.return_values.iter()) {
-            let o = ctx.create_op_from(
-                self.n.async_runtime_set_error,
-                loc,
-                &[v],
-                &[],
-                &[],
-                &[],
-                &[],
-            );
-            ctx.insert_op(ip, o);
+            at.create(ctx, self.n.async_runtime_set_error, &[v], &[], &[]);
         }
-        let br = ctx.create_op_from(self.n.cf_br, loc, &[], &[], &[], &[], &[coro.cleanup]);
-        ctx.insert_op(ip, br);
+        at.create_branch(ctx, self.n.cf_br, &[], &[coro.cleanup]);
         if let Some(c) = self.coros.borrow_mut().get_mut(&func) {
             c.set_error = Some(b);
         }
@@ -237,8 +240,7 @@ impl ConversionPattern for GroupLowering {
             (self.n.async_runtime_add_to_group, rw.ctx().index_type())
         };
         rw.set_insertion_point(op);
-        let new = rw.create_op(name, loc, operands, &[ty], &[])?;
-        let v = rw.ctx_ref().result(new, 0);
+        let v = rw.build_value(name, loc, operands, ty, &[])?;
         rw.replace_op(op, &[v])?;
         Ok(true)
     }
@@ -297,15 +299,20 @@ impl ConversionPattern for AwaitLowering {
         rw: &mut ConversionRewriter,
     ) -> Result<bool, RewriteError> {
         // The driver asked `matches` first: the operand is this pattern's.
-        let ctx = rw.ctx_ref();
         let Some(&operand) = operands.first() else {
             return Ok(false);
         };
         let n = &*self.shared.n;
-        let loc = ctx.op_loc(op);
-        match self.shared.coroutine_of(ctx, op) {
-            (Some(func), Some(coro)) => self.suspend(op, operand, func, &coro, rw)?,
-            (func, _) => {
+        let site = self.shared.enter(rw, op);
+        let loc = site.loc;
+        match site {
+            Site {
+                func: Some(func),
+                coro: Some(coro),
+                ..
+            } => self.suspend(op, operand, func, &coro, rw)?,
+            Site { func, .. } => {
+                let ctx = rw.ctx_ref();
                 if self.eliminate && !func.is_some_and(|f| is_allowed_to_block(ctx, n, f)) {
                     return Err(RewriteError::on_op(
                         ctx,
@@ -316,7 +323,7 @@ impl ConversionPattern for AwaitLowering {
                         ),
                     ));
                 }
-                self.block(op, operand, loc, rw)?;
+                self.block(operand, loc, rw)?;
             }
         }
         // Erase or replace the await with the value it unwraps, built
@@ -326,8 +333,7 @@ impl ConversionPattern for AwaitLowering {
         match inner {
             Some(inner) if !ctx.results(op).is_empty() => {
                 rw.set_insertion_point(op);
-                let load = rw.create_op(n.async_runtime_load, loc, &[operand], &[inner], &[])?;
-                let v = rw.ctx_ref().result(load, 0);
+                let v = rw.build_value(n.async_runtime_load, loc, &[operand], inner, &[])?;
                 rw.replace_op(op, &[v])?;
             }
             _ => rw.erase_op(op)?,
@@ -341,13 +347,11 @@ impl AwaitLowering {
     /// assertion that the operand is not in the error state.
     fn block(
         &self,
-        op: Op,
         operand: Value,
         loc: Location,
         rw: &mut ConversionRewriter,
     ) -> Result<(), RewriteError> {
         let n = &*self.shared.n;
-        rw.set_insertion_point(op);
         rw.create_op(n.async_runtime_await, loc, &[operand], &[], &[])?;
         if !self.check_error {
             return Ok(());
@@ -356,19 +360,17 @@ impl AwaitLowering {
         let i1 = ctx.int_type(1);
         let t = ctx.attr(AttrKind::Bool(true));
         let msg = ctx.string_attr("Awaited async operand is in error state");
-        let is_error = rw.create_op(n.async_runtime_is_error, loc, &[operand], &[i1], &[])?;
-        let is_error = rw.ctx_ref().result(is_error, 0);
-        let c = rw.create_op(n.arith_constant, loc, &[], &[i1], &[(n.value, t)])?;
-        let true_v = rw.ctx_ref().result(c, 0);
-        let x = rw.create_op(n.arith_xori, loc, &[is_error, true_v], &[i1], &[])?;
-        let not_error = rw.ctx_ref().result(x, 0);
+        let is_error = rw.build_value(n.async_runtime_is_error, loc, &[operand], i1, &[])?;
+        let true_v = rw.build_value(n.arith_constant, loc, &[], i1, &[(n.value, t)])?;
+        let not_error = rw.build_value(n.arith_xori, loc, &[is_error, true_v], i1, &[])?;
         rw.create_op(n.cf_assert, loc, &[not_error], &[], &[(n.msg, msg)])?;
         Ok(())
     }
 
     /// Inside a coroutine: save the state, resume when the operand is
     /// ready, suspend; on resumption branch to `set_error` if the operand
-    /// is in error, else go on with the rest of the block.
+    /// is in error, else go on with the rest of the block. The insertion
+    /// point is before the await.
     fn suspend(
         &self,
         op: Op,
@@ -385,9 +387,7 @@ impl AwaitLowering {
         };
         let state_t = async_types::coro_state(ctx);
         let i1 = ctx.int_type(1);
-        rw.set_insertion_point(op);
-        let save = rw.create_op(n.async_coro_save, loc, &[coro.handle], &[state_t], &[])?;
-        let state = rw.ctx_ref().result(save, 0);
+        let state = rw.build_value(n.async_coro_save, loc, &[coro.handle], state_t, &[])?;
         rw.create_op(
             n.async_runtime_await_and_resume,
             loc,
@@ -410,8 +410,7 @@ impl AwaitLowering {
             &[coro.suspend, resume, coro.cleanup],
         )?;
         rw.set_insertion_point_to_end(resume);
-        let is_error = rw.create_op(n.async_runtime_is_error, loc, &[operand], &[i1], &[])?;
-        let is_error = rw.ctx_ref().result(is_error, 0);
+        let is_error = rw.build_value(n.async_runtime_is_error, loc, &[operand], i1, &[])?;
         let Some(set_error) = self.shared.set_error_block(rw.ctx(), func) else {
             return Err(RewriteError::at(loc, "the coroutine has no machinery"));
         };
@@ -445,17 +444,19 @@ impl ConversionPattern for YieldLowering {
         operands: &[Value],
         rw: &mut ConversionRewriter,
     ) -> Result<bool, RewriteError> {
-        let ctx = rw.ctx_ref();
-        let loc = ctx.op_loc(op);
-        let (_, Some(coro)) = self.shared.coroutine_of(ctx, op) else {
+        let Site {
+            loc,
+            coro: Some(coro),
+            ..
+        } = self.shared.enter(rw, op)
+        else {
             return Err(RewriteError::on_op(
-                ctx,
+                rw.ctx_ref(),
                 op,
                 "'async.yield' op is not inside an async coroutine function",
             ));
         };
         let n = &*self.shared.n;
-        rw.set_insertion_point(op);
         for (&v, &rv) in operands.iter().zip(coro.return_values.iter()) {
             rw.create_op(n.async_runtime_store, loc, &[v, rv], &[], &[])?;
             rw.create_op(n.async_runtime_set_available, loc, &[rv], &[], &[])?;
@@ -484,14 +485,17 @@ impl ConversionPattern for AssertLowering {
         operands: &[Value],
         rw: &mut ConversionRewriter,
     ) -> Result<bool, RewriteError> {
-        let ctx = rw.ctx_ref();
-        let (Some(func), Some(_)) = self.shared.coroutine_of(ctx, op) else {
+        let Site {
+            loc,
+            func: Some(func),
+            coro: Some(_),
+        } = self.shared.enter(rw, op)
+        else {
             return Ok(false);
         };
-        let (Some(block), Some(&arg)) = (ctx.parent_block(op), operands.first()) else {
+        let (Some(block), Some(&arg)) = (rw.ctx_ref().parent_block(op), operands.first()) else {
             return Ok(false);
         };
-        let loc = ctx.op_loc(op);
         let Some(set_error) = self.shared.set_error_block(rw.ctx(), func) else {
             return Ok(false);
         };

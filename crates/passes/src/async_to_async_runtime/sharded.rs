@@ -177,7 +177,7 @@ impl Lowering<'_, '_> {
         if eliminate {
             for top in ctx.block_ops_iter(body) {
                 let f = self.func_facts(top, &mut other_refs);
-                if self.is(top, self.n.func_func) && !link.foreign.contains(&top) {
+                if ctx.is(top, self.n.func_func) && !link.foreign.contains(&top) {
                     funcs.extend(f);
                 }
             }
@@ -191,7 +191,7 @@ impl Lowering<'_, '_> {
         let Some(reply) = link.ask(report) else {
             return Err(not_sharded(loc));
         };
-        self.uniquing_counter = reply.counter;
+        self.symbols.set_counter(reply.counter);
         for t in reply.taken {
             let s = self.pc.ctx.sym(&t);
             self.symbols.insert(s);
@@ -215,7 +215,7 @@ impl Lowering<'_, '_> {
             let name = ctx.op(o).name;
             for &(k, a) in ctx.attrs(o) {
                 let is_callee = name == n.func_call && k == n.callee;
-                super::collect_symbol_refs(ctx, a, &mut |s| {
+                ctx.for_each_symbol_ref(a, &mut |s, _| {
                     if !is_callee {
                         other_refs.insert(ctx.str(s).to_string());
                     } else if !inside {
@@ -262,7 +262,7 @@ impl Lowering<'_, '_> {
                 ctx.walk_nested(top, &mut |o| {
                     if ctx.op(o).name == call {
                         if let Some(c) = ctx.get_attr_sym(o, callee) {
-                            super::collect_symbol_refs(ctx, c, &mut |s| {
+                            ctx.for_each_symbol_ref(c, &mut |s, _| {
                                 users.entry(s).or_default().push(o)
                             });
                         }

@@ -25,7 +25,7 @@ use mlir_async_ir::fxhash::FxHashSet;
 use mlir_async_ir::{parallel, Context, Op};
 use mlir_async_passes::async_parallel_for::{self as pf, AsyncParallelFor};
 use mlir_async_passes::async_to_async_runtime::{self as rt, exchange, run_shard, ShardLink};
-use mlir_async_passes::{make_pass_for, run_entry, PassContext, PipelineEntry};
+use mlir_async_passes::{make_pass_for, run_entry, AnalysisManager, PassContext, PipelineEntry};
 use mlir_async_syntax::printer::{print_type_into, BodySource, Printer};
 use mlir_async_syntax::{parse_source, write_sources, Edition, EditionEvidence, PrintOptions};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -272,12 +272,10 @@ fn run_part(
     phases[1] = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
     let foreign = s.foreign.clone();
-    let mut pc = PassContext {
-        ctx: &mut s.ctx,
-        registry: &s.reg,
-        edition,
-        warnings: vec![],
-    };
+    // The lowering is run directly, not by `run_entry`: it asks for no
+    // analysis, and the manager starts empty for the passes after it.
+    let mut analyses = AnalysisManager::new();
+    let mut pc = PassContext::new(&mut s.ctx, &s.reg, edition, &mut analyses);
     match (pipeline.first, link) {
         (First::Runtime { eliminate }, Link::Runtime(link)) => {
             run_shard(&mut pc, s.module, foreign, link, eliminate)
@@ -304,12 +302,7 @@ fn run_part(
             pass,
             nesting: vec![],
         };
-        let mut pc = PassContext {
-            ctx: &mut s.ctx,
-            registry: &s.reg,
-            edition,
-            warnings: vec![],
-        };
+        let mut pc = PassContext::new(&mut s.ctx, &s.reg, edition, &mut analyses);
         run_entry(&mut pc, &entry, s.module).map_err(|_| "a pass failed on a part")?;
         // Warnings are printed in the whole run's order.
         if !pc.warnings.is_empty() {

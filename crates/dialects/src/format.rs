@@ -1446,8 +1446,14 @@ fn resolve_all_operands(d: &Decl, p: &mut Parser, fr: &mut Frame, obase: usize) 
     } else {
         (0..d.operands.len())
             .flat_map(|g| {
+                // A group in an optional group left out was never read.
                 let s = fr.slots[g];
-                p.pending(obase)[s.start as usize - obase..s.end as usize - obase].to_vec()
+                match s.set {
+                    true => {
+                        p.pending(obase)[s.start as usize - obase..s.end as usize - obase].to_vec()
+                    }
+                    false => vec![],
+                }
             })
             .collect()
     };

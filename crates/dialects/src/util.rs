@@ -244,29 +244,3 @@ pub fn print_operands_attrs_type(p: &mut Printer, op: Op, k: usize) {
     let t = p.ctx.value_type(ops[k]);
     p.ty(t);
 }
-
-/// `%x attr-dict : T`, one operand of the type written (the parse side of
-/// [`print_operands_attrs_type`] for one operand).
-pub fn parse_operand_attrs_type(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let v = p.parse_operand_ref()?;
-    attr_dict(p, st)?;
-    let t = colon_type(p)?;
-    let v = p.resolve_operand(&v, t)?;
-    st.operands.push(v);
-    Ok(())
-}
-
-/// ` %x attrs : result-type`.
-pub fn print_result_typed(p: &mut Printer, op: Op) {
-    p.w(" ");
-    p.operand(p.ctx.operands(op)[0]);
-    p.attr_dict(op, &[]);
-    p.w(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.ty(t);
-}
-
-/// [`print_operands_attrs_type`] typed by the first operand.
-pub fn print_operand_attrs_type(p: &mut Printer, op: Op) {
-    print_operands_attrs_type(p, op, 0)
-}

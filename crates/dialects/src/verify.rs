@@ -382,9 +382,11 @@ impl<'a> Verifier<'a> {
                     // Checked with each op's own rules, in `verify_block`.
                     continue;
                 }
+                w.on_path[b.index()] = true;
                 for o in ctx.block_ops_iter(b) {
                     self.dominance_of(o, b, graph, inner, w)?;
                 }
+                w.on_path[b.index()] = false;
             }
         }
         Ok(())
@@ -400,11 +402,14 @@ impl<'a> Verifier<'a> {
         w: &mut DomWalk,
     ) -> Result<(), IrError> {
         self.check_operands(op, b, graph, scope, w)?;
-        w.visited[op.index()] = true;
         if self.ctx.regions_of(op).is_empty() {
+            w.walked[op.index()] = walked::DONE;
             return Ok(());
         }
-        self.dominance_in(op, scope, w)
+        w.walked[op.index()] = walked::ENTERED;
+        self.dominance_in(op, scope, w)?;
+        w.walked[op.index()] = walked::DONE;
+        Ok(())
     }
 
     fn check_operands(
@@ -427,7 +432,7 @@ impl<'a> Verifier<'a> {
                     // first. Otherwise ask the dominance info (the op may
                     // have been walked by another thread).
                     if graph
-                        || w.visited[d.index()]
+                        || w.walked[d.index()] != walked::NOT
                         || (d != op && w.dom.value_dominates_use(ctx, v, op))
                     {
                         continue;
@@ -455,7 +460,7 @@ impl<'a> Verifier<'a> {
                     .op_error(op, "using value defined outside the region")
                     .with_note(ctx.op_loc(at), "required by region isolation constraints"));
             }
-            if !graph && !w.dom.value_dominates_use(ctx, v, op) {
+            if !graph && !w.encloses_def(ctx, v) && !w.dom.value_dominates_use(ctx, v, op) {
                 return Err(IrError::on_op(
                     ctx,
                     op,
@@ -532,18 +537,55 @@ struct DomWalk {
     /// Isolation scope of each entered block, by block: `UNVISITED`, 1
     /// for none, else the scope op's index + 2.
     block_scope: Vec<u32>,
-    /// Ops whose operands were checked, by op: the walk goes through each
-    /// block in order, so a visited op of the user's block precedes it.
-    visited: Vec<bool>,
+    /// How far the walk got with each op: it goes through each block in
+    /// order, so an op of the user's block it reached precedes the user.
+    walked: Vec<Walked>,
+    /// The blocks the walk is inside of: those holding an ancestor of the
+    /// op being checked.
+    on_path: Vec<bool>,
     top: Op,
 }
 
+/// Where the dominance walk is with an op (a byte, not an enum, so that
+/// the table is allocated zeroed like the others).
+type Walked = u8;
+
+mod walked {
+    /// Not reached yet.
+    pub const NOT: u8 = 0;
+    /// Its operands are checked and its regions are being walked: it is
+    /// an ancestor of the ops checked now.
+    pub const ENTERED: u8 = 1;
+    /// It and everything nested in it are checked.
+    pub const DONE: u8 = 2;
+}
+
 impl DomWalk {
+    /// Whether `v` is defined in a block enclosing the op being checked,
+    /// before the ancestor of that op in the block (a block's argument, or
+    /// the result of an op the walk is done with): then it dominates the
+    /// use, with no climb from the user and no dominator tree. The values
+    /// a loop or a branch of a function reads from outside are most of
+    /// the uses that leave their block.
+    fn encloses_def(&self, ctx: &Context, v: Value) -> bool {
+        let Some(b) = ctx.value_block(v) else {
+            return false;
+        };
+        if !self.on_path[b.index()] {
+            return false;
+        }
+        match ctx.value_def(v) {
+            ValueDef::BlockArg(..) => true,
+            ValueDef::Result(d, _) => self.walked[d.index()] == walked::DONE,
+        }
+    }
+
     fn new(ctx: &Context, top: Op) -> Self {
         DomWalk {
             dom: DominanceInfo::new(),
             block_scope: vec![UNVISITED; ctx.num_blocks()],
-            visited: vec![false; ctx.num_ops()],
+            walked: vec![walked::NOT; ctx.num_ops()],
+            on_path: vec![false; ctx.num_blocks()],
             top,
         }
     }

@@ -159,6 +159,17 @@ impl<T: Copy> Pool<T> {
             len: xs.len() as u32,
         }
     }
+    /// A copy of the list at `s` (of this pool), appended.
+    #[inline]
+    fn alloc_within(&mut self, s: Span) -> Span {
+        let start = self.items.len() as u32;
+        match s.len {
+            0 => {}
+            1 => self.items.push(self.items[s.start as usize]),
+            _ => self.items.extend_from_within(s.range()),
+        }
+        Span { start, len: s.len }
+    }
     #[inline]
     fn get(&self, s: Span) -> &[T] {
         &self.items[s.range()]
@@ -1344,6 +1355,68 @@ impl Context {
         self.stamp(op);
         op
     }
+    /// A detached copy of `op`, which has no regions, reading `operands`:
+    /// its name, location, result types, attributes and successors are
+    /// copied list to list inside the pools (cloning a loop body is mostly
+    /// this, and gathering each list into a buffer to create the op anew
+    /// was most of a clone's cost).
+    fn copy_op(&mut self, op: Op, operands: &[Value]) -> Op {
+        let new = Op::from_index(self.ops.len());
+        let d = &self.ops[op];
+        let (name, loc, old_results, old_attrs, old_succs) =
+            (d.name, d.loc, d.results, d.attrs, d.successors);
+        debug_assert!(d.regions.len == 0);
+        let results = Span {
+            start: self.value_pool.items.len() as u32,
+            len: old_results.len,
+        };
+        for i in 0..old_results.len {
+            let old = self.value_pool.items[(old_results.start + i) as usize];
+            let ty = self.values[old].ty;
+            let v = self.values.push(ValueData {
+                ty,
+                def: ValueDef::Result(new, i),
+                uses: UseList::new(),
+            });
+            self.value_pool.items.push(v);
+        }
+        for (i, &v) in operands.iter().enumerate() {
+            let uses = &mut self.values[v].uses;
+            if uses.len() == uses.capacity() {
+                uses.reserve(3 * uses.len());
+            }
+            uses.push(Use {
+                op: new,
+                index: i as u32,
+            });
+        }
+        let successors = self.succ_pool.alloc_within(old_succs);
+        for i in 0..successors.len {
+            let s = self.succ_pool.items[(successors.start + i) as usize];
+            self.blocks[s].pred_uses.push(new);
+        }
+        let operands = self.value_pool.alloc(operands);
+        // Already in the order a dictionary keeps.
+        let attrs = self.attr_pool.alloc_within(old_attrs);
+        let regions = self.region_pool.alloc(&[]);
+        let pushed = self.ops.push(OperationData {
+            name,
+            operands,
+            results,
+            attrs,
+            regions,
+            successors,
+            loc,
+            parent: None,
+            prev: None,
+            next: None,
+            erased: false,
+            stamp: 0,
+        });
+        debug_assert_eq!(pushed, new);
+        self.stamp(new);
+        new
+    }
     /// Creates an op and inserts it at `ip`.
     pub fn build(&mut self, ip: InsertPoint, state: OperationState) -> Op {
         let op = self.create_op(state);
@@ -1946,6 +2019,15 @@ impl Context {
             .iter()
             .map(|v| *map.get(v).unwrap_or(v))
             .collect();
+        if self.regions_of(op).is_empty() {
+            let new = self.copy_op(op, &operands);
+            for i in 0..self.results(op).len() {
+                let (r, nr) = (self.result(op, i), self.result(new, i));
+                map.insert(r, nr);
+            }
+            self.insert_op(ip, new);
+            return new;
+        }
         let result_types: SmallVec<[Type; 2]> = self
             .results(op)
             .iter()

@@ -304,6 +304,7 @@ impl RewritePattern for ParallelForRewrite {
             lbs: segs[0].clone(),
             ubs: segs[1].clone(),
             steps: segs[2].clone(),
+            captures: None,
         };
         l.rewrite()?;
         Ok(true)
@@ -420,6 +421,10 @@ struct Lowering<'r, 'a, 'p> {
     lbs: Vec<Value>,
     ubs: Vec<Value>,
     steps: Vec<Value>,
+    /// The values the body reads from outside once its constants are
+    /// cloned in: the same for every compute function, so found once
+    /// (a walk of the whole body).
+    captures: Option<Vec<Value>>,
 }
 
 type R<T> = Result<T, RewriteError>;
@@ -1072,7 +1077,14 @@ impl Lowering<'_, '_, '_> {
     fn compute_fn(&mut self, bounds: &StaticBounds, aligned: usize) -> R<ComputeFn> {
         let saved = self.rw.insertion_point();
         let n = self.num_loops();
-        let captures = used_values_defined_above(self.rw.ctx, self.body);
+        let captures = match &self.captures {
+            Some(c) => c.clone(),
+            None => {
+                let c = used_values_defined_above(self.rw.ctx, self.body);
+                self.captures = Some(c.clone());
+                c
+            }
+        };
         let index = self.index();
         let mut inputs = vec![index; 2 + 4 * n];
         inputs.extend(captures.iter().map(|&v| self.rw.ctx.value_type(v)));

@@ -126,6 +126,49 @@ fn clone_region_remaps_values_and_successors() {
 }
 
 #[test]
+fn cloning_an_op_copies_its_lists_and_records_its_uses() {
+    let (mut c, b, add) = setup();
+    let i32t = c.int_type(32);
+    let index = c.index_type();
+    let a0 = c.add_block_arg(b, i32t);
+    let a1 = c.add_block_arg(b, i32t);
+    let target = c.create_block(&[]);
+    let loc = c.unknown_loc();
+    let one = c.int_attr(1, i32t);
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![a0, a0];
+    st.result_types = vec![i32t, index];
+    st.successors = vec![target];
+    st.attrs = vec![(c.sym("z"), one), (c.sym("a"), one)];
+    let op = c.build(InsertPoint::AtEnd(b), st);
+    // The clone reads `a1` where the op read `a0`.
+    let mut map = HashMap::new();
+    map.insert(a0, a1);
+    let copy = c.clone_op(op, InsertPoint::AtEnd(b), &mut map);
+    assert_ne!(copy, op);
+    assert_eq!(c.block_ops(b), vec![op, copy]);
+    assert_eq!(c.operands(copy), &[a1, a1]);
+    assert_eq!(c.uses(a1).len(), 2);
+    assert_eq!(c.uses(a0).len(), 2, "the original keeps its uses");
+    let types: Vec<Type> = c.results(copy).iter().map(|&r| c.value_type(r)).collect();
+    assert_eq!(types, vec![i32t, index]);
+    assert_eq!(c.attrs(copy), c.attrs(op));
+    assert_eq!(c.successors(copy), &[target]);
+    assert_eq!(c.pred_ops(target).len(), 2);
+    // Its results are new values, mapped from the original's.
+    for i in 0..2 {
+        let (r, nr) = (c.result(op, i), c.result(copy, i));
+        assert_ne!(r, nr);
+        assert_eq!(map[&r], nr);
+        assert_eq!(c.value_def(nr), ValueDef::Result(copy, i as u32));
+    }
+    // Changing the clone's lists leaves the original's alone.
+    c.set_operand(copy, 0, a0);
+    assert_eq!(c.operands(op), &[a0, a0]);
+    assert_eq!(c.operands(copy), &[a0, a1]);
+}
+
+#[test]
 fn dominance_across_blocks() {
     let mut c = Context::new();
     let br = c.register_op(

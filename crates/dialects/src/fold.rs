@@ -101,15 +101,16 @@ fn is_shaped(ctx: &Context, t: Type) -> bool {
     )
 }
 
-/// The `value` attribute of the `arith.constant` defining `v`.
+/// The `value` attribute of the constant-like op defining `v`.
 fn constant_attr(ctx: &Context, v: Value) -> Option<&AttrKind> {
     let ValueDef::Result(d, 0) = ctx.value_def(v) else {
         return None;
     };
     // Any constant-like op (MLIR's `m_Constant`): an operand a lowering
-    // already turned into `llvm.mlir.constant` still folds.
-    // The trait first: a table lookup, where the name is a string compare.
-    if !ctx.traits_of(d).constant_like && ctx.name(d) != "arith.constant" {
+    // already turned into `llvm.mlir.constant` still folds. The folders
+    // run from a registry's table, whose context has the trait of every
+    // op registered (`arith.constant`'s too): no name to compare.
+    if !ctx.traits_of(d).constant_like {
         return None;
     }
     Some(ctx.attr_kind(ctx.get_attr(d, "value")?))
@@ -303,9 +304,14 @@ fn scalar_only(ctx: &mut Context, op: Op, ed: Edition, rule: Rule) -> rw::Folded
 /// The folder of an op whose rule MLIR's constant folders apply to each
 /// element of vector and tensor constants that are not splats.
 fn elementwise(ctx: &mut Context, op: Op, ed: Edition, rule: Rule) -> rw::Folded {
-    let f = Arith::new(Cx { ctx, elem: None }, op, ed)
-        .and_then(rule)
-        .or_else(|| fold_elementwise(ctx, op, ed, rule));
+    let Some(a) = Arith::new(Cx { ctx, elem: None }, op, ed) else {
+        return rw::Folded::No;
+    };
+    let shaped = a.shaped;
+    let f = match rule(a) {
+        None if shaped => fold_elementwise(ctx, op, ed, rule),
+        f => f,
+    };
     outcome(ctx, op, f)
 }
 
@@ -342,18 +348,13 @@ fn outcome(ctx: &mut Context, op: Op, f: Option<Folded>) -> rw::Folded {
     }
 }
 
-/// A vector or tensor op over constants of which one at least is not a
-/// splat: MLIR's constant folders apply the scalar rule to each element.
+/// A vector or tensor op (of one result) over constants of which one at
+/// least is not a splat: MLIR's constant folders apply the scalar rule to
+/// each element.
 /// An identity a rule finds for one element (`addi(x, 0)`) stands for that
 /// element's value.
 fn fold_elementwise(ctx: &Context, op: Op, ed: Edition, rule: Rule) -> Option<Folded> {
-    let &[result] = ctx.results(op) else {
-        return None;
-    };
-    let rt = ctx.value_type(result);
-    if !is_shaped(ctx, rt) {
-        return None;
-    }
+    let rt = ctx.value_type(ctx.result(op, 0));
     let ops = ctx.operands(op);
     let mut n = None;
     for &v in ops {

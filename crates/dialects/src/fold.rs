@@ -350,9 +350,8 @@ fn outcome(ctx: &mut Context, op: Op, f: Option<Folded>) -> rw::Folded {
 
 /// A vector or tensor op (of one result) over constants of which one at
 /// least is not a splat: MLIR's constant folders apply the scalar rule to
-/// each element.
-/// An identity a rule finds for one element (`addi(x, 0)`) stands for that
-/// element's value.
+/// each element. An identity a rule finds for one element (`addi(x, 0)`)
+/// stands for that element's value.
 fn fold_elementwise(ctx: &Context, op: Op, ed: Edition, rule: Rule) -> Option<Folded> {
     let rt = ctx.value_type(ctx.result(op, 0));
     let ops = ctx.operands(op);
@@ -428,12 +427,14 @@ fn float_binary(f: Arith, op: FloatOp) -> Option<Folded> {
     fold_float(f.cx, op, f.ops, f.rt, f.ed)
 }
 
-/// `maxf`: see [`fold_min_max_float`].
+/// `maxf(x, x)`, `maxf(x, -inf)`, then two constants as
+/// `llvm::maximum`.
 pub fn fold_maxf(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| fold_min_max_float(f.cx, true, f.ops, f.rt))
 }
 
-/// `minf`: see [`fold_min_max_float`].
+/// `minf(x, x)`, `minf(x, +inf)`, then two constants as
+/// `llvm::minimum`.
 pub fn fold_minf(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         fold_min_max_float(f.cx, false, f.ops, f.rt)
@@ -597,7 +598,8 @@ pub fn fold_bitcast(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     })
 }
 
-/// See [`fold_select`] (13: [`select_13`]).
+/// `select(c, x, x)`, a constant condition, `select(c, true, false)`
+/// (not in 13), `select(cmpi eq/ne a, b, a, b)`.
 pub fn fold_select_op(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     scalar_only(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -608,7 +610,7 @@ pub fn fold_select_op(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
 }
 
 /// `addi(x, 0)`, `addi(subi(a, b), b)`, `addi(b, subi(a, b))`, then two
-/// constants (13: [`addi_13`]).
+/// constants (13: `addi(x, 0)` and constants only).
 pub fn fold_addi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -664,7 +666,7 @@ pub fn fold_muli(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
 }
 
 /// `andi(x, 0)`, `andi(x, -1)`, two constants, then `andi(x, x)` (13:
-/// [`andi_13`]).
+/// `andi(x, x)` before the constants).
 pub fn fold_andi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -688,7 +690,7 @@ pub fn fold_andi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
 }
 
 /// `ori(x, 0)`, `ori(x, -1)` of scalars, two constants, then `ori(x, x)`
-/// (13: [`ori_13`]).
+/// (13: no `ori(x, -1)`, `ori(x, x)` before the constants).
 pub fn fold_ori(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -711,7 +713,7 @@ pub fn fold_ori(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
 }
 
 /// `xori(x, 0)`, `xori(x, x)`, `xori(xori(x, y), y)`, then two constants
-/// (13: [`xori_13`]).
+/// (13: no `xori(xori(x, y), y)`).
 pub fn fold_xori(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -854,22 +856,26 @@ enum MinMax {
     MinU,
 }
 
-/// See [`min_max`].
+/// `maxsi(x, x)`, the bound that always wins or never does, then two
+/// constants.
 pub fn fold_maxsi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| min_max(f, MinMax::MaxS))
 }
 
-/// See [`min_max`].
+/// `maxui(x, x)`, the bound that always wins or never does, then two
+/// constants.
 pub fn fold_maxui(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| min_max(f, MinMax::MaxU))
 }
 
-/// See [`min_max`].
+/// `minsi(x, x)`, the bound that always wins or never does, then two
+/// constants.
 pub fn fold_minsi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| min_max(f, MinMax::MinS))
 }
 
-/// See [`min_max`].
+/// `minui(x, x)`, the bound that always wins or never does, then two
+/// constants.
 pub fn fold_minui(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| min_max(f, MinMax::MinU))
 }
@@ -941,12 +947,13 @@ pub fn fold_ceildivui(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     })
 }
 
-/// `ceildivsi(x, 1)`, then two constants (see [`signed_div_round`]).
+/// `ceildivsi(x, 1)`, then two constants (not by zero, not overflowing).
 pub fn fold_ceildivsi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| div_round(f, true))
 }
 
-/// `floordivsi(x, 1)`, then two constants (see [`signed_div_round`]).
+/// `floordivsi(x, 1)`, then two constants (not by zero, not
+/// overflowing).
 pub fn fold_floordivsi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| div_round(f, false))
 }
@@ -966,7 +973,7 @@ fn div_round(f: Arith, ceil: bool) -> Option<Folded> {
 
 /// The same value twice, `ext(%x : i1) != 0`, a constant moved to the
 /// right (15), then two constants; of vectors and tensors only the move
-/// (13: [`cmpi_13`]).
+/// (13: the same value twice or two constants, scalars only).
 pub fn fold_cmpi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     scalar_only(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -1030,7 +1037,7 @@ pub fn fold_extui(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
 }
 
 /// `extsi(extsi(a))` reads `a`, then a constant (vectors and tensors 15
-/// on; 13: [`ext_trunc_13`]).
+/// on; 13: a scalar constant only).
 pub fn fold_extsi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -1044,7 +1051,8 @@ pub fn fold_extsi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
 }
 
 /// `trunci(ext(a))` of `a`'s type is `a`, `trunci(trunci(a))` reads `a`,
-/// then a constant (vectors and tensors 15 on; 13: [`ext_trunc_13`]).
+/// then a constant (vectors and tensors 15 on; 13: `trunci(ext(a))` of
+/// any type, a scalar constant).
 pub fn fold_trunci(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {
@@ -1057,7 +1065,8 @@ pub fn fold_trunci(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     })
 }
 
-/// A scalar constant (13: [`index_cast_13`]).
+/// A scalar constant (13: an `index_cast` undone first, then a scalar
+/// constant).
 pub fn fold_index_cast(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     scalar_only(ctx, op, ed, |f| {
         if f.ed == Edition::V13 {

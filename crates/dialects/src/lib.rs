@@ -1,7 +1,7 @@
 //! The dialects mlir-async knows: builtin, func (with the legacy `std`
 //! spellings), arith, cf, scf, memref, linalg, vector and async. Each op is
 //! an [`OpDef`]: traits for the IR core, custom syntax for the syntax layer,
-//! a verifier with MLIR's messages, and result name hints.
+//! a verifier with MLIR's messages, its folder, and result name hints.
 
 pub mod arith;
 pub mod asyncd;

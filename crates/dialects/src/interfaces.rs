@@ -152,3 +152,58 @@ impl OpInterfaces for Interfaces {
         ctx.set_operands(op, ops);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mlir_async_syntax::parse_source;
+
+    /// What the drivers learn of each op comes from its definition, in
+    /// the generation asked: `scf.if` folds from 14 on and reads its
+    /// regions, `negf` folds in 15 only, `addf` is commutative from 14 on
+    /// and `maxsi` in 15; ops without a folder (or unregistered) fold
+    /// nothing and their failed fold stays failed.
+    #[test]
+    fn folders_and_commutativity_come_from_the_definitions() {
+        let mut ctx = Context::new();
+        let reg = Registry::new(&mut ctx);
+        let text = r#"func.func @f(%a: i32, %b: i32, %x: f32, %c: i1, %s: !llvm.struct<(i32, i32)>) -> i32 {
+  %0 = arith.maxsi %a, %b : i32
+  %1 = arith.addf %x, %x : f32
+  %2 = arith.addi %a, %b : i32
+  %3 = arith.negf %x : f32
+  %4 = llvm.extractvalue %s[0] : !llvm.struct<(i32, i32)>
+  %5 = arith.constant 1 : i32
+  %6 = "test.op"(%a, %b) : (i32, i32) -> i32
+  scf.if %c {
+  }
+  return %2 : i32
+}
+"#;
+        let parsed = parse_source(&mut ctx, &reg, "t.mlir", text, 0, true).expect("parses");
+        let mut ops = std::collections::HashMap::new();
+        ctx.walk_nested(parsed.module, &mut |op| {
+            ops.insert(ctx.name(op).to_string(), op);
+        });
+        let [v13, v14, v15] =
+            [Edition::V13, Edition::V14, Edition::V15].map(|e| Interfaces::new(&reg, e));
+        let op = |name: &str| ops[name];
+        let may_fold = |i: &Interfaces, name| i.may_fold(&ctx, op(name));
+        let commutative = |i: &Interfaces, name| i.is_commutative(&ctx, op(name));
+        let local = |i: &Interfaces, name| i.fold_is_local(&ctx, op(name));
+
+        assert!(!may_fold(&v13, "scf.if") && may_fold(&v14, "scf.if"));
+        assert!(!local(&v15, "scf.if") && !local(&v15, "llvm.extractvalue"));
+        assert!(local(&v15, "arith.addi") && local(&v15, "test.op"));
+        assert!(!may_fold(&v14, "arith.negf") && may_fold(&v15, "arith.negf"));
+        for name in ["arith.constant", "func.return", "test.op"] {
+            assert!(!may_fold(&v15, name), "{name} has no folder");
+        }
+        assert!(may_fold(&v13, "arith.addi") && may_fold(&v13, "llvm.extractvalue"));
+
+        assert!(commutative(&v13, "arith.addi") && commutative(&v15, "arith.addi"));
+        assert!(!commutative(&v13, "arith.addf") && commutative(&v14, "arith.addf"));
+        assert!(!commutative(&v14, "arith.maxsi") && commutative(&v15, "arith.maxsi"));
+        assert!(!commutative(&v15, "test.op"));
+    }
+}

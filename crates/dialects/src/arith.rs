@@ -1,8 +1,7 @@
 //! The `arith` dialect (unprefixed `std` ops in the 13 edition).
 
-use crate::ods;
 use crate::util::*;
-use crate::OpDef;
+use crate::{fold, ods, FoldHook, OpDef};
 use mlir_async_ir::*;
 use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
@@ -18,7 +17,6 @@ macro_rules! binary_ops {
                 infer: AllSame,
             }
         })*
-        const BINARY: &[fn() -> OpDef] = &[$($ty::def),*];
     };
 }
 
@@ -52,19 +50,6 @@ binary_ops! {
     MinUIOp = "arith.minui";
 }
 
-/// The binary ops with MLIR's `Commutative` trait (LLVM 14 and 15).
-const COMMUTATIVE: &[&str] = &[
-    "arith.addi",
-    "arith.muli",
-    "arith.andi",
-    "arith.ori",
-    "arith.xori",
-    "arith.addf",
-    "arith.mulf",
-    "arith.maxf",
-    "arith.minf",
-];
-
 /// `$in attr-dict : type($in) to type($out)`.
 macro_rules! cast_ops {
     ($($ty:ident = $name:literal;)*) => {
@@ -77,7 +62,6 @@ macro_rules! cast_ops {
                 infer: Spelled,
             }
         })*
-        const CASTS: &[fn() -> OpDef] = &[$($ty::def),*];
     };
 }
 
@@ -163,27 +147,88 @@ pub fn ops() -> Vec<OpDef> {
             .verify_in_edition(verify_constant),
         CmpIOp::def()
             .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::I64Enum(CMPI))]))
-            .pure(),
+            .pure()
+            .folder(fold::fold_cmpi),
         CmpFOp::def()
             .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::I64Enum(CMPF))]))
-            .pure(),
+            .pure()
+            .folder(fold::fold_cmpf),
         OpDef::new("arith.select")
             .shape(ods::Shape::new(ods::N::Exactly(3), ods::N::Exactly(1)))
             .syntax(parse_select, print_select)
-            .pure(),
-        NegFOp::def().shape(ods::UNARY).pure(),
+            .pure()
+            .folder(fold::fold_select_op),
+        NegFOp::def()
+            .shape(ods::UNARY)
+            .pure()
+            .fold_hook(FoldHook::new(fold::fold_negf).since(Edition::V15)),
     ];
-    for def in BINARY {
-        let d = def().shape(ods::BINARY).pure().verify(verify_binary);
-        v.push(if COMMUTATIVE.contains(&d.name) {
-            d.commutative()
-        } else {
-            d
-        });
-    }
-    for def in CASTS {
-        v.push(def().shape(ods::UNARY).pure());
-    }
+    // Each with its folder (an op new to a release's folders says since
+    // which), and MLIR's `Commutative` trait from the release that gave
+    // it: 13's `std` dialect gave it to the integer `addi`, `muli`,
+    // `andi`, `ori`, `xori` only, 15 to the integer max and min.
+    let binary = |def: fn() -> OpDef| def().shape(ods::BINARY).pure().verify(verify_binary);
+    let since = |ed: Edition, f: crate::FoldFn| FoldHook::new(f).since(ed);
+    v.extend([
+        binary(AddFOp::def)
+            .folder(fold::fold_addf)
+            .commutative_since(Edition::V14),
+        binary(SubFOp::def).folder(fold::fold_subf),
+        binary(MulFOp::def)
+            .folder(fold::fold_mulf)
+            .commutative_since(Edition::V14),
+        binary(DivFOp::def).folder(fold::fold_divf),
+        binary(RemFOp::def).fold_hook(since(Edition::V15, fold::fold_remf)),
+        binary(AddIOp::def).folder(fold::fold_addi).commutative(),
+        binary(SubIOp::def).folder(fold::fold_subi),
+        binary(MulIOp::def).folder(fold::fold_muli).commutative(),
+        binary(DivSIOp::def).folder(fold::fold_divsi),
+        binary(DivUIOp::def).folder(fold::fold_divui),
+        binary(RemSIOp::def).folder(fold::fold_remsi),
+        binary(RemUIOp::def).folder(fold::fold_remui),
+        binary(AndIOp::def).folder(fold::fold_andi).commutative(),
+        binary(OrIOp::def).folder(fold::fold_ori).commutative(),
+        binary(XOrIOp::def).folder(fold::fold_xori).commutative(),
+        binary(MaxFOp::def)
+            .folder(fold::fold_maxf)
+            .commutative_since(Edition::V14),
+        binary(MinFOp::def)
+            .folder(fold::fold_minf)
+            .commutative_since(Edition::V14),
+        binary(ShLIOp::def).fold_hook(since(Edition::V15, fold::fold_shli)),
+        binary(ShRSIOp::def).fold_hook(since(Edition::V15, fold::fold_shrsi)),
+        binary(ShRUIOp::def).fold_hook(since(Edition::V15, fold::fold_shrui)),
+        binary(CeilDivSIOp::def).folder(fold::fold_ceildivsi),
+        binary(CeilDivUIOp::def).folder(fold::fold_ceildivui),
+        binary(FloorDivSIOp::def).folder(fold::fold_floordivsi),
+        binary(MaxSIOp::def)
+            .folder(fold::fold_maxsi)
+            .commutative_since(Edition::V15),
+        binary(MinSIOp::def)
+            .folder(fold::fold_minsi)
+            .commutative_since(Edition::V15),
+        binary(MaxUIOp::def)
+            .folder(fold::fold_maxui)
+            .commutative_since(Edition::V15),
+        binary(MinUIOp::def)
+            .folder(fold::fold_minui)
+            .commutative_since(Edition::V15),
+    ]);
+    // `extf` has no folder in 13, 14 or 15.
+    let cast = |def: fn() -> OpDef| def().shape(ods::UNARY).pure();
+    v.extend([
+        cast(IndexCastOp::def).folder(fold::fold_index_cast),
+        cast(SIToFPOp::def).fold_hook(since(Edition::V14, fold::fold_sitofp)),
+        cast(UIToFPOp::def).fold_hook(since(Edition::V14, fold::fold_uitofp)),
+        cast(FPToSIOp::def).fold_hook(since(Edition::V14, fold::fold_fptosi)),
+        cast(FPToUIOp::def).fold_hook(since(Edition::V14, fold::fold_fptoui)),
+        cast(ExtFOp::def),
+        cast(TruncFOp::def).fold_hook(since(Edition::V14, fold::fold_truncf)),
+        cast(ExtSIOp::def).folder(fold::fold_extsi),
+        cast(ExtUIOp::def).fold_hook(since(Edition::V14, fold::fold_extui)),
+        cast(TruncIOp::def).folder(fold::fold_trunci),
+        cast(BitcastOp::def).folder(fold::fold_bitcast),
+    ]);
     v
 }
 

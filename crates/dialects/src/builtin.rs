@@ -88,7 +88,8 @@ pub fn ops() -> Vec<OpDef> {
     module.traits.symbol_table = true;
     module.traits.no_terminator = true;
     module.traits.graph_region = true;
-    let mut unrealized = UnrealizedConversionCastOp::def();
+    let mut unrealized =
+        UnrealizedConversionCastOp::def().folder(crate::fold::fold_unrealized_cast);
     unrealized.traits.pure = true;
     vec![
         module,

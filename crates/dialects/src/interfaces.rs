@@ -1,27 +1,51 @@
 //! The dialects' side of the rewrite layer's [`OpInterfaces`]: what an
-//! op folds to (the folders in [`crate::fold`]), how each dialect
-//! materialises a constant, and what a branch forwards to its
-//! successors.
+//! op folds to (the folder its definition names, see [`crate::Folding`];
+//! the folders are in [`crate::fold`]), how each dialect materialises a
+//! constant, and what a branch forwards to its successors.
 
 use crate::cf::successor_operand_range;
-use crate::fold::{self, Folded as DialectFold};
 use crate::util::segment_sizes;
+use crate::{FoldHook, Folding, Registry};
 use mlir_async_ir::{
     AttrKind, Attribute, Context, InsertPoint, Location, Op, Type, TypeKind, Value,
 };
-use mlir_async_rewrite::fold::{FoldResult, Folded, OpInterfaces};
+use mlir_async_rewrite::fold::{Folded, OpInterfaces};
 use mlir_async_syntax::Edition;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// The interfaces of every registered op, for one syntax generation (14
 /// and 15 fold a few ops differently).
 pub struct Interfaces {
     pub edition: Edition,
+    /// The registry's table of folders (see [`Registry::folding`]).
+    folding: Arc<[Folding]>,
 }
 
 impl Interfaces {
-    pub fn new(edition: Edition) -> Self {
-        Interfaces { edition }
+    /// The interfaces of the ops `registry` defines, for ops of the
+    /// context it was made with.
+    pub fn new(registry: &Registry, edition: Edition) -> Self {
+        Interfaces {
+            edition,
+            folding: registry.folding(),
+        }
+    }
+
+    /// What the definition of `op`'s name says about folding it (the
+    /// default for an unregistered op: no folder, not commutative).
+    #[inline]
+    fn folding(&self, ctx: &Context, op: Op) -> Folding {
+        self.folding
+            .get(ctx.op_name(op).index())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// `op`'s folder in this generation, if its definition has one.
+    #[inline]
+    fn folder(&self, ctx: &Context, op: Op) -> Option<FoldHook> {
+        self.folding(ctx, op).folder_in(self.edition)
     }
 }
 
@@ -48,112 +72,24 @@ impl OpInterfaces for Interfaces {
         }
     }
     fn is_commutative(&self, ctx: &Context, op: Op) -> bool {
-        // 13's std dialect marked only these integer ops commutative (not
-        // `addf` and `mulf`).
-        if self.edition == Edition::V13 && ctx.name(op).starts_with("arith.") {
-            return matches!(
-                ctx.name(op),
-                "arith.addi" | "arith.andi" | "arith.muli" | "arith.ori" | "arith.xori"
-            );
-        }
-        ctx.traits_of(op).commutative
-            || (self.edition == Edition::V15
-                && matches!(
-                    ctx.name(op),
-                    "arith.maxsi" | "arith.maxui" | "arith.minsi" | "arith.minui"
-                ))
+        self.folding(ctx, op).commutative_in(self.edition)
     }
+
     fn may_fold(&self, ctx: &Context, op: Op) -> bool {
-        // The ops `fold` below dispatches to a folder.
-        let name = ctx.name(op);
-        let dot = name.bytes().position(|c| c == b'.').unwrap_or(name.len());
-        match &name[..dot] {
-            "builtin" => name == "builtin.unrealized_conversion_cast",
-            "scf" => name == "scf.if" && self.edition != Edition::V13,
-            "llvm" | "memref" | "linalg" | "arith" => true,
-            _ => false,
-        }
+        self.folder(ctx, op).is_some()
     }
 
     fn fold(&self, ctx: &mut Context, op: Op, _operands: &[Option<Attribute>]) -> Folded {
-        // Each dialect's folders know only its ops: the name's prefix picks
-        // them (asked of every op the greedy driver visits).
-        let name = ctx.name(op);
-        let dot = name.bytes().position(|c| c == b'.').unwrap_or(name.len());
-        match &name[..dot] {
-            "builtin" if name == "builtin.unrealized_conversion_cast" => {
-                return match fold_unrealized_cast(ctx, op) {
-                    Some(vals) => {
-                        Folded::Results(vals.into_iter().map(FoldResult::Value).collect())
-                    }
-                    None => Folded::No,
-                };
-            }
-            // `IfOp::fold` came with LLVM 14.
-            "scf" if name == "scf.if" && self.edition != Edition::V13 => {
-                return match fold::fold_if(ctx, op) {
-                    true => Folded::InPlace,
-                    false => Folded::No,
-                };
-            }
-            "llvm" => {
-                return match fold::fold_llvm(ctx, op, self.edition) {
-                    Some(fold::LlvmFold::Value(v)) => Folded::Results(vec![FoldResult::Value(v)]),
-                    Some(fold::LlvmFold::InPlace) => Folded::InPlace,
-                    None => Folded::No,
-                };
-            }
-            "memref" | "linalg" => {
-                return match fold::fold_memref(ctx, op) {
-                    Some(fold::MemrefFold::InPlace) => Folded::InPlace,
-                    Some(fold::MemrefFold::Value(v)) => Folded::Results(vec![FoldResult::Value(v)]),
-                    Some(fold::MemrefFold::Index(n)) => {
-                        let index = ctx.index_type();
-                        let a = ctx.int_attr(i128::from(n), index);
-                        Folded::Results(vec![FoldResult::Attr(a)])
-                    }
-                    None => Folded::No,
-                };
-            }
-            // The folders read constant operands from the IR themselves;
-            // they cover `arith` ops only (most ops of a module are not).
-            "arith" => {}
-            _ => return Folded::No,
-        }
-        let Some(f) = fold::fold(ctx, op, self.edition) else {
-            return Folded::No;
-        };
-        match f {
-            DialectFold::Value(v) => Folded::Results(vec![FoldResult::Value(v)]),
-            DialectFold::SwapOperands(p) => {
-                let ops = ctx.operands(op).to_vec();
-                let [l, r] = ops[..] else { return Folded::No };
-                ctx.set_operands(op, vec![r, l]);
-                let i64t = ctx.int_type(64);
-                let a = ctx.int_attr(p as i128, i64t);
-                ctx.set_attr(op, "predicate", a);
-                Folded::InPlace
-            }
-            DialectFold::SetOperand(v) => {
-                ctx.set_operand(op, 0, v);
-                Folded::InPlace
-            }
-            c => {
-                let t = ctx.value_type(ctx.result(op, 0));
-                match fold::constant_value(ctx, c, t) {
-                    Some(k) => Folded::Results(vec![FoldResult::Attr(ctx.attr(k))]),
-                    None => Folded::No,
-                }
-            }
+        match self.folder(ctx, op) {
+            Some(f) => (f.fold)(ctx, op, self.edition),
+            None => Folded::No,
         }
     }
 
-    /// Every folder here reads the op and its operands' defining ops
-    /// only, but `llvm.extractvalue`'s, which follows a chain of
-    /// `insertvalue`s as deep as it goes, and `scf.if`'s, which reads its
-    /// regions.
+    /// An op without a folder reads nothing: it fails again whatever
+    /// changed.
     fn fold_is_local(&self, ctx: &Context, op: Op) -> bool {
-        !matches!(ctx.name(op), "llvm.extractvalue" | "scf.if")
+        self.folder(ctx, op).is_none_or(|f| f.local)
     }
 
     fn materialize_constant(
@@ -217,22 +153,57 @@ impl OpInterfaces for Interfaces {
     }
 }
 
-/// A cast to the types it casts from is its operands; a cast undoing the
-/// cast that produced all its operands is that cast's operands.
-fn fold_unrealized_cast(ctx: &Context, op: Op) -> Option<Vec<Value>> {
-    let ins = ctx.operands(op);
-    let outs = ctx.results(op);
-    let types_of = |vs: &[Value]| vs.iter().map(|&v| ctx.value_type(v)).collect::<Vec<_>>();
-    if types_of(ins) == types_of(outs) {
-        return Some(ins.to_vec());
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mlir_async_syntax::parse_source;
+
+    /// What the drivers learn of each op comes from its definition, in
+    /// the generation asked: `scf.if` folds from 14 on and reads its
+    /// regions, `negf` folds in 15 only, `addf` is commutative from 14 on
+    /// and `maxsi` in 15; ops without a folder (or unregistered) fold
+    /// nothing and their failed fold stays failed.
+    #[test]
+    fn folders_and_commutativity_come_from_the_definitions() {
+        let mut ctx = Context::new();
+        let reg = Registry::new(&mut ctx);
+        let text = r#"func.func @f(%a: i32, %b: i32, %x: f32, %c: i1, %s: !llvm.struct<(i32, i32)>) -> i32 {
+  %0 = arith.maxsi %a, %b : i32
+  %1 = arith.addf %x, %x : f32
+  %2 = arith.addi %a, %b : i32
+  %3 = arith.negf %x : f32
+  %4 = llvm.extractvalue %s[0] : !llvm.struct<(i32, i32)>
+  %5 = arith.constant 1 : i32
+  %6 = "test.op"(%a, %b) : (i32, i32) -> i32
+  scf.if %c {
+  }
+  return %2 : i32
+}
+"#;
+        let parsed = parse_source(&mut ctx, &reg, "t.mlir", text, 0, true).expect("parses");
+        let mut ops = std::collections::HashMap::new();
+        ctx.walk_nested(parsed.module, &mut |op| {
+            ops.insert(ctx.name(op).to_string(), op);
+        });
+        let [v13, v14, v15] =
+            [Edition::V13, Edition::V14, Edition::V15].map(|e| Interfaces::new(&reg, e));
+        let op = |name: &str| ops[name];
+        let may_fold = |i: &Interfaces, name| i.may_fold(&ctx, op(name));
+        let commutative = |i: &Interfaces, name| i.is_commutative(&ctx, op(name));
+        let local = |i: &Interfaces, name| i.fold_is_local(&ctx, op(name));
+
+        assert!(!may_fold(&v13, "scf.if") && may_fold(&v14, "scf.if"));
+        assert!(!local(&v15, "scf.if") && !local(&v15, "llvm.extractvalue"));
+        assert!(local(&v15, "arith.addi") && local(&v15, "test.op"));
+        assert!(!may_fold(&v14, "arith.negf") && may_fold(&v15, "arith.negf"));
+        for name in ["arith.constant", "func.return", "test.op"] {
+            assert!(!may_fold(&v15, name), "{name} has no folder");
+        }
+        assert!(may_fold(&v13, "arith.addi") && may_fold(&v13, "llvm.extractvalue"));
+
+        assert!(commutative(&v13, "arith.addi") && commutative(&v15, "arith.addi"));
+        assert!(!commutative(&v13, "arith.addf") && commutative(&v14, "arith.addf"));
+        assert!(!commutative(&v14, "arith.maxsi") && commutative(&v15, "arith.maxsi"));
+        assert!(!commutative(&v15, "test.op"));
     }
-    let first = *ins.first()?;
-    let def = ctx.defining_op(first)?;
-    if ctx.name(def) != "builtin.unrealized_conversion_cast"
-        || ctx.results(def) != ins
-        || types_of(ctx.operands(def)) != types_of(outs)
-    {
-        return None;
-    }
-    Some(ctx.operands(def).to_vec())
 }

@@ -1,7 +1,7 @@
 //! The dialects mlir-async knows: builtin, func (with the legacy `std`
 //! spellings), arith, cf, scf, memref, linalg, vector and async. Each op is
 //! an [`OpDef`]: traits for the IR core, custom syntax for the syntax layer,
-//! a verifier with MLIR's messages, and result name hints.
+//! a verifier with MLIR's messages, its folder, and result name hints.
 
 pub mod arith;
 pub mod asyncd;
@@ -87,6 +87,75 @@ pub(crate) fn split_note(message: &str) -> (&str, Option<(Op, &str)>) {
 }
 pub type NamesFn = fn(&Context, Op, mlir_async_syntax::Edition, &mut dyn FnMut(usize, &str));
 
+/// An op's folder (MLIR's `Op::fold`): what replaces the op, or a change
+/// made in place, in the generation given (a folder's rules changed from
+/// release to release). It reads the constants of the operands from the
+/// IR itself.
+pub type FoldFn =
+    fn(&mut Context, Op, mlir_async_syntax::Edition) -> mlir_async_rewrite::fold::Folded;
+
+/// An op's folder with what the drivers need to know of it: the driver
+/// asks the op's definition, by the index of its name's symbol, instead
+/// of asking every dialect whether it knows the name.
+#[derive(Clone, Copy)]
+pub struct FoldHook {
+    pub fold: FoldFn,
+    /// The first generation whose op has the folder (`scf.if` got one in
+    /// LLVM 14): an older one has no folder to ask, as upstream's.
+    pub since: mlir_async_syntax::Edition,
+    /// Whether the folder reads nothing but the op and the ops defining
+    /// its operands (`OpInterfaces::fold_is_local`), so that a fold that
+    /// failed need not be tried again until one of them changes.
+    pub local: bool,
+}
+
+impl FoldHook {
+    /// A folder in every generation that reads only the op and its
+    /// operands' defining ops.
+    pub const fn new(fold: FoldFn) -> Self {
+        FoldHook {
+            fold,
+            since: mlir_async_syntax::Edition::V13,
+            local: true,
+        }
+    }
+    /// The folder came with the release of `edition`.
+    pub const fn since(mut self, edition: mlir_async_syntax::Edition) -> Self {
+        self.since = edition;
+        self
+    }
+    /// The folder reads more than the op and its operands' defining ops
+    /// (a chain of ops, its regions).
+    pub const fn not_local(mut self) -> Self {
+        self.local = false;
+        self
+    }
+}
+
+/// What a driver folding an op asks of its definition, in a table by the
+/// index of the op name's symbol ([`Registry::folding`]).
+#[derive(Clone, Copy, Default)]
+pub struct Folding {
+    pub folder: Option<FoldHook>,
+    /// The first generation whose op has MLIR's `Commutative` trait (13's
+    /// `std` dialect gave it to fewer ops, 15 to `arith`'s integer max
+    /// and min).
+    pub commutative_since: Option<mlir_async_syntax::Edition>,
+}
+
+impl Folding {
+    /// The op's folder in `edition`, if it has one there.
+    #[inline]
+    pub fn folder_in(&self, edition: mlir_async_syntax::Edition) -> Option<FoldHook> {
+        self.folder.filter(|f| edition >= f.since)
+    }
+    /// Whether the op is `Commutative` in `edition`.
+    #[inline]
+    pub fn commutative_in(&self, edition: mlir_async_syntax::Edition) -> bool {
+        self.commutative_since.is_some_and(|e| edition >= e)
+    }
+}
+
 /// Everything mlir-async knows about one op.
 #[derive(Clone, Copy)]
 pub struct OpDef {
@@ -109,6 +178,8 @@ pub struct OpDef {
     /// The declaration of an op defined with [`op!`] (its operands,
     /// results and assembly format).
     pub declared: Option<fn() -> &'static format::Decl>,
+    /// Its folder and its commutativity by generation (see [`Folding`]).
+    pub folding: Folding,
 }
 
 /// See [`OpDef::canonicalize_generic`].
@@ -323,6 +394,10 @@ impl OpDef {
                 no_region_arguments: false,
             },
             declared: None,
+            folding: Folding {
+                folder: None,
+                commutative_since: None,
+            },
         }
     }
     /// ODS's counts, attributes and operand types (see [`ods::Shape`]).
@@ -407,8 +482,28 @@ impl OpDef {
         self.traits.dead_if_unused = true;
         self
     }
-    pub const fn commutative(mut self) -> Self {
+    pub const fn commutative(self) -> Self {
+        self.commutative_since(mlir_async_syntax::Edition::V13)
+    }
+    /// MLIR's `Commutative` trait from the release of `edition` on. The
+    /// trait kept in the context says whether any release has it; the
+    /// drivers ask [`interfaces::Interfaces`], which knows the release.
+    pub const fn commutative_since(mut self, edition: mlir_async_syntax::Edition) -> Self {
         self.traits.commutative = true;
+        self.folding.commutative_since = Some(edition);
+        self
+    }
+    /// MLIR's `hasFolder`: `f` folds the op, in every generation, reading
+    /// only the op and its operands' defining ops (e.g. `arith.addi` in
+    /// `crates/dialects/src/arith.rs`); [`OpDef::fold_hook`] for the
+    /// others.
+    pub const fn folder(self, f: FoldFn) -> Self {
+        self.fold_hook(FoldHook::new(f))
+    }
+    /// A folder that came with a later release or reads more than its
+    /// operands' defining ops (`scf.if`).
+    pub const fn fold_hook(mut self, hook: FoldHook) -> Self {
+        self.folding.folder = Some(hook);
         self
     }
     /// A terminator handing its operands back (implies `terminator`).
@@ -455,6 +550,9 @@ pub struct Registry {
     /// hands over the symbol with every op, and a look-up by name per op
     /// (hash and compare) showed up in profiles.
     parsers: Vec<Option<ParseFn>>,
+    /// Folders and commutativity by the index of the op name's symbol: the
+    /// drivers ask for every op they visit (see [`Registry::folding`]).
+    folding: ::std::sync::Arc<[Folding]>,
 }
 
 /// The dialects whose every op of 13, 14 and 15 is registered (`llvm`:
@@ -478,6 +576,7 @@ impl Registry {
         let mut by_name = FxHashMap::default();
         let mut by_sym = vec![];
         let mut parsers = vec![];
+        let mut folding = vec![];
         // The 13/14 generic spelling of `func.func`'s signature key, so the
         // printer (which cannot intern) finds it.
         ctx.sym("type");
@@ -499,6 +598,10 @@ impl Registry {
                     parsers.resize(s.index() + 1, None);
                 }
                 parsers[s.index()] = d.parse;
+                if folding.len() <= s.index() {
+                    folding.resize(s.index() + 1, Folding::default());
+                }
+                folding[s.index()] = d.folding;
                 if by_sym.len() <= s.index() {
                     by_sym.resize(s.index() + 1, 0);
                 }
@@ -517,6 +620,7 @@ impl Registry {
             by_name,
             by_sym,
             parsers,
+            folding: folding.into(),
         }
     }
     pub fn get(&self, name: &str) -> Option<&OpDef> {
@@ -525,6 +629,13 @@ impl Registry {
     /// Every registered definition.
     pub fn defs(&self) -> &[OpDef] {
         &self.ops
+    }
+    /// What the drivers ask of an op's definition when they fold it, by the
+    /// index of its name's symbol (the symbols of the context the registry
+    /// was made with); shared, so that a pattern that folds (as
+    /// `createOrFold`) can keep it.
+    pub fn folding(&self) -> ::std::sync::Arc<[Folding]> {
+        self.folding.clone()
     }
     /// The definition of the op named by symbol `name` (an op's `name`).
     pub fn get_by_symbol(&self, name: mlir_async_ir::Symbol) -> Option<&OpDef> {

@@ -3,7 +3,7 @@
 use crate::format::{op_err, CArg, Custom, Frame, TypeClass, Var, View};
 use crate::ods::{OperandKind, RegionSpec, Shape, BINARY, N, SINK, UNARY};
 use crate::util::*;
-use crate::{Arity, Invariants, OpDef};
+use crate::{fold, Arity, Invariants, OpDef};
 use mlir_async_ir::*;
 use mlir_async_syntax::printer::print_dict_entries;
 use mlir_async_syntax::{Edition, PResult, Parser, Printer};
@@ -377,18 +377,24 @@ pub fn ops() -> Vec<OpDef> {
         AllocaOp::def()
             .shape(Shape::new(N::AtLeast(0), N::Exactly(1)))
             .dead_if_unused(),
-        DeallocOp::def().shape(SINK.kinds(&[(0, OperandKind::MemRef)])),
+        DeallocOp::def()
+            .shape(SINK.kinds(&[(0, OperandKind::MemRef)]))
+            .folder(fold::fold_cast_operands),
         LoadOp::def()
             .shape(Shape::new(N::AtLeast(1), N::Exactly(1)).kinds(&[(0, OperandKind::MemRef)]))
-            .read_only(),
+            .read_only()
+            .folder(fold::fold_cast_operands),
         StoreOp::def()
-            .shape(Shape::new(N::AtLeast(2), N::Exactly(0)).kinds(&[(1, OperandKind::MemRef)])),
+            .shape(Shape::new(N::AtLeast(2), N::Exactly(0)).kinds(&[(1, OperandKind::MemRef)]))
+            .folder(fold::fold_store),
         CastOp::def()
             .shape(UNARY.kinds(&[(0, OperandKind::MemRef)]))
-            .pure(),
+            .pure()
+            .folder(fold::fold_cast_operands),
         DimOp::def()
             .shape(BINARY.kinds(&[(0, OperandKind::MemRef)]))
-            .pure(),
+            .pure()
+            .folder(fold::fold_dim),
         AtomicRMWOp::def().verify_in_edition(verify_atomic_rmw),
         OpDef::new("memref.generic_atomic_rmw")
             .region_specs(const { &[RegionSpec::single_unsized(0)] })
@@ -458,7 +464,8 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_clone),
         OpDef::new("linalg.fill")
             .shape(Shape::new(N::Exactly(2), N::AtMost(1)))
-            .syntax(parse_fill, print_fill),
+            .syntax(parse_fill, print_fill)
+            .folder(fold::fold_cast_operands),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
             .terminator(),
@@ -466,7 +473,8 @@ pub fn ops() -> Vec<OpDef> {
             .shape(Shape::new(N::AtLeast(0), N::AtLeast(0)).regions(1, &[]))
             .implicit_terminator("linalg.yield")
             .syntax(parse_generic, print_generic)
-            .verify(verify_generic),
+            .verify(verify_generic)
+            .folder(fold::fold_cast_operands),
         PrintOp::def().shape(SINK),
     ]
 }

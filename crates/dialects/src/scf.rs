@@ -62,7 +62,13 @@ pub fn ops() -> Vec<OpDef> {
             .implicit_terminator("scf.yield")
             .recursive_effects()
             .syntax(parse_if, print_if)
-            .verify(verify_if),
+            .verify(verify_if)
+            // `IfOp::fold` came with LLVM 14; it reads the regions.
+            .fold_hook(
+                crate::FoldHook::new(crate::fold::fold_if)
+                    .since(mlir_async_syntax::Edition::V14)
+                    .not_local(),
+            ),
         YieldOp::def()
             .parents(&[
                 "scf.execute_region",

@@ -67,7 +67,7 @@ fn convert(text: &str, mode: ConversionMode) -> Result<String, String> {
     let mut patterns = ConversionPatternSet::new();
     patterns.add_fn("test.produce", "widen", widen);
     populate_func_and_branch_patterns(&mut patterns);
-    let ifaces = Interfaces::new(Edition::V15);
+    let ifaces = Interfaces::new(&reg, Edition::V15);
     apply_conversion(
         &mut ctx,
         parsed.module,

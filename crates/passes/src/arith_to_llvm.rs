@@ -67,7 +67,7 @@ impl Pass for ArithToLlvm {
         let l = Lowering::new(self.opts, pc.edition);
         let mut patterns = ConversionPatternSet::new();
         populate(&l, &mut patterns);
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(
             pc.ctx,
             op,

@@ -159,7 +159,7 @@ impl AsyncParallelFor {
         };
         let pattern = ParallelForRewrite {
             cfg,
-            ifaces: Interfaces::new(pc.edition),
+            ifaces: Interfaces::new(pc.registry, pc.edition),
             tables: Mutex::new(FxHashMap::default()),
             warnings: Mutex::new(vec![]),
         };
@@ -167,7 +167,7 @@ impl AsyncParallelFor {
         let mut set = PatternSet::new();
         set.add(SharedPattern(pattern.clone()));
         let frozen = set.freeze(pc.ctx);
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         let regions = pc.ctx.regions_of(module).to_vec();
         // Upstream runs the driver with its default configuration, which
         // (unlike `-canonicalize`'s) seeds the worklist bottom-up.

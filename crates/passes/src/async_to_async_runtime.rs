@@ -240,7 +240,7 @@ impl<'p, 'a> Lowering<'p, 'a> {
         let target = patterns::target(&self.coros, &self.n, eliminate);
         let mut set = ConversionPatternSet::new();
         patterns::populate(&mut set, &self.coros, &self.n, eliminate, self.pc.edition);
-        let ifaces = Interfaces::new(self.pc.edition);
+        let ifaces = Interfaces::new(self.pc.registry, self.pc.edition);
         // Beyond upstream: blocks no branch reaches are lowered too, and
         // the `arith` ops the `scf.for` lowering makes inside a coroutine
         // (which upstream fails on) stay.

@@ -261,7 +261,7 @@ impl Pass for ConvertAsyncToLlvm {
         let c = conv.clone();
         target.add_dynamically_legal_op("func.call", move |ctx, op| c.is_legal_op(ctx, op));
 
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(pc.ctx, module, &target, &patterns, None, &ifaces)
             .map_err(|e| e.into_ir_error(pc.ctx))
     }

@@ -86,7 +86,7 @@ impl Pass for Canonicalize {
             !self.disabled.iter().any(|d| d == name)
                 && (self.enabled.is_empty() || self.enabled.iter().any(|e| e == name))
         });
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         let regions = pc.ctx.regions_of(op).to_vec();
         let config = GreedyConfig {
             llvm15: pc.edition == mlir_async_syntax::Edition::V15,

@@ -99,7 +99,7 @@ impl Pass for ArithExpand {
             crate::memref_expand::add_legality(&mut target);
             crate::memref_expand::populate(&mut patterns);
         }
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         // Before LLVM 15 the pass runs on each function (the first failure
         // ends it, as a sequential pass manager stops); from 15 on the op
         // it is given.

@@ -151,7 +151,7 @@ impl Pass for FuncToLlvm {
             );
             target.add_illegal_op(UNREALIZED_CAST);
         }
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(
             pc.ctx,
             op,

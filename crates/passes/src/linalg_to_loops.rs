@@ -100,7 +100,7 @@ impl Pass for LinalgToLoops {
             },
         });
         let frozen = patterns.freeze(pc.ctx);
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         let config = GreedyConfig {
             llvm15: pc.edition == Edition::V15,
             llvm13: pc.edition == Edition::V13,
@@ -494,7 +494,7 @@ impl Pass for LinalgToLlvm {
         crate::memref_to_llvm::populate(&l, &mut patterns);
         let mut target = llvm_target();
         target.add_legal_op("builtin.module");
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(
             pc.ctx,
             op,

@@ -51,7 +51,7 @@ impl Pass for MemRefExpand {
         add_legality(&mut target);
         let mut patterns = ConversionPatternSet::new();
         populate(&mut patterns);
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(pc.ctx, op, &target, &patterns, None, &ifaces)
             .map_err(|e| e.into_ir_error(pc.ctx))
     }

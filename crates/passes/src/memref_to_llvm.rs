@@ -70,7 +70,7 @@ impl Pass for MemRefToLlvm {
         populate(&l, &mut patterns);
         let mut target = llvm_target();
         target.add_legal_op("func.func");
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(
             pc.ctx,
             op,

@@ -39,7 +39,7 @@ impl Pass for ReconcileUnrealizedCasts {
         target.add_illegal_op(CAST);
         let mut patterns = ConversionPatternSet::new();
         patterns.add_fn(CAST, "UnrealizedConversionCastPassthrough", passthrough);
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(pc.ctx, op, &target, &patterns, None, &ifaces)
             .map_err(|e| e.into_ir_error(pc.ctx))
     }

@@ -493,7 +493,7 @@ impl Pass for ConvertScf {
         target.mark_unknown_op_dynamically_legal(|_, _| true);
         let mut patterns = ConversionPatternSet::new();
         populate_scf_to_cf_patterns(&mut patterns);
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         apply_partial_conversion(pc.ctx, op, &target, &patterns, None, &ifaces)
             .map_err(|e| e.into_ir_error(pc.ctx))
     }

@@ -57,7 +57,7 @@ impl Pass for VectorToLlvm {
         "ConvertVectorToLLVM"
     }
     fn run(&self, pc: &mut PassContext, op: Op) -> Result<(), IrError> {
-        let ifaces = Interfaces::new(pc.edition);
+        let ifaces = Interfaces::new(pc.registry, pc.edition);
         // The vector-to-vector lowerings: none applies to the ops we know,
         // but the greedy driver folds and cleans up on the way.
         let frozen = PatternSet::new().freeze(pc.ctx);

@@ -472,7 +472,14 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_float_binary),
     );
     for def in CASTS {
-        v.push(def().pure().invariants(inv(ONE, ONE)).verify(verify_cast));
+        let d = def().pure().invariants(inv(ONE, ONE)).verify(verify_cast);
+        v.push(
+            if d.name == "llvm.bitcast" || d.name == "llvm.addrspacecast" {
+                d.folder(crate::fold::fold_llvm_cast)
+            } else {
+                d
+            },
+        );
     }
     v.extend([
         OpDef::new("llvm.icmp")
@@ -516,7 +523,8 @@ pub fn ops() -> Vec<OpDef> {
             .pure()
             .invariants(inv(Arity::AtLeast(1), ONE).attrs(&["structIndices"]))
             .verify(verify_gep)
-            .generic_attrs(print_gep_generic, canonicalize_gep),
+            .generic_attrs(print_gep_generic, canonicalize_gep)
+            .folder(crate::fold::fold_gep),
         OpDef::new("llvm.call")
             .syntax(parse_call, print_call)
             .invariants(inv(ANY, ANY))
@@ -525,7 +533,9 @@ pub fn ops() -> Vec<OpDef> {
             .syntax(parse_extractvalue, print_extractvalue)
             .pure()
             .invariants(inv(ONE, ONE).attrs(&["position"]))
-            .verify(verify_extractvalue),
+            .verify(verify_extractvalue)
+            // It follows a chain of `insertvalue`s as deep as it goes.
+            .fold_hook(crate::FoldHook::new(crate::fold::fold_extractvalue).not_local()),
         OpDef::new("llvm.insertvalue")
             .syntax(parse_insertvalue, print_insertvalue)
             .pure()

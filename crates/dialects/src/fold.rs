@@ -393,38 +393,73 @@ fn fold_elementwise(ctx: &Context, op: Op, ed: Edition, rule: Rule) -> Option<Fo
 
 /// `addf(x, -0.0)`, then two constants (13: constants only).
 pub fn fold_addf(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
-    elementwise(ctx, op, ed, |f| float_binary(f, FloatOp::Add))
+    float_binary_hook(ctx, op, ed, FloatOp::Add)
 }
 
 /// `subf(x, +0.0)`, then two constants (13: constants only).
 pub fn fold_subf(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
-    elementwise(ctx, op, ed, |f| float_binary(f, FloatOp::Sub))
+    float_binary_hook(ctx, op, ed, FloatOp::Sub)
 }
 
 /// `mulf(x, 1.0)` (and, before 15, `mulf(1.0, x)`), then two constants
 /// (13: constants only).
 pub fn fold_mulf(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
-    elementwise(ctx, op, ed, |f| float_binary(f, FloatOp::Mul))
+    float_binary_hook(ctx, op, ed, FloatOp::Mul)
 }
 
 /// `divf(x, 1.0)`, then two constants (13: constants only).
 pub fn fold_divf(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
-    elementwise(ctx, op, ed, |f| float_binary(f, FloatOp::Div))
+    float_binary_hook(ctx, op, ed, FloatOp::Div)
+}
+
+/// The folder of the four float operations of two operands. Each is
+/// asked of every such op a round of the greedy driver visits (most of a
+/// numeric loop body), and most do not fold: a scalar goes straight to the
+/// rules, without the prologue that vectors and tensors need, and an op
+/// with no constant operand (which no rule folds) stops at the look.
+fn float_binary_hook(ctx: &mut Context, op: Op, ed: Edition, f: FloatOp) -> rw::Folded {
+    let any_constant = ctx.operands(op).iter().any(|&v| match ctx.value_def(v) {
+        ValueDef::Result(d, 0) => ctx.traits_of(d).constant_like,
+        _ => false,
+    });
+    if !any_constant {
+        return rw::Folded::No;
+    }
+    let &[result] = ctx.results(op) else {
+        return rw::Folded::No;
+    };
+    let rt = ctx.value_type(result);
+    if !is_shaped(ctx, rt) {
+        let folded = float_rules(Cx { ctx, elem: None }, f, ctx.operands(op), rt, ed);
+        return outcome(ctx, op, folded);
+    }
+    let rule: Rule = match f {
+        FloatOp::Add => |a| float_binary(a, FloatOp::Add),
+        FloatOp::Sub => |a| float_binary(a, FloatOp::Sub),
+        FloatOp::Mul => |a| float_binary(a, FloatOp::Mul),
+        FloatOp::Div => |a| float_binary(a, FloatOp::Div),
+    };
+    elementwise(ctx, op, ed, rule)
 }
 
 /// The four float operations of two operands: 13 folds constants only,
 /// and where it does computes as 14.
 fn float_binary(f: Arith, op: FloatOp) -> Option<Folded> {
-    if f.ed == Edition::V13 {
-        let &[l, r] = f.ops else {
+    float_rules(f.cx, op, f.ops, f.rt, f.ed)
+}
+
+/// [`float_binary`] on what it reads.
+fn float_rules(cx: Cx, op: FloatOp, ops: &[Value], rt: Type, ed: Edition) -> Option<Folded> {
+    if ed == Edition::V13 {
+        let &[l, r] = ops else {
             return None;
         };
         // Constants only: no identities in 13.
-        const_float(f.cx, l)?;
-        const_float(f.cx, r)?;
-        return fold_float(f.cx, op, f.ops, f.rt, Edition::V14);
+        const_float(cx, l)?;
+        const_float(cx, r)?;
+        return fold_float(cx, op, ops, rt, Edition::V14);
     }
-    fold_float(f.cx, op, f.ops, f.rt, f.ed)
+    fold_float(cx, op, ops, rt, ed)
 }
 
 /// `maxf(x, x)`, `maxf(x, -inf)`, then two constants as

@@ -77,6 +77,21 @@ crate::op! {
     }
 }
 
+crate::op! {
+    /// `func.constant` (13 and 14: `constant`, written in C++).
+    pub struct ConstantOp = "func.constant" {
+        operands: [],
+        results: [result],
+        attrs: [value: FlatSymbolRef],
+        syntax: {
+            V13: Hand(parse_func_constant, print_func_constant),
+            V14: Hand(parse_func_constant, print_func_constant),
+            V15: Format("attr-dict $value `:` type(results)"),
+        },
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
     let mut module = OpDef::new("builtin.module")
         .shape(Shape::new(N::Exactly(0), N::Exactly(0)).regions(1, &[]))
@@ -117,11 +132,10 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_call),
         CallIndirectOp::def()
             .shape(Shape::new(N::AtLeast(1), N::AtLeast(0)).kinds(&[(0, OperandKind::Function)])),
-        OpDef::new("func.constant")
+        ConstantOp::def()
             .shape(
                 Shape::new(N::Exactly(0), N::Exactly(1)).attrs(&[("value", AttrClass::FlatSymRef)]),
             )
-            .syntax(parse_func_constant, print_func_constant)
             .constant_like()
             .verify(verify_func_constant)
             .pure()
@@ -565,34 +579,31 @@ fn verify_func_constant(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// 13's and 14's `std.constant` of a symbol: the dictionary, any
+/// symbol reference (a nested one is the verifier's to refuse), its type.
 fn parse_func_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    p.skip_ws();
-    let at = p.pos;
+    attr_dict(p, st)?;
     let (root, nested) = p.parse_symbol_ref_parts()?;
-    // 15's custom form reads a flat reference: a nested one is refused
-    // there (13 and 14 read any reference and reject it in the verifier).
-    if !nested.is_empty() && p.seen == Some(Edition::V15) {
-        return p.err(
-            at,
-            "custom op 'func.constant' invalid kind of attribute specified",
-        );
-    }
     let r = p.ctx.sym(&root);
     let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
     let v = p.ctx.attr(AttrKind::SymbolRef(r, n));
     let s = p.ctx.sym("value");
     st.attrs.push((s, v));
-    attr_dict(p, st)?;
     let t = colon_type(p)?;
     st.result_types.push(t);
     Ok(())
 }
 
+/// 13's and 14's printer: a space, the dictionary (with its own leading
+/// space), a space before the value only after a dictionary.
 fn print_func_constant(p: &mut Printer, op: Op) {
     p.w(" ");
+    p.attr_dict(op, &["value"]);
+    if p.ctx.attrs(op).len() > 1 {
+        p.w(" ");
+    }
     let v = p.ctx.get_attr(op, "value").expect("constant has a value");
     p.attr(v);
-    p.attr_dict(op, &["value"]);
     p.w(" : ");
     let t = p.ctx.value_type(p.ctx.result(op, 0));
     p.ty(t);

@@ -61,6 +61,9 @@ pub enum Ty {
     /// `TypesMatchWith` of a variadic group: one type per value, all
     /// computed from the type named (a callee's inputs or results).
     LikeList(&'static str, fn(&Context, Type) -> Option<Vec<Type>>),
+    /// The type of the attribute named (`AllTypesMatch` with an
+    /// attribute, as `arith.constant`'s result), as the function reads it.
+    FromAttr(&'static str, fn(&mut Context, Attribute) -> Type),
 }
 
 /// A type constraint the parser checks. With a C++ class (`cpp`), 14's
@@ -129,6 +132,9 @@ pub enum AttrC {
     Unit,
     /// `ElementsAttr` (`dense<...>`).
     Elements,
+    /// `ArrayAttr` and its constrained kinds (`IndexListArrayAttr`): read
+    /// as that class, its elements left to the verifier.
+    Array,
     /// `StrAttr`: a string literal.
     Str,
     /// `SymbolNameAttr`: `@name`, stored as a string.
@@ -750,6 +756,9 @@ fn type_known(d: &Decl, elems: &[Elem], args: &[CArg], v: Var, depth: usize) -> 
     }
     match arg.ty {
         Ty::Fixed(_) => true,
+        Ty::FromAttr(name, _) => elems
+            .iter()
+            .any(|e| matches!(*e, Elem::Attr(a) if d.attrs[a].name == name)),
         Ty::Like(src, _) | Ty::LikeList(src, _) => {
             let src = var_named(d, src);
             depth < 4 && src.is_some_and(|s| type_known(d, elems, args, s, depth + 1))
@@ -1437,6 +1446,15 @@ fn parse_attr(d: &Decl, p: &mut Parser, fr: &mut Frame, a: usize) -> PResult<()>
             a
         }
         AttrC::Any => p.parse_attribute(None)?,
+        AttrC::Array => {
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_attribute(None)?;
+            if !matches!(p.ctx.attr_kind(a), AttrKind::Array(_)) {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
+        }
         AttrC::Elements => {
             p.skip_ws();
             let pos = p.pos;
@@ -1749,6 +1767,11 @@ fn group_type(d: &Decl, p: &mut Parser, fr: &Frame, v: Var, depth: usize) -> Opt
     }
     match arg.ty {
         Ty::Fixed(make) => Some(make(p.ctx)),
+        Ty::FromAttr(name, f) => {
+            let key = p.static_sym(name);
+            let a = fr.st.attrs.iter().rev().find(|(k, _)| *k == key)?.1;
+            Some(f(p.ctx, a))
+        }
         Ty::LikeList(..) => None,
         Ty::Like(src, f) => {
             let src = var_named(d, src)?;
@@ -1885,7 +1908,9 @@ fn print_attr(d: &Decl, p: &mut Printer, op: Op, a: usize) {
             _ => p.attr(attr),
         },
         AttrC::Typed(_) => p.attr_no_type(attr),
-        AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any | AttrC::Elements => p.attr(attr),
+        AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any | AttrC::Elements | AttrC::Array => {
+            p.attr(attr)
+        }
         AttrC::Optional(_) => unreachable!("unwrapped above"),
     }
 }
@@ -2037,6 +2062,7 @@ pub fn infer_results(ctx: &mut Context, d: &Decl, operands: &[Value]) -> Option<
     for r in d.results {
         let t = match (r.ty, d.infer) {
             (Ty::Fixed(make), _) => make(ctx),
+            (Ty::FromAttr(..), _) => return None,
             (Ty::Like(src, f), _) => {
                 let i = d.operands.iter().position(|a| a.name == src)?;
                 // One value per group before the variadic one.

@@ -305,6 +305,57 @@ crate::op! {
     }
 }
 
+/// `AnyStridedMemRef`: a `MemRefType` (its layout checked by the
+/// verifier).
+static STRIDED_MEMREF: TypeClass = TypeClass {
+    is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
+    short: None,
+    summary: "strided memref of any type values",
+    cpp: Some(Edition::V14),
+};
+
+macro_rules! reassociative_reshape {
+    ($($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "`: C++ in 13 and 14, a format from 15.")]
+            pub struct $ty = $name {
+                operands: [src: One = Class(&STRIDED_MEMREF)],
+                results: [result = Class(&STRIDED_MEMREF)],
+                attrs: [reassociation: Array],
+                syntax: {
+                    V13: Hand(parse_reshape_like, print_reshape_like),
+                    V14: Hand(parse_reshape_like, print_reshape_like),
+                    V15: Format("$src $reassociation attr-dict `:` type($src) `into` type($result)"),
+                },
+                infer: Spelled,
+            }
+        })*
+    };
+}
+
+reassociative_reshape! {
+    ExpandShapeOp = "memref.expand_shape";
+    CollapseShapeOp = "memref.collapse_shape";
+}
+
+crate::op! {
+    /// `memref.view`: C++ in 13 and 14, a format from 15.
+    pub struct ViewOp = "memref.view" {
+        operands: [
+            source: One = Class(&MEMREF),
+            byte_shift: One = Fixed(index),
+            sizes: Variadic = Fixed(index),
+        ],
+        results: [result],
+        syntax: {
+            V13: Hand(parse_view, print_view),
+            V14: Hand(parse_view, print_view),
+            V15: Format("$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type(results)"),
+        },
+        infer: Spelled,
+    }
+}
+
 crate::op! {
     /// `memref.dma_wait`
     pub struct DmaWaitOp = "memref.dma_wait" {
@@ -414,22 +465,13 @@ pub fn ops() -> Vec<OpDef> {
         GlobalOp::def().verify(verify_global).symbol(),
         GetGlobalOp::def().verify(verify_get_global).pure(),
         SubViewOp::def().verify(verify_subview).pure(),
-        OpDef::new("memref.expand_shape")
-            .syntax(parse_reshape_like, print_reshape_like)
-            .verify(verify_reshape_like)
-            .pure(),
-        OpDef::new("memref.collapse_shape")
-            .syntax(parse_reshape_like, print_reshape_like)
-            .verify(verify_reshape_like)
-            .pure(),
+        ExpandShapeOp::def().verify(verify_reshape_like).pure(),
+        CollapseShapeOp::def().verify(verify_reshape_like).pure(),
         ReinterpretCastOp::def()
             .verify(verify_reinterpret_cast)
             .pure(),
         ReshapeOp::def().verify(verify_reshape).pure(),
-        OpDef::new("memref.view")
-            .syntax(parse_view, print_view)
-            .verify(verify_view)
-            .pure(),
+        ViewOp::def().verify(verify_view).pure(),
         OpDef::new("memref.transpose")
             .syntax(parse_transpose, print_transpose)
             .verify(verify_transpose)
@@ -1228,16 +1270,11 @@ fn print_reshape_like(p: &mut Printer, op: Op) {
     if let Some(a) = p.ctx.get_attr(op, "reassociation") {
         p.attr(a);
     }
-    if p.edition() == Edition::V15 {
-        p.attr_dict(op, &["reassociation"]);
-        p.w(" : ");
-    } else {
-        // 14's hand-written printer: `] `, the dictionary with its own
-        // leading space, then `: `.
-        p.w(" ");
-        p.attr_dict(op, &["reassociation"]);
-        p.w(": ");
-    }
+    // 13's and 14's printer: `] `, the dictionary with its own leading
+    // space, then `: `.
+    p.w(" ");
+    p.attr_dict(op, &["reassociation"]);
+    p.w(": ");
     let t = p.ctx.value_type(src);
     p.ty(t);
     p.w(" into ");

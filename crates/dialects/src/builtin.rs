@@ -92,10 +92,22 @@ crate::op! {
     }
 }
 
+crate::op! {
+    /// `builtin.module` (13: `module`). 13 printed two spaces before its
+    /// body, as before every region of a declared format.
+    pub struct ModuleOp = "builtin.module" {
+        operands: [],
+        results: [],
+        attrs: [sym_name: Optional(&SymbolName)],
+        regions: [body],
+        format: "($sym_name^)? attr-dict-with-keyword $body",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
-    let mut module = OpDef::new("builtin.module")
+    let mut module = ModuleOp::def()
         .shape(Shape::new(N::Exactly(0), N::Exactly(0)).regions(1, &[]))
-        .syntax(parse_module, print_module)
         .isolated()
         .symbol()
         .no_region_arguments()
@@ -141,51 +153,6 @@ pub fn ops() -> Vec<OpDef> {
             .pure()
             .names(|_, _, _, set| set(0, "f")),
     ]
-}
-
-fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    if p.peek() == b'@' {
-        let n = p.symbol_name()?;
-        let a = p.ctx.string_attr(&n);
-        let s = p.ctx.sym("sym_name");
-        st.attrs.push((s, a));
-    }
-    // 13 printed two spaces before the body: the only mark of its
-    // generation a module of LLVM-dialect ops may carry.
-    let mut two = p.skip_two_spaces();
-    if p.peek_ident() == Some("attributes") {
-        attr_dict_kw(p, st)?;
-        two = p.skip_two_spaces();
-    }
-    if two && p.peek() == b'{' {
-        p.note_edition(Edition::V13);
-    }
-    let r = p.parse_region(&[], true)?;
-    if p.ctx.region_is_empty(r) {
-        let b = p.ctx.create_block(&[]);
-        p.ctx.append_block(r, b);
-    }
-    st.regions.push(r);
-    Ok(())
-}
-
-fn print_module(p: &mut Printer, op: Op) {
-    if let Some(n) = p.ctx.symbol_name(op) {
-        let n = n.to_string();
-        p.w(" @");
-        p.w(&n);
-    }
-    p.attr_dict_kw(op, &["sym_name"]);
-    // 13's printer left an extra space before the body.
-    p.w(if p.edition() == Edition::V13 {
-        "  "
-    } else {
-        " "
-    });
-    // A module has no terminator to elide (NoTerminator in 13-15): an op
-    // that is a terminator elsewhere (`llvm.return`) still prints here.
-    let r = p.ctx.regions_of(op)[0];
-    p.region(r, false, true);
 }
 
 /// The signature of a function: (inputs, results).

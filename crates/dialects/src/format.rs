@@ -35,7 +35,9 @@ use mlir_async_ir::{
 };
 use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
-/// How many values an operand or result (or blocks a successor) stands for.
+/// How many values an operand or result (or blocks a successor) stands
+/// for. Of a region: `One` for a region of one block (`SingleBlock`,
+/// `SizedRegion<1>`), which is given its block where `{}` has none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
     One,
@@ -1249,13 +1251,17 @@ fn parse_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> 
             fr.st.successors.push(b);
             Ok(())
         }
-        Elem::Region(_) => {
+        Elem::Region(i) => {
             // 13's two spaces before a region (see `prefixes`): the only
             // mark of its generation a module of LLVM-dialect ops may carry.
             if p.two_spaces_before_next() && p.peek() == b'{' {
                 p.note_edition(Edition::V13);
             }
             let r = p.parse_region(&[], false)?;
+            if d.regions[i].count == Count::One && p.ctx.region_is_empty(r) {
+                let b = p.ctx.create_block(&[]);
+                p.ctx.append_block(r, b);
+            }
             fr.st.regions.push(r);
             Ok(())
         }

@@ -305,6 +305,32 @@ crate::op! {
     }
 }
 
+/// `custom<FillOpRegion>`: upstream builds the op's region here (a
+/// block yielding the value), which the IR does not keep; nothing is
+/// written or read.
+const FILL_OP_REGION: Custom = Custom {
+    name: "FillOpRegion",
+    parse: |_, _, _| Ok(()),
+    print: |_, _, _| {},
+};
+
+crate::op! {
+    /// `linalg.fill`: a format in 13 and 14, C++ from 15 (a named
+    /// structured op).
+    pub struct FillOp = "linalg.fill" {
+        operands: [value: One, output: One],
+        results: [result: Optional],
+        regions: [region],
+        customs: [FILL_OP_REGION],
+        syntax: {
+            V13: Format("`(` $value `,` $output `)` attr-dict `:` type($value) `,` type($output) (`->` type($result)^)? custom<FillOpRegion>($region, ref(type($value)), ref(type($output)))"),
+            V14: Format("`(` $value `,` $output `)` attr-dict `:` type($value) `,` type($output) (`->` type($result)^)? custom<FillOpRegion>($region, ref(type($value)), ref(type($output)))"),
+            V15: Hand(parse_fill, print_fill),
+        },
+        infer: Spelled,
+    }
+}
+
 /// `AnyStridedMemRef`: a `MemRefType` (its layout checked by the
 /// verifier).
 static STRIDED_MEMREF: TypeClass = TypeClass {
@@ -498,9 +524,7 @@ pub fn ops() -> Vec<OpDef> {
         CloneOp::def()
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_clone),
-        OpDef::new("linalg.fill")
-            .shape(Shape::new(N::Exactly(2), N::AtMost(1)))
-            .syntax(parse_fill, print_fill),
+        FillOp::def().shape(Shape::new(N::Exactly(2), N::AtMost(1))),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
             .terminator(),
@@ -555,57 +579,34 @@ fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>
     Ok((ops, e))
 }
 
+/// 15's `linalg.fill ins(%v : f32) outs(%m : memref<...>)`.
 fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    if p.eat("(") {
-        // 14: `linalg.fill(%v, %m) : f32, memref<...>`
-        let ops = p.parse_operand_list()?;
-        p.expect(")")?;
-        attr_dict(p, st)?;
-        p.expect(":")?;
-        let tys = p.parse_type_list_no_parens()?;
-        st.operands = resolve(p, &ops, &tys)?;
-    } else {
-        // 15: `linalg.fill ins(%v : f32) outs(%m : memref<...>)`
-        p.note_edition(Edition::V15);
-        p.expect_keyword("ins")?;
-        p.expect("(")?;
-        parse_operands_and_types(p, &mut st.operands)?;
-        p.expect(")")?;
-        p.expect_keyword("outs")?;
-        p.expect("(")?;
-        parse_operands_and_types(p, &mut st.operands)?;
-        p.expect(")")?;
-        attr_dict(p, st)?;
-    }
+    p.expect_keyword("ins")?;
+    p.expect("(")?;
+    parse_operands_and_types(p, &mut st.operands)?;
+    p.expect(")")?;
+    p.expect_keyword("outs")?;
+    p.expect("(")?;
+    parse_operands_and_types(p, &mut st.operands)?;
+    p.expect(")")?;
+    attr_dict(p, st)?;
     Ok(())
 }
 
 fn print_fill(p: &mut Printer, op: Op) {
     let ops = p.ctx.operands(op);
-    if p.edition() == Edition::V15 {
-        p.w(" ins(");
-        p.operand(ops[0]);
-        p.w(" : ");
-        let t = p.ctx.value_type(ops[0]);
-        p.ty(t);
-        p.w(") outs(");
-        p.operand(ops[1]);
-        p.w(" : ");
-        let t = p.ctx.value_type(ops[1]);
-        p.ty(t);
-        p.w(")");
-        p.attr_dict(op, &[]);
-    } else {
-        p.w("(");
-        p.operands(ops);
-        p.w(")");
-        p.attr_dict(op, &[]);
-        p.w(" : ");
-        let tys = types_of(p.ctx, ops);
-        p.types(&tys);
-        // 14's printer leaves a space after the types.
-        p.w(" ");
-    }
+    p.w(" ins(");
+    p.operand(ops[0]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+    p.w(") outs(");
+    p.operand(ops[1]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[1]);
+    p.ty(t);
+    p.w(")");
+    p.attr_dict(op, &[]);
 }
 
 fn parse_plain_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

@@ -136,11 +136,39 @@ pub const CMPF: &[&str] = &[
     "une", "uno", "true",
 ];
 
+crate::op! {
+    /// `arith.constant` (13: `constant`, written in C++).
+    pub struct ConstantOp = "arith.constant" {
+        operands: [],
+        results: [result = FromAttr("value", value_type)],
+        attrs: [value: Any],
+        syntax: {
+            V13: Hand(parse_constant, print_constant),
+            V14: Format("attr-dict $value"),
+            V15: Format("attr-dict $value"),
+        },
+        infer: Spelled,
+    }
+}
+
+/// The type of a constant's value: `i1` for a boolean, `none` for an
+/// attribute without a type (a string, a symbol).
+fn value_type(ctx: &mut Context, a: Attribute) -> Type {
+    match ctx.attr_kind(a) {
+        AttrKind::Integer(_, t)
+        | AttrKind::WideInteger(_, t)
+        | AttrKind::Float(_, t)
+        | AttrKind::WideFloat(_, t)
+        | AttrKind::Dense(_, t, _) => *t,
+        AttrKind::Bool(_) => ctx.int_type(1),
+        _ => ctx.none_type(),
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
     let mut v = vec![
-        OpDef::new("arith.constant")
+        ConstantOp::def()
             .shape(ods::NULLARY)
-            .syntax(parse_constant, print_constant)
             .pure()
             .constant_like()
             .names(constant_names)
@@ -253,9 +281,14 @@ fn parse_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<
     Ok(())
 }
 
+/// 13's printer: a space, the dictionary (with its own leading space),
+/// and a space before the value only after a dictionary.
 fn print_constant(p: &mut Printer, op: Op) {
-    p.attr_dict(op, &["value"]);
     p.w(" ");
+    p.attr_dict(op, &["value"]);
+    if p.ctx.attrs(op).len() > 1 {
+        p.w(" ");
+    }
     let v = p.ctx.get_attr(op, "value").expect("constant has a value");
     p.attr(v);
 }
@@ -282,6 +315,12 @@ fn verify_constant(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
         )),
         _ => None,
     };
+    // 14 and 15 give an attribute without a type the type `none`: with
+    // a `none` result it passes `AllTypesMatch`, and the verifier names
+    // the kinds it takes.
+    if at.is_none() && ed != Edition::V13 && *ctx.kind(rt) == TypeKind::None {
+        return Err("value must be an integer, float, or elements attribute".into());
+    }
     if !at.as_ref().is_some_and(|(same, _)| *same) {
         return Err(match (ed, at) {
             (Edition::V13, Some((_, at))) => format!(

@@ -77,10 +77,37 @@ crate::op! {
     }
 }
 
+crate::op! {
+    /// `func.constant` (13 and 14: `constant`, written in C++).
+    pub struct ConstantOp = "func.constant" {
+        operands: [],
+        results: [result],
+        attrs: [value: FlatSymbolRef],
+        syntax: {
+            V13: Hand(parse_func_constant, print_func_constant),
+            V14: Hand(parse_func_constant, print_func_constant),
+            V15: Format("attr-dict $value `:` type(results)"),
+        },
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `builtin.module` (13: `module`). 13 printed two spaces before its
+    /// body, as before every region of a declared format.
+    pub struct ModuleOp = "builtin.module" {
+        operands: [],
+        results: [],
+        attrs: [sym_name: Optional(&SymbolName)],
+        regions: [body],
+        format: "($sym_name^)? attr-dict-with-keyword $body",
+        infer: Spelled,
+    }
+}
+
 pub fn ops() -> Vec<OpDef> {
-    let mut module = OpDef::new("builtin.module")
+    let mut module = ModuleOp::def()
         .shape(Shape::new(N::Exactly(0), N::Exactly(0)).regions(1, &[]))
-        .syntax(parse_module, print_module)
         .isolated()
         .symbol()
         .no_region_arguments()
@@ -118,61 +145,15 @@ pub fn ops() -> Vec<OpDef> {
             .verify(verify_call),
         CallIndirectOp::def()
             .shape(Shape::new(N::AtLeast(1), N::AtLeast(0)).kinds(&[(0, OperandKind::Function)])),
-        OpDef::new("func.constant")
+        ConstantOp::def()
             .shape(
                 Shape::new(N::Exactly(0), N::Exactly(1)).attrs(&[("value", AttrClass::FlatSymRef)]),
             )
-            .syntax(parse_func_constant, print_func_constant)
             .constant_like()
             .verify(verify_func_constant)
             .pure()
             .names(|_, _, _, set| set(0, "f")),
     ]
-}
-
-fn parse_module(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    if p.peek() == b'@' {
-        let n = p.symbol_name()?;
-        let a = p.ctx.string_attr(&n);
-        let s = p.ctx.sym("sym_name");
-        st.attrs.push((s, a));
-    }
-    // 13 printed two spaces before the body: the only mark of its
-    // generation a module of LLVM-dialect ops may carry.
-    let mut two = p.skip_two_spaces();
-    if p.peek_ident() == Some("attributes") {
-        attr_dict_kw(p, st)?;
-        two = p.skip_two_spaces();
-    }
-    if two && p.peek() == b'{' {
-        p.note_edition(Edition::V13);
-    }
-    let r = p.parse_region(&[], true)?;
-    if p.ctx.region_is_empty(r) {
-        let b = p.ctx.create_block(&[]);
-        p.ctx.append_block(r, b);
-    }
-    st.regions.push(r);
-    Ok(())
-}
-
-fn print_module(p: &mut Printer, op: Op) {
-    if let Some(n) = p.ctx.symbol_name(op) {
-        let n = n.to_string();
-        p.w(" @");
-        p.w(&n);
-    }
-    p.attr_dict_kw(op, &["sym_name"]);
-    // 13's printer left an extra space before the body.
-    p.w(if p.edition() == Edition::V13 {
-        "  "
-    } else {
-        " "
-    });
-    // A module has no terminator to elide (NoTerminator in 13-15): an op
-    // that is a terminator elsewhere (`llvm.return`) still prints here.
-    let r = p.ctx.regions_of(op)[0];
-    p.region(r, false, true);
 }
 
 /// The signature of a function: (inputs, results).
@@ -566,34 +547,31 @@ fn verify_func_constant(ctx: &Context, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// 13's and 14's `std.constant` of a symbol: the dictionary, any
+/// symbol reference (a nested one is the verifier's to refuse), its type.
 fn parse_func_constant(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    p.skip_ws();
-    let at = p.pos;
+    attr_dict(p, st)?;
     let (root, nested) = p.parse_symbol_ref_parts()?;
-    // 15's custom form reads a flat reference: a nested one is refused
-    // there (13 and 14 read any reference and reject it in the verifier).
-    if !nested.is_empty() && p.seen == Some(Edition::V15) {
-        return p.err(
-            at,
-            "custom op 'func.constant' invalid kind of attribute specified",
-        );
-    }
     let r = p.ctx.sym(&root);
     let n = nested.iter().map(|s| p.ctx.sym(s)).collect();
     let v = p.ctx.attr(AttrKind::SymbolRef(r, n));
     let s = p.ctx.sym("value");
     st.attrs.push((s, v));
-    attr_dict(p, st)?;
     let t = colon_type(p)?;
     st.result_types.push(t);
     Ok(())
 }
 
+/// 13's and 14's printer: a space, the dictionary (with its own leading
+/// space), a space before the value only after a dictionary.
 fn print_func_constant(p: &mut Printer, op: Op) {
     p.w(" ");
+    p.attr_dict(op, &["value"]);
+    if p.ctx.attrs(op).len() > 1 {
+        p.w(" ");
+    }
     let v = p.ctx.get_attr(op, "value").expect("constant has a value");
     p.attr(v);
-    p.attr_dict(op, &["value"]);
     p.w(" : ");
     let t = p.ctx.value_type(p.ctx.result(op, 0));
     p.ty(t);

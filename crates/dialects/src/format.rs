@@ -33,9 +33,11 @@ use crate::util::{attr_dict, attr_dict_kw};
 use mlir_async_ir::{
     AttrKind, Attribute, Block, Context, DenseElem, Op, OperationState, Type, Value,
 };
-use mlir_async_syntax::{PResult, Parser, Printer};
+use mlir_async_syntax::{Edition, PResult, Parser, Printer};
 
-/// How many values an operand or result (or blocks a successor) stands for.
+/// How many values an operand or result (or blocks a successor) stands
+/// for. Of a region: `One` for a region of one block (`SingleBlock`,
+/// `SizedRegion<1>`), which is given its block where `{}` has none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
     One,
@@ -61,6 +63,9 @@ pub enum Ty {
     /// `TypesMatchWith` of a variadic group: one type per value, all
     /// computed from the type named (a callee's inputs or results).
     LikeList(&'static str, fn(&Context, Type) -> Option<Vec<Type>>),
+    /// The type of the attribute named (`AllTypesMatch` with an
+    /// attribute, as `arith.constant`'s result), as the function reads it.
+    FromAttr(&'static str, fn(&mut Context, Attribute) -> Type),
 }
 
 /// A type constraint the parser checks. With a C++ class (`cpp`), 14's
@@ -129,6 +134,9 @@ pub enum AttrC {
     Unit,
     /// `ElementsAttr` (`dense<...>`).
     Elements,
+    /// `ArrayAttr` and its constrained kinds (`IndexListArrayAttr`): read
+    /// as that class, its elements left to the verifier.
+    Array,
     /// `StrAttr`: a string literal.
     Str,
     /// `SymbolNameAttr`: `@name`, stored as a string.
@@ -161,14 +169,60 @@ pub struct Decl {
     pub attrs: &'static [AttrDecl],
     pub successors: &'static [Arg],
     pub regions: &'static [Arg],
-    pub format: &'static str,
+    /// The custom form in each generation (13, 14, 15): see [`Syntax`].
+    pub syntax: [Syntax; 3],
     pub infer: Infer,
     /// `custom<Name>(...)` directives: the name, and the Rust parser and
     /// printer that stand for ODS's `parseName` / `printName`.
     pub customs: &'static [Custom],
 }
 
+/// An op's custom form in one generation, as that generation's ODS has
+/// it: an `assemblyFormat`, or a parser and printer written in C++
+/// (`hasCustomAssemblyFormat`, `parser = [{...}]`), which are Rust hooks
+/// here. A format may differ between generations (LLVM's `switch` spells
+/// the flag's type from 14 on), and a generation may write in C++ what
+/// another declares (`memref.expand_shape` before 15).
+#[derive(Clone, Copy)]
+pub enum Syntax {
+    Format(&'static str),
+    Hand(crate::ParseFn, crate::PrintFn),
+}
+
+/// The index of a generation in [`Decl::syntax`].
+pub const fn edition_index(e: Edition) -> usize {
+    match e {
+        Edition::V13 => 0,
+        Edition::V14 => 1,
+        Edition::V15 => 2,
+    }
+}
+
+const EDITIONS: [Edition; 3] = [Edition::V13, Edition::V14, Edition::V15];
+
+impl Syntax {
+    /// The same syntax: one format text, or the same hooks.
+    fn same(self, o: Syntax) -> bool {
+        match (self, o) {
+            (Syntax::Format(a), Syntax::Format(b)) => a == b,
+            (Syntax::Hand(a, b), Syntax::Hand(c, d)) => {
+                std::ptr::fn_addr_eq(a, c) && std::ptr::fn_addr_eq(b, d)
+            }
+            _ => false,
+        }
+    }
+}
+
 impl Decl {
+    /// The custom form of generation `e`.
+    pub fn syntax_in(&self, e: Edition) -> Syntax {
+        self.syntax[edition_index(e)]
+    }
+    /// Every generation has the one declared format.
+    pub fn uniform(&self) -> bool {
+        matches!(self.syntax[0], Syntax::Format(_))
+            && self.syntax.iter().all(|s| s.same(self.syntax[0]))
+    }
     /// `AttrSizedOperandSegments`: more than one operand group that is
     /// not a single value.
     pub fn segmented(&self) -> bool {
@@ -398,10 +452,18 @@ impl Lexer<'_> {
     }
 }
 
-/// Compiles `d.format`: each `$name` must be declared, each operand
-/// appear once, `attr-dict` once, and every type be spelled or known.
-pub fn compile(d: &Decl) -> Result<Format, FormatError> {
-    let mut lx = Lexer { d, rest: d.format };
+/// Compiles the format generation `ed` declares (`None` where its syntax
+/// is hand-written): each `$name` must be declared, each operand appear
+/// once, `attr-dict` once, and every type be spelled or known.
+pub fn compile(d: &Decl, ed: Edition) -> Result<Option<Format>, FormatError> {
+    match d.syntax_in(ed) {
+        Syntax::Format(text) => compile_text(d, text, ed).map(Some),
+        Syntax::Hand(..) => Ok(None),
+    }
+}
+
+fn compile_text(d: &Decl, text: &'static str, ed: Edition) -> Result<Format, FormatError> {
+    let mut lx = Lexer { d, rest: text };
     let mut elems = vec![];
     let mut args = vec![];
     // Where the optional group being read starts, and its anchor.
@@ -521,7 +583,7 @@ pub fn compile(d: &Decl) -> Result<Format, FormatError> {
     }
     check(d, &lx, &elems, &args)?;
     let elided = elided_attrs(d);
-    let prefixes = prefixes(d, &elems);
+    let prefixes = prefixes(d, &elems, ed);
     let spelled_types = elems
         .iter()
         .filter(|e| matches!(e, Elem::Type(_) | Elem::FunctionalType(..)))
@@ -696,6 +758,9 @@ fn type_known(d: &Decl, elems: &[Elem], args: &[CArg], v: Var, depth: usize) -> 
     }
     match arg.ty {
         Ty::Fixed(_) => true,
+        Ty::FromAttr(name, _) => elems
+            .iter()
+            .any(|e| matches!(*e, Elem::Attr(a) if d.attrs[a].name == name)),
         Ty::Like(src, _) | Ty::LikeList(src, _) => {
             let src = var_named(d, src);
             depth < 4 && src.is_some_and(|s| type_known(d, elems, args, s, depth + 1))
@@ -722,7 +787,7 @@ fn elided_attrs(d: &Decl) -> Vec<&'static str> {
 
 /// `OpFormatGen`'s spacing, element by element: what is written before
 /// each (for a literal, with the literal).
-fn prefixes(d: &Decl, elems: &[Elem]) -> Vec<String> {
+fn prefixes(d: &Decl, elems: &[Elem], ed: Edition) -> Vec<String> {
     let mut prefixes = vec![];
     let (mut space, mut after_punct) = (true, false);
     for e in elems {
@@ -749,6 +814,12 @@ fn prefixes(d: &Decl, elems: &[Elem]) -> Vec<String> {
                 after_punct = false;
                 String::new()
             }
+            // 13's `printRegion` began with a space of its own.
+            Elem::Region(_) if ed == Edition::V13 => {
+                let lead = if space || !after_punct { "  " } else { " " };
+                (space, after_punct) = (true, false);
+                lead.to_string()
+            }
             _ => {
                 let lead = if space || !after_punct { " " } else { "" };
                 (space, after_punct) = (true, false);
@@ -762,18 +833,143 @@ fn prefixes(d: &Decl, elems: &[Elem]) -> Vec<String> {
 /// An op whose custom form is declared: implemented by [`op!`](crate::op).
 pub trait Declared {
     fn decl() -> &'static Decl;
-    /// The compiled format, built on first use.
-    fn format() -> &'static Format;
+    /// The compiled format of generation `ed` (none where its syntax is
+    /// hand-written), built on first use.
+    fn format(ed: Edition) -> Option<&'static Format>;
 }
 
 /// The parser of a declared op, as the registry calls custom parsers.
-pub fn parse<T: Declared>(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    parse_with(T::decl(), T::format(), p, st)
+///
+/// The input's generation may not be known yet when the op is read (a
+/// module of LLVM-dialect ops spells none until it does). The syntax of
+/// the generation the input has shown so far is tried first; where it
+/// fails and another generation the input may still be has another
+/// syntax, that one is tried from the same place, and what it reads
+/// betrays the generation. The first error is the one reported.
+pub fn parse<T: Declared>(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
+    let d = T::decl();
+    let first = evidence(p);
+    if d.uniform() {
+        let f = T::format(first).expect("a declared format");
+        return parse_with(d, f, p, st);
+    }
+    let mark = Mark::take(p, st);
+    let err = match parse_in::<T>(first, p, st, n) {
+        Ok(()) => return Ok(()),
+        Err(e) => e,
+    };
+    let mut tried = vec![d.syntax_in(first)];
+    for ed in candidates(p, &mark, first) {
+        let syn = d.syntax_in(ed);
+        if tried.iter().any(|t| t.same(syn)) || !mark.undoable(p) {
+            continue;
+        }
+        tried.push(syn);
+        mark.restore(p, st);
+        if parse_in::<T>(ed, p, st, n).is_ok() {
+            note_syntax(p, d, syn);
+            return Ok(());
+        }
+    }
+    Err(err)
 }
 
-/// The printer of a declared op.
+fn parse_in<T: Declared>(
+    ed: Edition,
+    p: &mut Parser,
+    st: &mut OperationState,
+    n: usize,
+) -> PResult<()> {
+    match (T::decl().syntax_in(ed), T::format(ed)) {
+        (Syntax::Hand(parse, _), _) => parse(p, st, n),
+        (Syntax::Format(_), Some(f)) => parse_with(T::decl(), f, p, st),
+        (Syntax::Format(_), None) => unreachable!("a declared format compiles"),
+    }
+}
+
+/// Where the parser stood before an op's custom form, to read it again
+/// in another generation's syntax.
+struct Mark {
+    pos: usize,
+    seen: Option<Edition>,
+    legacy_func: bool,
+    operands: usize,
+    results: usize,
+    attrs: usize,
+    successors: usize,
+    regions: usize,
+    ops: usize,
+    blocks: usize,
+}
+
+impl Mark {
+    fn take(p: &Parser, st: &OperationState) -> Mark {
+        Mark {
+            pos: p.pos,
+            seen: p.seen,
+            legacy_func: p.saw_legacy_func,
+            operands: st.operands.len(),
+            results: st.result_types.len(),
+            attrs: st.attrs.len(),
+            successors: st.successors.len(),
+            regions: st.regions.len(),
+            ops: p.ctx.num_ops(),
+            blocks: p.ctx.num_blocks(),
+        }
+    }
+    /// Nothing read since is kept elsewhere: no op or block was made (a
+    /// region read, a forward reference), so reading again is sound.
+    fn undoable(&self, p: &Parser) -> bool {
+        p.ctx.num_ops() == self.ops && p.ctx.num_blocks() == self.blocks
+    }
+    fn restore(&self, p: &mut Parser, st: &mut OperationState) {
+        p.pos = self.pos;
+        p.seen = self.seen;
+        p.saw_legacy_func = self.legacy_func;
+        st.operands.truncate(self.operands);
+        st.result_types.truncate(self.results);
+        st.attrs.truncate(self.attrs);
+        st.successors.truncate(self.successors);
+        st.regions.truncate(self.regions);
+    }
+}
+
+/// The generations the input may be, besides `first`, as the parser's
+/// evidence stood at `mark` (a generation it spelled is certain; `arith`
+/// ops say 14 or later; a legacy `func`, 13 or 14).
+fn candidates(p: &Parser, mark: &Mark, first: Edition) -> Vec<Edition> {
+    let _ = p;
+    let possible: &[Edition] = match (mark.seen, mark.legacy_func) {
+        (Some(Edition::V13), _) | (Some(Edition::V15), _) => &[],
+        (Some(Edition::V14), true) => &[],
+        (Some(Edition::V14), false) => &[Edition::V14, Edition::V15],
+        (None, true) => &[Edition::V14, Edition::V13],
+        (None, false) => &[Edition::V15, Edition::V14, Edition::V13],
+    };
+    possible.iter().copied().filter(|&e| e != first).collect()
+}
+
+/// Records what a syntax read in place of the expected one betrays: the
+/// generations that have it.
+fn note_syntax(p: &mut Parser, d: &Decl, syn: Syntax) {
+    let has = EDITIONS.map(|e| d.syntax_in(e).same(syn));
+    match has {
+        [true, false, false] => p.note_edition(Edition::V13),
+        [false, false, true] => p.note_edition(Edition::V15),
+        [_, true, false] => p.note_before_15(),
+        // 14 and 15 (or all): no mark for that.
+        _ => {}
+    }
+}
+
+/// The printer of a declared op: the syntax of the generation printed.
 pub fn print<T: Declared>(p: &mut Printer, op: Op) {
-    print_with(T::decl(), T::format(), p, op)
+    let ed = p.edition();
+    match (T::decl().syntax_in(ed), T::format(ed)) {
+        (Syntax::Hand(_, print), _) => print(p, op),
+        (Syntax::Format(_), Some(f)) => print_with(T::decl(), f, p, op),
+        (Syntax::Format(_), None) => unreachable!("a declared format compiles"),
+    }
 }
 
 /// Where one operand group's references sit on the parser's pending
@@ -932,8 +1128,7 @@ fn parse_with(
 
 /// The generation the input has shown so far (a legacy `func`: 14 at
 /// least; nothing: 15).
-fn evidence(p: &Parser) -> mlir_async_syntax::Edition {
-    use mlir_async_syntax::Edition;
+fn evidence(p: &Parser) -> Edition {
     p.seen.unwrap_or(if p.saw_legacy_func {
         Edition::V14
     } else {
@@ -1056,8 +1251,17 @@ fn parse_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> 
             fr.st.successors.push(b);
             Ok(())
         }
-        Elem::Region(_) => {
+        Elem::Region(i) => {
+            // 13's two spaces before a region (see `prefixes`): the only
+            // mark of its generation a module of LLVM-dialect ops may carry.
+            if p.two_spaces_before_next() && p.peek() == b'{' {
+                p.note_edition(Edition::V13);
+            }
             let r = p.parse_region(&[], false)?;
+            if d.regions[i].count == Count::One && p.ctx.region_is_empty(r) {
+                let b = p.ctx.create_block(&[]);
+                p.ctx.append_block(r, b);
+            }
             fr.st.regions.push(r);
             Ok(())
         }
@@ -1248,6 +1452,15 @@ fn parse_attr(d: &Decl, p: &mut Parser, fr: &mut Frame, a: usize) -> PResult<()>
             a
         }
         AttrC::Any => p.parse_attribute(None)?,
+        AttrC::Array => {
+            p.skip_ws();
+            let pos = p.pos;
+            let a = p.parse_attribute(None)?;
+            if !matches!(p.ctx.attr_kind(a), AttrKind::Array(_)) {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
+        }
         AttrC::Elements => {
             p.skip_ws();
             let pos = p.pos;
@@ -1560,6 +1773,11 @@ fn group_type(d: &Decl, p: &mut Parser, fr: &Frame, v: Var, depth: usize) -> Opt
     }
     match arg.ty {
         Ty::Fixed(make) => Some(make(p.ctx)),
+        Ty::FromAttr(name, f) => {
+            let key = p.static_sym(name);
+            let a = fr.st.attrs.iter().rev().find(|(k, _)| *k == key)?.1;
+            Some(f(p.ctx, a))
+        }
         Ty::LikeList(..) => None,
         Ty::Like(src, f) => {
             let src = var_named(d, src)?;
@@ -1696,7 +1914,9 @@ fn print_attr(d: &Decl, p: &mut Printer, op: Op, a: usize) {
             _ => p.attr(attr),
         },
         AttrC::Typed(_) => p.attr_no_type(attr),
-        AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any | AttrC::Elements => p.attr(attr),
+        AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any | AttrC::Elements | AttrC::Array => {
+            p.attr(attr)
+        }
         AttrC::Optional(_) => unreachable!("unwrapped above"),
     }
 }
@@ -1848,6 +2068,7 @@ pub fn infer_results(ctx: &mut Context, d: &Decl, operands: &[Value]) -> Option<
     for r in d.results {
         let t = match (r.ty, d.infer) {
             (Ty::Fixed(make), _) => make(ctx),
+            (Ty::FromAttr(..), _) => return None,
             (Ty::Like(src, f), _) => {
                 let i = d.operands.iter().position(|a| a.name == src)?;
                 // One value per group before the variadic one.
@@ -1902,7 +2123,8 @@ macro_rules! op {
             $(successors: [$($succ:ident $(: $scount:ident)?),* $(,)?],)?
             $(regions: [$($region:ident),* $(,)?],)?
             $(customs: [$($custom:expr),* $(,)?],)?
-            format: $format:literal,
+            $(format: $format:literal,)?
+            $(syntax: { V13: $s13:expr, V14: $s14:expr, V15: $s15:expr $(,)? },)?
             infer: $infer:expr $(,)?
         }
     ) => {
@@ -1998,7 +2220,7 @@ macro_rules! op {
                         count: $crate::format::Count::One,
                         ty: $crate::format::Ty::Any,
                     }),*)?],
-                    format: $format,
+                    syntax: $crate::op!(@syntax $($format)? $(; $s13, $s14, $s15)?),
                     customs: &[$($($custom),*)?],
                     infer: {
                         #[allow(unused_imports)]
@@ -2008,17 +2230,25 @@ macro_rules! op {
                 };
                 &DECL
             }
-            fn format() -> &'static $crate::format::Format {
-                static FORMAT: std::sync::OnceLock<$crate::format::Format> =
-                    std::sync::OnceLock::new();
-                FORMAT.get_or_init(|| {
-                    // Every declared format is compiled by a test
-                    // (`declared_formats_compile`): none fails here.
-                    $crate::format::compile(Self::decl()).expect("declared format compiles")
-                })
+            fn format(ed: mlir_async_syntax::Edition) -> Option<&'static $crate::format::Format> {
+                static FORMATS: [std::sync::OnceLock<Option<$crate::format::Format>>; 3] =
+                    [const { std::sync::OnceLock::new() }; 3];
+                FORMATS[$crate::format::edition_index(ed)]
+                    .get_or_init(|| {
+                        // Every declared format is compiled by a test
+                        // (`declared_formats_compile`): none fails here.
+                        $crate::format::compile(Self::decl(), ed).expect("declared format compiles")
+                    })
+                    .as_ref()
             }
         }
     };
+    (@syntax $format:literal) => { [$crate::format::Syntax::Format($format); 3] };
+    (@syntax ; $s13:expr, $s14:expr, $s15:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::format::Syntax::*;
+        [$s13, $s14, $s15]
+    }};
     (@ty) => { $crate::format::Ty::Any };
     (@ty $t:expr) => {{
         #[allow(unused_imports)]
@@ -2101,15 +2331,18 @@ mod tests {
             if let Some(decl) = d.declared {
                 let decl = decl();
                 assert_eq!(decl.name, d.name);
-                compile(decl).unwrap_or_else(|e| panic!("{e:?}"));
+                for ed in EDITIONS {
+                    compile(decl, ed).unwrap_or_else(|e| panic!("{e:?}"));
+                }
                 n += 1;
             }
         }
-        // arith 41 (27 binary ops, 11 casts, negf, cmpi, cmpf), std 7 (13's
-        // float ops, rank, splat), llvm 52 (32 arithmetic and casts, 9 other
-        // ops, 11 intrinsics), memref 24 (with vector.print), async 25,
-        // cf 4, scf 3, builtin and func 4.
-        assert_eq!(n, 160, "declared ops");
+        // arith 42 (27 binary ops, 11 casts, negf, cmpi, cmpf, constant),
+        // std 7 (13's float ops, rank, splat), llvm 53 (32 arithmetic and
+        // casts, 10 other ops, 11 intrinsics), memref 28 (with vector.print
+        // and linalg.fill), async 25, cf 4, scf 3, builtin and func 6.
+        // 8 of them have a syntax per generation.
+        assert_eq!(n, 168, "declared ops");
     }
 
     fn index(ctx: &mut Context) -> Type {
@@ -2231,6 +2464,53 @@ mod tests {
         }
     }
 
+    /// 15's syntax of `t.edition`, written by hand: `[n]`.
+    fn parse_bracketed(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
+        p.expect("[")?;
+        p.skip_ws();
+        let at = p.pos;
+        let Some(v) = p.int_lit() else {
+            return p.err(at, "expected integer value");
+        };
+        p.expect("]")?;
+        let t = p.ctx.int_type(64);
+        let a = p.ctx.int_attr(v, t);
+        let s = p.static_sym("n");
+        st.attrs.push((s, a));
+        attr_dict(p, st)
+    }
+    fn print_bracketed(p: &mut Printer, op: Op) {
+        let a = p.ctx.get_attr(op, "n").expect("verified");
+        p.w(" [");
+        p.attr_no_type(a);
+        p.w("]");
+        p.attr_dict(op, &["n"]);
+    }
+    crate::op! {
+        /// A format per generation, and a hand-written one in 15.
+        pub struct TEditionOp = "t.edition" {
+            operands: [],
+            results: [],
+            attrs: [n: Typed(i64t)],
+            syntax: {
+                V13: Format("`size` $n attr-dict"),
+                V14: Format("$n attr-dict"),
+                V15: Hand(parse_bracketed, print_bracketed),
+            },
+            infer: Spelled,
+        }
+    }
+    crate::op! {
+        /// A region after a keyword dictionary (as `builtin.module`).
+        pub struct TScopeOp = "t.scope" {
+            operands: [],
+            results: [],
+            regions: [body],
+            format: "attr-dict-with-keyword $body",
+            infer: Spelled,
+        }
+    }
+
     /// The registry, and the test ops above under `t.`.
     struct Hooks(crate::Registry);
     const TEST_OPS: &[(&str, crate::ParseFn, crate::PrintFn)] = &[
@@ -2242,6 +2522,8 @@ mod tests {
         ("t.widen", parse::<TWidenOp>, print::<TWidenOp>),
         ("t.pair", parse::<TPairOp>, print::<TPairOp>),
         ("t.select", parse::<TSelectOp>, print::<TSelectOp>),
+        ("t.edition", parse::<TEditionOp>, print::<TEditionOp>),
+        ("t.scope", parse::<TScopeOp>, print::<TScopeOp>),
     ];
     impl DialectHooks for Hooks {
         fn is_known_dialect(&self, name: &str) -> bool {
@@ -2301,6 +2583,103 @@ mod tests {
     fn same(args: &str, body: &str) {
         let want: Vec<&str> = body.lines().map(|l| l.trim()).collect();
         assert_eq!(round_trip(args, body).unwrap(), want.join("\n"));
+    }
+
+    /// `text` (top-level ops) parsed, the generation it betrays, and its
+    /// ops printed in generation `ed` (the module's body, unindented).
+    fn in_edition(text: &str, ed: Edition) -> Result<(Edition, String), String> {
+        let mut ctx = Context::new();
+        let hooks = Hooks(crate::Registry::new(&mut ctx));
+        let parsed = parse_source(&mut ctx, &hooks, "t.mlir", text, 0, true)
+            .map_err(|d| format!("{}:{}: {}", d.line, d.col, d.message))?;
+        let opts = PrintOptions {
+            edition: ed,
+            generic: false,
+            debug_info: false,
+        };
+        let out = print_op(&ctx, &hooks, parsed.module, opts);
+        let body: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .map(|l| l.trim_start())
+            .filter(|l| *l != "}" && !l.is_empty())
+            .collect();
+        Ok((parsed.edition, body.join("\n")))
+    }
+
+    #[test]
+    fn each_generation_prints_its_syntax() {
+        for (ed, want) in [
+            (Edition::V13, "t.edition size 3"),
+            (Edition::V14, "t.edition 3"),
+            (Edition::V15, "t.edition [3]"),
+        ] {
+            assert_eq!(in_edition("t.edition [3]", ed).unwrap().1, want);
+        }
+        // The attributes the format spells stay out of the dictionary in
+        // every generation, the hand-written printer's included.
+        let (_, out) = in_edition("t.edition 3 {a}", Edition::V13).unwrap();
+        assert_eq!(out, "t.edition size 3 {a}");
+        let (_, out) = in_edition("t.edition size 3 {a}", Edition::V15).unwrap();
+        assert_eq!(out, "t.edition [3] {a}");
+    }
+
+    #[test]
+    fn a_syntax_of_another_generation_is_read_and_betrays_it() {
+        // Nothing spelled before: 15's (hand-written) syntax first, then
+        // 14's and 13's formats; what is read says which generation.
+        assert_eq!(
+            in_edition("t.edition [3]", Edition::V15).unwrap().0,
+            Edition::V15
+        );
+        assert_eq!(
+            in_edition("t.edition 3", Edition::V15).unwrap().0,
+            Edition::V14
+        );
+        assert_eq!(
+            in_edition("t.edition size 3", Edition::V15).unwrap().0,
+            Edition::V13
+        );
+        // A generation already spelled (15's `func.func`) is certain: its
+        // syntax alone is read, and its error reported.
+        let e = in_edition(
+            "func.func @f() {\n  t.edition size 3\n  func.return\n}",
+            Edition::V15,
+        )
+        .unwrap_err();
+        assert!(e.starts_with("2:") && e.ends_with(": expected '['"), "{e}");
+        // 13 or 14 (a legacy `func`): 14's first, then 13's.
+        let text = "func @f() {\n  t.edition size 3\n  return\n}";
+        assert_eq!(in_edition(text, Edition::V13).unwrap().0, Edition::V13);
+        let text = "func @f() {\n  t.edition [3]\n  return\n}";
+        let e = in_edition(text, Edition::V14).unwrap_err();
+        // 14's error, where its format read the attribute.
+        assert!(
+            e.starts_with("2:13: ") && e.contains("invalid kind of attribute"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn no_syntax_fits_the_expected_generation_error_is_reported() {
+        // Nothing spelled: 15's error, where 15's parser stopped.
+        let e = in_edition("t.edition (3)", Edition::V15).unwrap_err();
+        assert!(e.starts_with("1:") && e.ends_with(": expected '['"), "{e}");
+    }
+
+    #[test]
+    fn thirteen_prints_two_spaces_before_a_region() {
+        let (ed, out) = in_edition("t.scope {\n}", Edition::V13).unwrap();
+        assert_eq!((ed, out.as_str()), (Edition::V15, "t.scope  {"));
+        let (_, out) = in_edition("t.scope attributes {a} {\n}", Edition::V14).unwrap();
+        assert_eq!(out, "t.scope attributes {a} {");
+        let (_, out) = in_edition("t.scope attributes {a} {\n}", Edition::V13).unwrap();
+        assert_eq!(out, "t.scope attributes {a}  {");
+        // Read back, the two spaces say 13.
+        assert_eq!(
+            in_edition("t.scope  {\n}", Edition::V15).unwrap().0,
+            Edition::V13
+        );
     }
 
     #[test]
@@ -2440,7 +2819,7 @@ mod tests {
             ],
             successors: &[],
             regions: &[],
-            format,
+            syntax: [Syntax::Format(format); 3],
             infer,
             customs: &[],
         }
@@ -2466,19 +2845,26 @@ mod tests {
             ("$a $rest attr-dict `:` type($r) (`x`", "unclosed"),
         ];
         for (f, msg) in bad {
-            let e = compile(&decl(f, Infer::AllSame)).unwrap_err();
+            let e = compile(&decl(f, Infer::AllSame), Edition::V15).unwrap_err();
             assert!(e.0.contains(msg), "{f}: {e:?}");
         }
-        let e = compile(&decl("$a $rest attr-dict `:` type($a)", Infer::Spelled));
+        let e = compile(
+            &decl("$a $rest attr-dict `:` type($a)", Infer::Spelled),
+            Edition::V15,
+        );
         assert!(e.unwrap_err().0.contains("is not known"));
     }
 
     #[test]
     fn format_elements_in_order() {
-        let f = compile(&decl(
-            "$kind `,` $a `,` ($rest^ `x`)? (`u` $u^)? attr-dict `:` type($r)",
-            Infer::AllSame,
-        ))
+        let f = compile(
+            &decl(
+                "$kind `,` $a `,` ($rest^ `x`)? (`u` $u^)? attr-dict `:` type($r)",
+                Infer::AllSame,
+            ),
+            Edition::V15,
+        )
+        .unwrap()
         .unwrap();
         assert_eq!(
             f.elems,

@@ -646,6 +646,37 @@ impl Registry {
     }
 }
 
+/// Whether a symbol reference follows, after an attribute dictionary if
+/// one is next (`constant {a} @g`: `std.constant` of a symbol).
+fn symbol_after_attr_dict(p: &mut Parser) -> bool {
+    p.skip_ws();
+    let mut i = 0;
+    if p.peek() == b'{' {
+        let (mut depth, mut quoted) = (0usize, false);
+        loop {
+            match p.peek_at(i) {
+                0 => return false,
+                b'\\' if quoted => i += 1,
+                b'"' => quoted = !quoted,
+                b'{' if !quoted => depth += 1,
+                b'}' if !quoted => {
+                    depth -= 1;
+                    if depth == 0 {
+                        i += 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        while p.peek_at(i).is_ascii_whitespace() {
+            i += 1;
+        }
+    }
+    p.peek_at(i) == b'@'
+}
+
 impl DialectHooks for Registry {
     fn is_known_dialect(&self, name: &str) -> bool {
         DIALECTS.contains(&name)
@@ -672,7 +703,7 @@ impl DialectHooks for Registry {
         // symbol) in 13 and 14.
         let renamed = name == "constant";
         let name = if renamed {
-            if p.peek() == b'@' {
+            if symbol_after_attr_dict(p) {
                 "func.constant"
             } else {
                 p.note_edition(mlir_async_syntax::Edition::V13);

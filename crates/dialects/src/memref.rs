@@ -305,6 +305,83 @@ crate::op! {
     }
 }
 
+/// `custom<FillOpRegion>`: upstream builds the op's region here (a
+/// block yielding the value), which the IR does not keep; nothing is
+/// written or read.
+const FILL_OP_REGION: Custom = Custom {
+    name: "FillOpRegion",
+    parse: |_, _, _| Ok(()),
+    print: |_, _, _| {},
+};
+
+crate::op! {
+    /// `linalg.fill`: a format in 13 and 14, C++ from 15 (a named
+    /// structured op).
+    pub struct FillOp = "linalg.fill" {
+        operands: [value: One, output: One],
+        results: [result: Optional],
+        regions: [region],
+        customs: [FILL_OP_REGION],
+        syntax: {
+            V13: Format("`(` $value `,` $output `)` attr-dict `:` type($value) `,` type($output) (`->` type($result)^)? custom<FillOpRegion>($region, ref(type($value)), ref(type($output)))"),
+            V14: Format("`(` $value `,` $output `)` attr-dict `:` type($value) `,` type($output) (`->` type($result)^)? custom<FillOpRegion>($region, ref(type($value)), ref(type($output)))"),
+            V15: Hand(parse_fill, print_fill),
+        },
+        infer: Spelled,
+    }
+}
+
+/// `AnyStridedMemRef`: a `MemRefType` (its layout checked by the
+/// verifier).
+static STRIDED_MEMREF: TypeClass = TypeClass {
+    is: |ctx, t| matches!(ctx.kind(t), TypeKind::MemRef { .. }),
+    short: None,
+    summary: "strided memref of any type values",
+    cpp: Some(Edition::V14),
+};
+
+macro_rules! reassociative_reshape {
+    ($($ty:ident = $name:literal;)*) => {
+        $(crate::op! {
+            #[doc = concat!("`", $name, "`: C++ in 13 and 14, a format from 15.")]
+            pub struct $ty = $name {
+                operands: [src: One = Class(&STRIDED_MEMREF)],
+                results: [result = Class(&STRIDED_MEMREF)],
+                attrs: [reassociation: Array],
+                syntax: {
+                    V13: Hand(parse_reshape_like, print_reshape_like),
+                    V14: Hand(parse_reshape_like, print_reshape_like),
+                    V15: Format("$src $reassociation attr-dict `:` type($src) `into` type($result)"),
+                },
+                infer: Spelled,
+            }
+        })*
+    };
+}
+
+reassociative_reshape! {
+    ExpandShapeOp = "memref.expand_shape";
+    CollapseShapeOp = "memref.collapse_shape";
+}
+
+crate::op! {
+    /// `memref.view`: C++ in 13 and 14, a format from 15.
+    pub struct ViewOp = "memref.view" {
+        operands: [
+            source: One = Class(&MEMREF),
+            byte_shift: One = Fixed(index),
+            sizes: Variadic = Fixed(index),
+        ],
+        results: [result],
+        syntax: {
+            V13: Hand(parse_view, print_view),
+            V14: Hand(parse_view, print_view),
+            V15: Format("$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type(results)"),
+        },
+        infer: Spelled,
+    }
+}
+
 crate::op! {
     /// `memref.dma_wait`
     pub struct DmaWaitOp = "memref.dma_wait" {
@@ -420,22 +497,13 @@ pub fn ops() -> Vec<OpDef> {
         GlobalOp::def().verify(verify_global).symbol(),
         GetGlobalOp::def().verify(verify_get_global).pure(),
         SubViewOp::def().verify(verify_subview).pure(),
-        OpDef::new("memref.expand_shape")
-            .syntax(parse_reshape_like, print_reshape_like)
-            .verify(verify_reshape_like)
-            .pure(),
-        OpDef::new("memref.collapse_shape")
-            .syntax(parse_reshape_like, print_reshape_like)
-            .verify(verify_reshape_like)
-            .pure(),
+        ExpandShapeOp::def().verify(verify_reshape_like).pure(),
+        CollapseShapeOp::def().verify(verify_reshape_like).pure(),
         ReinterpretCastOp::def()
             .verify(verify_reinterpret_cast)
             .pure(),
         ReshapeOp::def().verify(verify_reshape).pure(),
-        OpDef::new("memref.view")
-            .syntax(parse_view, print_view)
-            .verify(verify_view)
-            .pure(),
+        ViewOp::def().verify(verify_view).pure(),
         OpDef::new("memref.transpose")
             .syntax(parse_transpose, print_transpose)
             .verify(verify_transpose)
@@ -462,9 +530,8 @@ pub fn ops() -> Vec<OpDef> {
         CloneOp::def()
             .invariants(Invariants::new(Arity::Exactly(1), Arity::Exactly(1)))
             .verify(verify_clone),
-        OpDef::new("linalg.fill")
+        FillOp::def()
             .shape(Shape::new(N::Exactly(2), N::AtMost(1)))
-            .syntax(parse_fill, print_fill)
             .folder(fold::fold_cast_operands),
         OpDef::new("linalg.yield")
             .syntax(parse_plain_yield, print_plain_yield)
@@ -521,57 +588,34 @@ fn parse_indexed(p: &mut Parser, st: &mut OperationState) -> PResult<(Vec<Value>
     Ok((ops, e))
 }
 
+/// 15's `linalg.fill ins(%v : f32) outs(%m : memref<...>)`.
 fn parse_fill(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    if p.eat("(") {
-        // 14: `linalg.fill(%v, %m) : f32, memref<...>`
-        let ops = p.parse_operand_list()?;
-        p.expect(")")?;
-        attr_dict(p, st)?;
-        p.expect(":")?;
-        let tys = p.parse_type_list_no_parens()?;
-        st.operands = resolve(p, &ops, &tys)?;
-    } else {
-        // 15: `linalg.fill ins(%v : f32) outs(%m : memref<...>)`
-        p.note_edition(Edition::V15);
-        p.expect_keyword("ins")?;
-        p.expect("(")?;
-        parse_operands_and_types(p, &mut st.operands)?;
-        p.expect(")")?;
-        p.expect_keyword("outs")?;
-        p.expect("(")?;
-        parse_operands_and_types(p, &mut st.operands)?;
-        p.expect(")")?;
-        attr_dict(p, st)?;
-    }
+    p.expect_keyword("ins")?;
+    p.expect("(")?;
+    parse_operands_and_types(p, &mut st.operands)?;
+    p.expect(")")?;
+    p.expect_keyword("outs")?;
+    p.expect("(")?;
+    parse_operands_and_types(p, &mut st.operands)?;
+    p.expect(")")?;
+    attr_dict(p, st)?;
     Ok(())
 }
 
 fn print_fill(p: &mut Printer, op: Op) {
     let ops = p.ctx.operands(op);
-    if p.edition() == Edition::V15 {
-        p.w(" ins(");
-        p.operand(ops[0]);
-        p.w(" : ");
-        let t = p.ctx.value_type(ops[0]);
-        p.ty(t);
-        p.w(") outs(");
-        p.operand(ops[1]);
-        p.w(" : ");
-        let t = p.ctx.value_type(ops[1]);
-        p.ty(t);
-        p.w(")");
-        p.attr_dict(op, &[]);
-    } else {
-        p.w("(");
-        p.operands(ops);
-        p.w(")");
-        p.attr_dict(op, &[]);
-        p.w(" : ");
-        let tys = types_of(p.ctx, ops);
-        p.types(&tys);
-        // 14's printer leaves a space after the types.
-        p.w(" ");
-    }
+    p.w(" ins(");
+    p.operand(ops[0]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[0]);
+    p.ty(t);
+    p.w(") outs(");
+    p.operand(ops[1]);
+    p.w(" : ");
+    let t = p.ctx.value_type(ops[1]);
+    p.ty(t);
+    p.w(")");
+    p.attr_dict(op, &[]);
 }
 
 fn parse_plain_yield(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
@@ -1236,16 +1280,11 @@ fn print_reshape_like(p: &mut Printer, op: Op) {
     if let Some(a) = p.ctx.get_attr(op, "reassociation") {
         p.attr(a);
     }
-    if p.edition() == Edition::V15 {
-        p.attr_dict(op, &["reassociation"]);
-        p.w(" : ");
-    } else {
-        // 14's hand-written printer: `] `, the dictionary with its own
-        // leading space, then `: `.
-        p.w(" ");
-        p.attr_dict(op, &["reassociation"]);
-        p.w(": ");
-    }
+    // 13's and 14's printer: `] `, the dictionary with its own leading
+    // space, then `: `.
+    p.w(" ");
+    p.attr_dict(op, &["reassociation"]);
+    p.w(": ");
     let t = p.ctx.value_type(src);
     p.ty(t);
     p.w(" into ");

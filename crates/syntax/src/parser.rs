@@ -747,6 +747,15 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.pos == s + 2 && &self.b[s..self.pos] == b"  "
     }
 
+    /// Skips whitespace: did exactly two spaces stand before what follows?
+    /// (13's `printRegion` wrote a space of its own after the one its
+    /// generated printers wrote.)
+    pub fn two_spaces_before_next(&mut self) -> bool {
+        self.skip_ws();
+        let s = self.pos;
+        s >= 3 && &self.b[s - 2..s] == b"  " && !self.b[s - 3].is_ascii_whitespace()
+    }
+
     /// Records a spelling that 13 and 14 use, and 15 does not.
     pub fn note_before_15(&mut self) {
         self.saw_legacy_func = true;

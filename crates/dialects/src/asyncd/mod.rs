@@ -310,7 +310,9 @@ pub fn ops() -> Vec<OpDef> {
             .shape(Shape::new(N::Exactly(1), N::AtMost(1)))
             .verify(verify_await),
         CreateGroupOp::def().shape(UNARY),
-        AddToGroupOp::def().shape(Shape::new(N::Exactly(2), N::Exactly(1))),
+        AddToGroupOp::def()
+            .shape(Shape::new(N::Exactly(2), N::Exactly(1)))
+            .verify(verify_value_or_token_operand),
         AwaitAllOp::def().shape(SINK),
         RuntimeCreateOp::def().shape(NULLARY),
         RuntimeCreateGroupOp::def().shape(UNARY),
@@ -325,7 +327,9 @@ pub fn ops() -> Vec<OpDef> {
         RuntimeStoreOp::def()
             .shape(Shape::new(N::Exactly(2), N::Exactly(0)).kinds(&[(1, OperandKind::AsyncValue)])),
         RuntimeLoadOp::def().shape(UNARY.kinds(&[(0, OperandKind::AsyncValue)])),
-        RuntimeAddToGroupOp::def().shape(Shape::new(N::Exactly(2), N::Exactly(1))),
+        RuntimeAddToGroupOp::def()
+            .shape(Shape::new(N::Exactly(2), N::Exactly(1)))
+            .verify(verify_value_or_token_operand),
         RuntimeNumWorkerThreadsOp::def().shape(NULLARY),
         CoroIdOp::def(),
         CoroBeginOp::def(),
@@ -543,4 +547,16 @@ pub fn ref_count_type(ctx: &mut Context, edition: mlir_async_syntax::Edition) ->
     } else {
         ctx.int_type(64)
     }
+}
+
+/// `Async_AnyValueOrTokenType:$operand` (the `add_to_group` ops).
+fn verify_value_or_token_operand(ctx: &Context, op: Op) -> Result<(), String> {
+    let t = ctx.value_type(ctx.operand(op, 0));
+    if types::is_token(ctx, t) || types::value_inner(ctx, t).is_some() {
+        return Ok(());
+    }
+    Err(format!(
+        "operand #0 must be async value type or async token type, but got '{}'",
+        crate::util::tyname(ctx, t)
+    ))
 }

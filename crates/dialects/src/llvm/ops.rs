@@ -194,6 +194,20 @@ crate::op! {
 }
 
 crate::op! {
+    /// `llvm.return`: C++ in 13 and 14, a format from 15.
+    pub struct ReturnOp = "llvm.return" {
+        operands: [args: Variadic],
+        results: [],
+        syntax: {
+            V13: Hand(parse_return, print_return),
+            V14: Hand(parse_return, print_return),
+            V15: Format("attr-dict ($args^ `:` type($args))?"),
+        },
+        infer: Spelled,
+    }
+}
+
+crate::op! {
     /// `llvm.mlir.constant`
     pub struct ConstantOp = "llvm.mlir.constant" {
         operands: [],
@@ -585,8 +599,7 @@ pub fn ops() -> Vec<OpDef> {
             )
             .verify(verify_switch)
             .generic_attrs(print_switch_generic, canonicalize_switch),
-        OpDef::new("llvm.return")
-            .syntax(parse_return, print_return)
+        ReturnOp::def()
             .pure()
             .return_like()
             .invariants(inv(ANY, NONE))

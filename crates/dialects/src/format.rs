@@ -148,6 +148,9 @@ pub enum AttrC {
     Typed(fn(&mut Context) -> Type),
     /// Any attribute, printed with its type.
     Any,
+    /// `TypeAttr`: spelled as the type it holds, read as an attribute
+    /// (of type `none`) that must be one.
+    TypeAttr,
     /// Not present unless written: the group it anchors is left out.
     Optional(&'static AttrC),
 }
@@ -175,6 +178,13 @@ pub struct Decl {
     /// `custom<Name>(...)` directives: the name, and the Rust parser and
     /// printer that stand for ODS's `parseName` / `printName`.
     pub customs: &'static [Custom],
+    /// Brings what a generation's syntax reads to the form the op is
+    /// stored in, after the custom form of any generation (and, as the
+    /// op definition's [`canonicalize_generic`](crate::OpDef::canonicalize_generic),
+    /// after the generic form): a generation whose op lacks an attribute
+    /// the stored form has (13's `llvm.getelementptr` has no
+    /// `structIndices`) or keeps it in another shape.
+    pub canonicalize: Option<crate::CanonicalizeFn>,
 }
 
 /// An op's custom form in one generation, as that generation's ODS has
@@ -845,19 +855,26 @@ pub trait Declared {
 /// the generation the input has shown so far is tried first; where it
 /// fails and another generation the input may still be has another
 /// syntax, that one is tried from the same place, and what it reads
-/// betrays the generation. The first error is the one reported.
+/// betrays the generation. Where none reads it, the error of the one
+/// that read furthest is reported (the syntax it was written in, whose
+/// generation it then betrays), the first one's on a tie.
 pub fn parse<T: Declared>(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
     let d = T::decl();
     let first = evidence(p);
     if d.uniform() {
         let f = T::format(first).expect("a declared format");
-        return parse_with(d, f, p, st);
+        parse_with(d, f, p, st, &mut 0)?;
+        return canonicalize(d, p, st);
     }
     let mark = Mark::take(p, st);
-    let err = match parse_in::<T>(first, p, st, n) {
-        Ok(()) => return Ok(()),
+    // How far the syntax that failed furthest fit the input, and which
+    // it was (`None`: the expected one).
+    let mut furthest = 0;
+    let mut err = match parse_in::<T>(first, p, st, n, &mut furthest) {
+        Ok(()) => return canonicalize(d, p, st),
         Err(e) => e,
     };
+    let mut culprit = None;
     let mut tried = vec![d.syntax_in(first)];
     for ed in candidates(p, &mark, first) {
         let syn = d.syntax_in(ed);
@@ -866,23 +883,45 @@ pub fn parse<T: Declared>(p: &mut Parser, st: &mut OperationState, n: usize) -> 
         }
         tried.push(syn);
         mark.restore(p, st);
-        if parse_in::<T>(ed, p, st, n).is_ok() {
-            note_syntax(p, d, syn);
-            return Ok(());
+        let mut read_to = 0;
+        match parse_in::<T>(ed, p, st, n, &mut read_to) {
+            Ok(()) => {
+                note_syntax(p, d, syn);
+                return canonicalize(d, p, st);
+            }
+            Err(e) if read_to > furthest => (err, furthest, culprit) = (e, read_to, Some(syn)),
+            Err(_) => {}
         }
+    }
+    if let Some(syn) = culprit {
+        mark.restore(p, st);
+        note_syntax(p, d, syn);
     }
     Err(err)
 }
 
+/// The op's [`Decl::canonicalize`], once a syntax has read it (and noted
+/// the generation it betrays).
+fn canonicalize(d: &Decl, p: &mut Parser, st: &mut OperationState) -> PResult<()> {
+    if let Some(f) = d.canonicalize {
+        let n = st.operands.len();
+        f(p, &mut st.attrs, n);
+    }
+    Ok(())
+}
+
+/// Reads the op in generation `ed`'s syntax; `read_to` as
+/// [`parse_with`] says (a hand-written parser's: where it failed).
 fn parse_in<T: Declared>(
     ed: Edition,
     p: &mut Parser,
     st: &mut OperationState,
     n: usize,
+    read_to: &mut usize,
 ) -> PResult<()> {
     match (T::decl().syntax_in(ed), T::format(ed)) {
-        (Syntax::Hand(parse, _), _) => parse(p, st, n),
-        (Syntax::Format(_), Some(f)) => parse_with(T::decl(), f, p, st),
+        (Syntax::Hand(parse, _), _) => parse(p, st, n).inspect_err(|e| *read_to = e.pos),
+        (Syntax::Format(_), Some(f)) => parse_with(T::decl(), f, p, st, read_to),
         (Syntax::Format(_), None) => unreachable!("a declared format compiles"),
     }
 }
@@ -1098,13 +1137,75 @@ impl Frame<'_> {
     pub fn operand_count(&self, g: usize) -> usize {
         self.slots[g].len()
     }
+    /// `(%a, %b : T, U)` after a successor, if there (MLIR's
+    /// `parseOptionalLParen`, `parseOperandList`, `parseColonTypeList`):
+    /// the operands into group `g`, their types onto `types`.
+    pub fn parse_successor_operands(
+        &mut self,
+        p: &mut Parser,
+        g: usize,
+        types: &mut Vec<Type>,
+    ) -> PResult<()> {
+        if !p.eat("(") {
+            return Ok(());
+        }
+        // `parseOperandList`: none at all is a list too.
+        if p.peek() == b'%' {
+            loop {
+                self.parse_operand(p, g)?;
+                if !p.eat(",") {
+                    break;
+                }
+            }
+        }
+        p.expect(":")?;
+        types.extend(p.parse_type_list_no_parens()?);
+        p.expect(")")
+    }
+    /// An integer that must fit `bits` signed bits, if one is next:
+    /// MLIR's `OpAsmParser::parseOptionalInteger` for an `int32_t` or
+    /// `int64_t` (a `-` commits to an integer; a float literal is none).
+    pub fn parse_optional_integer(&self, p: &mut Parser, bits: u32) -> PResult<Option<i128>> {
+        p.skip_ws();
+        let at = p.pos;
+        let neg = p.peek() == b'-';
+        if !neg && !p.peek().is_ascii_digit() {
+            return Ok(None);
+        }
+        if let Some(v) = p.int_lit() {
+            // What MLIR's check lets through: the signed range, and for
+            // 64 bits the unsigned one too (read back as signed).
+            let half = 1i128 << (bits - 1);
+            let max = if bits == 64 { 2 * half } else { half };
+            if !(-half..max).contains(&v) {
+                return op_err(p, self.decl, at, "integer value too large");
+            }
+            return Ok(Some(if bits == 64 { v as i64 as i128 } else { v }));
+        }
+        // Not an integer token: a float literal (none, unless after a
+        // `-`), or a literal too large for any integer.
+        if neg {
+            p.pos = at + 1;
+        }
+        let digits = (0..).take_while(|&i| p.peek_at(i).is_ascii_digit()).count();
+        let float = p.peek_at(digits) == b'.';
+        match (digits > 0, float) {
+            (true, false) => p.err_here("integer value too large"),
+            _ if neg => p.err_here("expected integer value"),
+            _ => Ok(None),
+        }
+    }
 }
 
+/// Reads the op's custom form with format `f`. `read_to`: where the
+/// element that failed began (the end, when resolving failed): how far
+/// the syntax fit the input.
 fn parse_with(
     d: &'static Decl,
     f: &Format,
     p: &mut Parser,
     st: &mut OperationState,
+    read_to: &mut usize,
 ) -> PResult<()> {
     let obase = p.pending(0).len();
     let tbase = p.pending_types(0).len();
@@ -1120,7 +1221,10 @@ fn parse_with(
         first: None,
         name_pos: p.op_name_pos,
     };
-    let r = parse_elems(d, f, p, &mut fr).and_then(|()| resolve(d, f, p, &mut fr, obase));
+    let r = parse_elems(d, f, p, &mut fr, read_to).and_then(|()| {
+        *read_to = p.pos;
+        resolve(d, f, p, &mut fr, obase)
+    });
     p.drop_pending(obase);
     p.drop_pending_types(tbase);
     r
@@ -1143,9 +1247,16 @@ pub fn op_err<T>(p: &Parser, d: &Decl, pos: usize, msg: impl std::fmt::Display) 
     p.err(pos, format!("custom op '{name}' {msg}"))
 }
 
-fn parse_elems(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame) -> PResult<()> {
+fn parse_elems(
+    d: &Decl,
+    f: &Format,
+    p: &mut Parser,
+    fr: &mut Frame,
+    read_to: &mut usize,
+) -> PResult<()> {
     let mut i = 0;
     while i < f.elems.len() {
+        *read_to = p.pos;
         if let Elem::Optional { len, .. } = f.elems[i] {
             let end = i + 1 + len as usize;
             // Whitespace first decides nothing (`(`` `[` $x^ `]`)?`).
@@ -1154,6 +1265,7 @@ fn parse_elems(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame) -> PResult<
                 .unwrap_or(i + 1);
             if parse_first(d, f, p, fr, f.elems[first])? {
                 for &e in &f.elems[first + 1..end] {
+                    *read_to = p.pos;
                     parse_elem(d, f, p, fr, e)?;
                 }
             }
@@ -1452,6 +1564,17 @@ fn parse_attr(d: &Decl, p: &mut Parser, fr: &mut Frame, a: usize) -> PResult<()>
             a
         }
         AttrC::Any => p.parse_attribute(None)?,
+        AttrC::TypeAttr => {
+            p.skip_ws();
+            let pos = p.pos;
+            // Read as any attribute of type `none` (a type is one).
+            let none = p.ctx.none_type();
+            let a = p.parse_attribute(Some(none))?;
+            if !matches!(p.ctx.attr_kind(a), AttrKind::Type(_)) {
+                return op_err(p, d, pos, "invalid kind of attribute specified");
+            }
+            a
+        }
         AttrC::Array => {
             p.skip_ws();
             let pos = p.pos;
@@ -1601,7 +1724,17 @@ fn resolve(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, obase: usize) -
         let s = p.static_sym("operand_segment_sizes");
         fr.st.attrs.push((s, seg));
     }
-    let mut from_all = fr.all_result_types.start as usize;
+    if fr.all_result_types.set {
+        // `type(results)`, `functional-type(.., results)`: every type
+        // read is a result (`addTypes(allResultTypes)`); how many the op
+        // may have is for the verifier and the results bound to say.
+        let s = fr.all_result_types;
+        for k in s.start..s.end {
+            let t = p.pending_types(0)[k as usize];
+            fr.st.result_types.push(t);
+        }
+        return Ok(());
+    }
     for r in 0..d.results.len() {
         let span = fr.result_types[r];
         if span.set {
@@ -1609,21 +1742,6 @@ fn resolve(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, obase: usize) -
                 let t = p.pending_types(0)[k as usize];
                 fr.st.result_types.push(t);
             }
-            continue;
-        }
-        if fr.all_result_types.set {
-            // `type(results)`: one type each, the variadic group the rest.
-            let end = fr.all_result_types.end as usize;
-            let fixed_after = d.results[r + 1..].len();
-            let n = match d.results[r].count {
-                Count::One => 1,
-                _ => end.saturating_sub(from_all + fixed_after),
-            };
-            for k in from_all..(from_all + n).min(end) {
-                let t = p.pending_types(0)[k];
-                fr.st.result_types.push(t);
-            }
-            from_all += n;
             continue;
         }
         if let Some(tys) = list_types(d, p, fr, &d.results[r]) {
@@ -1914,6 +2032,10 @@ fn print_attr(d: &Decl, p: &mut Printer, op: Op, a: usize) {
             _ => p.attr(attr),
         },
         AttrC::Typed(_) => p.attr_no_type(attr),
+        AttrC::TypeAttr => match ctx.attr_kind(attr) {
+            AttrKind::Type(t) => p.ty(*t),
+            _ => p.attr(attr),
+        },
         AttrC::Str | AttrC::FlatSymbolRef | AttrC::Any | AttrC::Elements | AttrC::Array => {
             p.attr(attr)
         }
@@ -2125,6 +2247,7 @@ macro_rules! op {
             $(customs: [$($custom:expr),* $(,)?],)?
             $(format: $format:literal,)?
             $(syntax: { V13: $s13:expr, V14: $s14:expr, V15: $s15:expr $(,)? },)?
+            $(canonicalize: $canon:expr,)?
             infer: $infer:expr $(,)?
         }
     ) => {
@@ -2151,6 +2274,7 @@ macro_rules! op {
                     $crate::format::print::<$ty>,
                 );
                 d.declared = Some(<$ty as $crate::format::Declared>::decl);
+                d.canonicalize_generic = <$ty as $crate::format::Declared>::decl().canonicalize;
                 d
             }
             /// Builds the op with its result types inferred (an op whose
@@ -2222,6 +2346,7 @@ macro_rules! op {
                     }),*)?],
                     syntax: $crate::op!(@syntax $($format)? $(; $s13, $s14, $s15)?),
                     customs: &[$($($custom),*)?],
+                    canonicalize: $crate::op!(@canonicalize $($canon)?),
                     infer: {
                         #[allow(unused_imports)]
                         use $crate::format::Infer::*;
@@ -2249,6 +2374,8 @@ macro_rules! op {
         use $crate::format::Syntax::*;
         [$s13, $s14, $s15]
     }};
+    (@canonicalize) => { None };
+    (@canonicalize $f:expr) => { Some($f) };
     (@ty) => { $crate::format::Ty::Any };
     (@ty $t:expr) => {{
         #[allow(unused_imports)]
@@ -2326,7 +2453,7 @@ mod tests {
     fn declared_formats_compile() {
         let mut ctx = Context::new();
         let reg = crate::Registry::new(&mut ctx);
-        let mut n = 0;
+        let (mut n, mut per_generation) = (0, 0);
         for d in reg.defs() {
             if let Some(decl) = d.declared {
                 let decl = decl();
@@ -2335,14 +2462,16 @@ mod tests {
                     compile(decl, ed).unwrap_or_else(|e| panic!("{e:?}"));
                 }
                 n += 1;
+                per_generation += usize::from(!decl.uniform());
             }
         }
         // arith 42 (27 binary ops, 11 casts, negf, cmpi, cmpf, constant),
-        // std 7 (13's float ops, rank, splat), llvm 53 (32 arithmetic and
-        // casts, 10 other ops, 11 intrinsics), memref 28 (with vector.print
+        // std 7 (13's float ops, rank, splat), llvm 55 (32 arithmetic and
+        // casts, 12 other ops, 11 intrinsics), memref 28 (with vector.print
         // and linalg.fill), async 25, cf 4, scf 3, builtin and func 6.
-        // 8 of them have a syntax per generation.
-        assert_eq!(n, 168, "declared ops");
+        // 9 of them have a syntax per generation.
+        assert_eq!(n, 170, "declared ops");
+        assert_eq!(per_generation, 9, "ops with a syntax per generation");
     }
 
     fn index(ctx: &mut Context) -> Type {
@@ -2822,6 +2951,7 @@ mod tests {
             syntax: [Syntax::Format(format); 3],
             infer,
             customs: &[],
+            canonicalize: None,
         }
     }
 

@@ -171,7 +171,9 @@ pub struct OpDef {
     /// spell the attributes differently from how they are stored.
     pub generic_attrs: Option<PrintFn>,
     /// Brings attributes read in the generic form (of any generation) to
-    /// the form they are stored in.
+    /// the form they are stored in. An op declared with [`op!`] that
+    /// declares `canonicalize:` has it here too: it then runs after the
+    /// custom form of every generation as well.
     pub canonicalize_generic: Option<CanonicalizeFn>,
     /// What ODS declares of its structure (see [`ods`]).
     pub structure: ods::Structure,
@@ -442,6 +444,13 @@ impl OpDef {
     pub const fn generic_attrs(mut self, print: PrintFn, canonicalize: CanonicalizeFn) -> Self {
         self.generic_attrs = Some(print);
         self.canonicalize_generic = Some(canonicalize);
+        self
+    }
+    /// The generic form's attribute printer alone, for an op declared
+    /// with [`op!`] whose `canonicalize:` reads every generation's
+    /// spelling back.
+    pub const fn generic_attrs_printer(mut self, print: PrintFn) -> Self {
+        self.generic_attrs = Some(print);
         self
     }
     pub const fn syntax(mut self, parse: ParseFn, print: PrintFn) -> Self {

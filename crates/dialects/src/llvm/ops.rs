@@ -12,7 +12,7 @@
 //! is read into it and printed from it.
 
 use super::types::{self as ty, LlvmType};
-use crate::format::TypeClass;
+use crate::format::{CArg, Custom, Frame, TypeClass, Var, View};
 use crate::util::*;
 use crate::{Arity, Invariants, OpDef};
 use mlir_async_ir::*;
@@ -203,6 +203,54 @@ crate::op! {
             V14: Hand(parse_return, print_return),
             V15: Format("attr-dict ($args^ `:` type($args))?"),
         },
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.getelementptr`: 13 indexes with operands alone and has no
+    /// `structIndices` (filled in by `canonicalize_gep`), 14 adds
+    /// constant indices, 15 the element type an opaque pointer needs.
+    pub struct GEPOp = "llvm.getelementptr" {
+        operands: [base: One, indices: Variadic],
+        results: [res],
+        attrs: [structIndices: Elements, elem_type: Optional(&TypeAttr)],
+        customs: [GEP_INDICES],
+        syntax: {
+            V13: Format("$base `[` $indices `]` attr-dict `:` functional-type(operands, results)"),
+            V14: Format("$base `[` custom<GEPIndices>($indices, $structIndices) `]` attr-dict `:` functional-type(operands, results)"),
+            V15: Format("$base `[` custom<GEPIndices>($indices, $structIndices) `]` attr-dict `:` functional-type(operands, results) (`,` $elem_type^)?"),
+        },
+        canonicalize: canonicalize_gep,
+        infer: Spelled,
+    }
+}
+
+crate::op! {
+    /// `llvm.switch`: 13's flag is an `i32` (`Fixed`: its type is not
+    /// spelled) and where each case's operands start an attribute
+    /// (`case_operand_offsets`, stored as 14's `case_operand_segments` by
+    /// `canonicalize_switch`); from 14 any integer, its type spelled.
+    pub struct SwitchOp = "llvm.switch" {
+        operands: [
+            value: One = Fixed(i32t),
+            defaultOperands: Variadic,
+            caseOperands: Variadic,
+        ],
+        results: [],
+        attrs: [
+            case_values: Optional(&Elements),
+            case_operand_segments: Elements,
+            case_operand_offsets: Optional(&Elements),
+        ],
+        successors: [defaultDestination, caseDestinations: Variadic],
+        customs: [SWITCH_OP_CASES],
+        syntax: {
+            V13: Format("$value `,` $defaultDestination (`(` $defaultOperands^ `:` type($defaultOperands) `)`)? `[` `\\n` custom<SwitchOpCases>($case_values, $caseDestinations, $caseOperands, type($caseOperands), $case_operand_offsets) `]` attr-dict"),
+            V14: Format("$value `:` type($value) `,` $defaultDestination (`(` $defaultOperands^ `:` type($defaultOperands) `)`)? `[` `\\n` custom<SwitchOpCases>(ref(type($value)), $case_values, $caseDestinations, $caseOperands, type($caseOperands)) `]` attr-dict"),
+            V15: Format("$value `:` type($value) `,` $defaultDestination (`(` $defaultOperands^ `:` type($defaultOperands) `)`)? `[` `\\n` custom<SwitchOpCases>(ref(type($value)), $case_values, $caseDestinations, $caseOperands, type($caseOperands)) `]` attr-dict"),
+        },
+        canonicalize: canonicalize_switch,
         infer: Spelled,
     }
 }
@@ -532,12 +580,11 @@ pub fn ops() -> Vec<OpDef> {
                 inv(Arity::Exactly(3), ONE).attrs(&["failure_ordering", "success_ordering"]),
             )
             .verify(verify_cmpxchg),
-        OpDef::new("llvm.getelementptr")
-            .syntax(parse_gep, print_gep)
+        GEPOp::def()
             .pure()
             .invariants(inv(Arity::AtLeast(1), ONE).attrs(&["structIndices"]))
-            .verify(verify_gep)
-            .generic_attrs(print_gep_generic, canonicalize_gep)
+            .verify_in_edition(verify_gep)
+            .generic_attrs_printer(print_gep_generic)
             .folder(crate::fold::fold_gep),
         OpDef::new("llvm.call")
             .syntax(parse_call, print_call)
@@ -586,9 +633,8 @@ pub fn ops() -> Vec<OpDef> {
                     .segments(3),
             )
             .verify(verify_cond_br),
-        OpDef::new("llvm.switch")
+        SwitchOp::def()
             .successor_operands(successor_operand_range)
-            .syntax(parse_switch, print_switch)
             .pure()
             .terminator()
             .invariants(
@@ -598,7 +644,7 @@ pub fn ops() -> Vec<OpDef> {
                     .attrs(&["case_operand_segments"]),
             )
             .verify(verify_switch)
-            .generic_attrs(print_switch_generic, canonicalize_switch),
+            .generic_attrs_printer(print_switch_generic),
         ReturnOp::def()
             .pure()
             .return_like()
@@ -1528,87 +1574,59 @@ pub fn gep_indices_attr(ctx: &mut Context, indices: &[i32]) -> Attribute {
     dense_of(ctx, &vals, i32t, true)
 }
 
-fn parse_gep(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let name_pos = p.op_name_pos;
-    let base = p.parse_operand_ref()?;
-    p.expect("[")?;
+/// `custom<GEPIndices>($indices, $structIndices)` (14 and 15): each
+/// index a 32-bit constant or an operand, `structIndices` saying which.
+const GEP_INDICES: Custom = Custom {
+    name: "GEPIndices",
+    parse: parse_gep_indices,
+    print: print_gep_indices,
+};
+
+fn parse_gep_indices(p: &mut Parser, fr: &mut Frame, args: &[CArg]) -> PResult<()> {
+    let &[CArg::Var(Var::Operand(g)), CArg::Var(Var::Attr(a))] = args else {
+        unreachable!("declared so")
+    };
+    p.skip_ws();
+    fr.begin_group(p, g, p.pos);
     let mut indices = vec![];
-    let mut dynamic = vec![];
     loop {
-        p.skip_ws();
-        if p.peek_operand() {
-            dynamic.push(p.parse_operand_ref()?);
-            indices.push(GEP_DYNAMIC_INDEX);
-        } else {
-            let at = p.pos;
-            match p.int_lit() {
-                Some(v) => match i32::try_from(v) {
-                    Ok(v) => indices.push(v),
-                    Err(_) => return p.err(at, "integer value too large"),
-                },
-                None => return p.err_here("expected SSA operand"),
+        match fr.parse_optional_integer(p, 32)? {
+            Some(v) => indices.push(v as i32),
+            None => {
+                fr.parse_operand(p, g)?;
+                indices.push(GEP_DYNAMIC_INDEX);
             }
         }
         if !p.eat(",") {
             break;
         }
     }
-    p.expect("]")?;
-    attr_dict(p, st)?;
-    p.expect(":")?;
-    p.skip_ws();
-    let tat = p.pos;
-    let t = p.parse_type()?;
-    let TypeKind::Function(ins, outs) = p.ctx.kind(t).clone() else {
-        return custom_err(p, st, tat, "invalid kind of type specified");
-    };
-    if p.eat(",") {
-        let e = p.parse_type()?;
-        let a = p.ctx.type_attr(e);
-        attr_key(p, st, "elem_type", a);
-    }
-    let mut all = vec![base];
-    all.extend(dynamic);
-    st.operands = resolve_at(p, st, &all, &ins, name_pos)?;
-    let a = gep_indices_attr(p.ctx, &indices);
-    attr_key(p, st, "structIndices", a);
-    st.result_types = outs;
+    let attr = gep_indices_attr(p.ctx, &indices);
+    let name = p.static_sym(fr.attr_name(a));
+    fr.st.attrs.push((name, attr));
     Ok(())
 }
 
-fn print_gep(p: &mut Printer, op: Op) {
+fn print_gep_indices(p: &mut Printer, v: &View, args: &[CArg]) {
+    let &[CArg::Var(Var::Operand(g)), CArg::Var(Var::Attr(a))] = args else {
+        return;
+    };
     let ctx = p.ctx;
-    let ops = ctx.operands(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    p.w("[");
-    let mut next = 1;
-    for (i, v) in gep_indices(ctx, op)
-        .unwrap_or_default()
-        .into_iter()
-        .enumerate()
-    {
+    let ops = v.operands(ctx, g);
+    let indices = v.attr(ctx, a).and_then(|a| dense_ints(ctx, a));
+    let mut next = 0;
+    for (i, x) in indices.unwrap_or_default().into_iter().enumerate() {
         if i > 0 {
             p.w(", ");
         }
-        if v == GEP_DYNAMIC_INDEX {
+        if x as i32 == GEP_DYNAMIC_INDEX {
             if let Some(&o) = ops.get(next) {
                 p.operand(o);
             }
             next += 1;
         } else {
-            p.w(&v.to_string());
+            p.w(&x.to_string());
         }
-    }
-    p.w("]");
-    p.attr_dict(op, &["structIndices", "elem_type"]);
-    p.w(" : ");
-    let ins = types_of(ctx, ops);
-    let outs = types_of(ctx, ctx.results(op));
-    p.functional_type(&ins, &outs);
-    if let Some(AttrKind::Type(e)) = ctx.get_attr(op, "elem_type").map(|a| ctx.attr_kind(a)) {
-        p.w(", ");
-        p.ty(*e);
     }
 }
 
@@ -1653,7 +1671,64 @@ fn record_struct_positions(
     }
 }
 
-fn verify_gep(ctx: &Context, op: Op) -> Result<(), String> {
+/// 15's check that the element type is in the (result) pointer type or
+/// in `elem_type`, not in neither nor both.
+fn verify_opaque_pointer(ctx: &Context, op: Op) -> Result<(), String> {
+    let res = scalar_of(ctx, ctx.value_type(ctx.result(op, 0)));
+    let opaque = matches!(ty::as_pointer(ctx, res), Some((None, _)));
+    match (opaque, ctx.get_attr(op, "elem_type").is_some()) {
+        (true, false) => {
+            Err("expected 'elem_type' attribute if opaque pointer type is used".into())
+        }
+        (false, true) => {
+            Err("unexpected 'elem_type' attribute when non-opaque pointer type is used".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// 15's struct index check: the indices followed into the type they
+/// index (the element type, `elem_type` or the base's pointee), each
+/// index into a struct constant and in bounds.
+fn verify_struct_indices_15(ctx: &Context, op: Op, indices: &[i32]) -> Result<(), String> {
+    let elem = match ctx.get_attr(op, "elem_type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => Some(*t),
+        _ => ty::pointee(ctx, scalar_of(ctx, ctx.value_type(ctx.operand(op, 0)))),
+    };
+    let mut t = elem;
+    // The first index steps over the pointer, not into the type.
+    for (at, &v) in indices.iter().enumerate().skip(1) {
+        let Some(cur) = t else {
+            break;
+        };
+        t = match ty::classify(ctx, cur) {
+            Some(LlvmType::Struct(s)) => {
+                if v == GEP_DYNAMIC_INDEX {
+                    return Err(format!(
+                        "expected index {at} indexing a struct to be constant"
+                    ));
+                }
+                match usize::try_from(v).ok().and_then(|i| s.elements().get(i)) {
+                    Some(&e) => Some(e),
+                    None => return Err(format!("index {at} indexing a struct is out of bounds")),
+                }
+            }
+            Some(LlvmType::Array { element, .. } | LlvmType::Vector { element, .. }) => {
+                Some(element)
+            }
+            _ => match ctx.kind(cur) {
+                TypeKind::Vector { elem, .. } => Some(*elem),
+                _ => None,
+            },
+        };
+    }
+    Ok(())
+}
+
+fn verify_gep(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    if ed == Edition::V15 {
+        verify_opaque_pointer(ctx, op)?;
+    }
     let Some(indices) = gep_indices(ctx, op) else {
         return Err("attribute 'structIndices' failed to satisfy constraint: 32-bit signless integer elements attribute".into());
     };
@@ -1663,6 +1738,13 @@ fn verify_gep(ctx: &Context, op: Op) -> Result<(), String> {
             "expected as many dynamic indices as specified in 'structIndices' ({dynamic}), but got {}",
             ctx.operands(op).len() - 1
         ));
+    }
+    // 13 checks nothing of struct indices: they are operands there; 15
+    // follows the indices, 14 checks every place a struct may be.
+    match ed {
+        Edition::V13 => return Ok(()),
+        Edition::V15 => return verify_struct_indices_15(ctx, op, &indices),
+        Edition::V14 => {}
     }
     let base = ctx.value_type(ctx.operand(op, 0));
     for (at, size) in struct_positions(ctx, base) {
@@ -2392,59 +2474,98 @@ fn switch_case_sizes(ctx: &Context, op: Op) -> Option<Vec<usize>> {
         .collect()
 }
 
-fn parse_switch(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {
-    let flag = p.parse_operand_ref()?;
-    let ft = if p.eat(":") {
-        p.parse_type()?
-    } else {
-        // 13: the flag is an `i32`, its type not written.
-        p.note_edition(Edition::V13);
-        p.ctx.int_type(32)
+/// `custom<SwitchOpCases>(...)`: `value: ^bb(args), ...`, possibly
+/// none. 14 and 15 pass the flag's type first
+/// (`ref(type($value)), $case_values, $caseDestinations, $caseOperands,
+/// type($caseOperands)`): values are read as `int64_t` and kept at its
+/// width, and `case_operand_segments` says how many operands each case
+/// has. 13 passes `$case_values, $caseDestinations, $caseOperands,
+/// type($caseOperands), $case_operand_offsets`: values are `int32_t`,
+/// and the offsets are set only with a case, as 13's parser sets them.
+const SWITCH_OP_CASES: Custom = Custom {
+    name: "SwitchOpCases",
+    parse: parse_switch_cases,
+    print: print_switch_cases,
+};
+
+fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, args: &[CArg]) -> PResult<()> {
+    let (flag, args) = match args {
+        [CArg::RefType(v), rest @ ..] => (Some(*v), rest),
+        _ => (None, args),
     };
-    let width = p.ctx.kind(ft).bit_width().unwrap_or(64);
-    let flag = p.resolve_operand(&flag, ft)?;
-    p.expect(",")?;
-    let (default, dargs) = p.parse_successor_and_args()?;
-    p.expect("[")?;
-    let mut values = vec![];
-    let mut dests = vec![];
-    let mut case_args: Vec<Value> = vec![];
-    let mut sizes = vec![];
+    let &[CArg::Var(Var::Attr(values_attr)), CArg::Var(Var::Successor(_)), CArg::Var(Var::Operand(g)), CArg::Type(_), ref offsets @ ..] =
+        args
+    else {
+        unreachable!("declared so")
+    };
+    let (ft, bits) = match flag {
+        Some(v) => (fr.types(p, v).first().copied(), 64),
+        None => (Some(p.ctx.int_type(32)), 32),
+    };
+    // A flag of another type (the verifier's to report) keeps its
+    // values as `i64`s.
+    let (ft, width) = match ft.map(|t| (t, p.ctx.kind(t).clone())) {
+        Some((t, TypeKind::Integer(w, _))) => (t, w),
+        _ => (p.ctx.int_type(64), 64),
+    };
     p.skip_ws();
-    if p.peek() == b'-' || p.peek().is_ascii_digit() {
-        loop {
-            p.skip_ws();
-            let at = p.pos;
-            let Some(v) = p.int_lit() else {
-                return p.err(at, "expected integer value");
-            };
-            p.expect(":")?;
-            let (b, args) = p.parse_successor_and_args()?;
-            values.push(sign_extend(v as i64 as i128, width));
-            dests.push(b);
-            sizes.push(args.len() as i128);
-            case_args.extend(args);
-            if !p.eat(",") {
+    fr.begin_group(p, g, p.pos);
+    let mut values = vec![];
+    let mut sizes = vec![];
+    let mut types = vec![];
+    loop {
+        let Some(v) = fr.parse_optional_integer(p, bits)? else {
+            if values.is_empty() {
                 break;
             }
+            // Upstream fails here without a word.
+            return p.err_here("expected integer value");
+        };
+        p.expect(":")?;
+        let b = p.parse_successor()?;
+        let before = fr.operand_count(g);
+        fr.parse_successor_operands(p, g, &mut types)?;
+        fr.st.successors.push(b);
+        // `APInt(width, value)`: the low bits, or the 64 bits
+        // zero-extended to a wider flag.
+        values.push(match width {
+            0..=63 => sign_extend(v, width),
+            64 => v,
+            _ => v as i64 as u64 as i128,
+        });
+        sizes.push((fr.operand_count(g) - before) as i128);
+        if !p.eat(",") {
+            break;
         }
     }
-    p.expect("]")?;
-    attr_dict(p, st)?;
-    let seg = segment_sizes(p.ctx, &[1, dargs.len(), case_args.len()]);
-    st.operands.push(flag);
-    st.operands.extend(dargs);
-    st.operands.extend(case_args);
-    st.successors.push(default);
-    st.successors.extend(dests);
+    fr.set_types(p, Var::Operand(g), &types);
     let i32t = p.ctx.int_type(32);
-    let cases = dense_of(p.ctx, &sizes, i32t, true);
-    attr_key(p, st, "case_operand_segments", cases);
+    let mut attrs = vec![];
     if !values.is_empty() {
-        let a = dense_of(p.ctx, &values, ft, false);
-        attr_key(p, st, "case_values", a);
+        attrs.push((
+            fr.attr_name(values_attr),
+            dense_of(p.ctx, &values, ft, false),
+        ));
     }
-    attr_key(p, st, "operand_segment_sizes", seg);
+    match offsets {
+        [CArg::Var(Var::Attr(_))] if values.is_empty() => {}
+        [CArg::Var(Var::Attr(a))] => {
+            let mut at = 0;
+            let offsets: Vec<i128> = sizes
+                .iter()
+                .map(|&n| {
+                    at += n;
+                    at - n
+                })
+                .collect();
+            attrs.push((fr.attr_name(*a), dense_of(p.ctx, &offsets, i32t, false)));
+        }
+        _ => attrs.push(("case_operand_segments", dense_of(p.ctx, &sizes, i32t, true))),
+    }
+    for (name, a) in attrs {
+        let s = p.static_sym(name);
+        fr.st.attrs.push((s, a));
+    }
     Ok(())
 }
 
@@ -2457,27 +2578,16 @@ fn sign_extend(v: i128, width: u32) -> i128 {
     (v << shift) >> shift
 }
 
-fn print_switch(p: &mut Printer, op: Op) {
+fn print_switch_cases(p: &mut Printer, v: &View, _: &[CArg]) {
     let ctx = p.ctx;
+    let op = v.op;
     let ops = ctx.operands(op);
     let succ = ctx.successors(op);
-    p.w(" ");
-    p.operand(ops[0]);
-    let ft = ctx.value_type(ops[0]);
-    if p.edition() != Edition::V13 {
-        p.w(" : ");
-        p.ty(ft);
-    }
-    p.w(", ");
-    let r = successor_operand_range(ctx, op, 0);
-    p.successor_with_args(succ[0], &ops[r]);
-    p.w(" [");
-    p.newline_indented(0);
-    let width = ctx.kind(ft).bit_width().unwrap_or(64);
-    let values = ctx
-        .get_attr(op, "case_values")
-        .and_then(|a| dense_ints(ctx, a))
-        .unwrap_or_default();
+    let (Some(&flag), Some(values)) = (ops.first(), ctx.get_attr(op, "case_values")) else {
+        return;
+    };
+    let width = ctx.kind(ctx.value_type(flag)).bit_width().unwrap_or(64);
+    let values = dense_ints(ctx, values).unwrap_or_default();
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
             p.w(",");
@@ -2497,18 +2607,7 @@ fn print_switch(p: &mut Printer, op: Op) {
             p.successor_with_args(s, &ops[r]);
         }
     }
-    if !values.is_empty() {
-        p.newline_indented(0);
-    }
-    p.w("]");
-    p.attr_dict(
-        op,
-        &[
-            "case_operand_segments",
-            "case_values",
-            "operand_segment_sizes",
-        ],
-    );
+    p.newline_indented(0);
 }
 
 fn verify_switch(ctx: &Context, op: Op) -> Result<(), String> {
@@ -2595,13 +2694,22 @@ fn print_switch_generic(p: &mut Printer, op: Op) {
     });
 }
 
-#[allow(clippy::ptr_arg)] // a `CanonicalizeFn`: others push to the list
+/// 13's `case_operand_offsets` (custom or generic form) as the sizes
+/// 14 keeps; 13 sets neither without a case.
 fn canonicalize_switch(p: &mut Parser, attrs: &mut Vec<(Symbol, Attribute)>, _: usize) {
     let ctx = &mut *p.ctx;
     let Some(i) = attrs
         .iter()
         .position(|(k, _)| ctx.str(*k) == "case_operand_offsets")
     else {
+        let has_sizes = attrs
+            .iter()
+            .any(|(k, _)| ctx.str(*k) == "case_operand_segments");
+        if p.seen == Some(Edition::V13) && !has_sizes {
+            let i32t = ctx.int_type(32);
+            let a = dense_of(ctx, &[], i32t, true);
+            attrs.push((ctx.sym("case_operand_segments"), a));
+        }
         return;
     };
     p.note_edition(Edition::V13);

@@ -286,7 +286,7 @@ fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, _: &[CArg]) -> PResult<()>
     fr.st.successors.push(default);
     fr.begin_group(p, DEFAULT_OPERANDS, at);
     let mut default_types = vec![];
-    successor_operands(p, fr, DEFAULT_OPERANDS, &mut default_types)?;
+    fr.parse_successor_operands(p, DEFAULT_OPERANDS, &mut default_types)?;
     let mut values = vec![];
     let mut sizes = vec![];
     let mut case_types = vec![];
@@ -303,7 +303,7 @@ fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, _: &[CArg]) -> PResult<()>
         p.expect(":")?;
         let b = p.parse_successor()?;
         let before = fr.operand_count(CASE_OPERANDS);
-        successor_operands(p, fr, CASE_OPERANDS, &mut case_types)?;
+        fr.parse_successor_operands(p, CASE_OPERANDS, &mut case_types)?;
         values.push(DenseElem::Int(sign_extend(v as i64 as i128, width)));
         fr.st.successors.push(b);
         sizes.push(fr.operand_count(CASE_OPERANDS) - before);
@@ -345,31 +345,6 @@ fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, _: &[CArg]) -> PResult<()>
         fr.st.attrs.push((s, a));
     }
     Ok(())
-}
-
-/// `(%a, %b : T, U)` after a successor, if there: the operands into
-/// group `g`, their types onto `types`.
-fn successor_operands(
-    p: &mut Parser,
-    fr: &mut Frame,
-    g: usize,
-    types: &mut Vec<Type>,
-) -> PResult<()> {
-    if !p.eat("(") {
-        return Ok(());
-    }
-    // `parseOperandList`: none at all is a list too.
-    if p.peek() == b'%' {
-        loop {
-            fr.parse_operand(p, g)?;
-            if !p.eat(",") {
-                break;
-            }
-        }
-    }
-    p.expect(":")?;
-    types.extend(p.parse_type_list_no_parens()?);
-    p.expect(")")
 }
 
 /// `v`'s low `width` bits read as a signed number (how dense attributes

@@ -1162,39 +1162,91 @@ impl Frame<'_> {
         types.extend(p.parse_type_list_no_parens()?);
         p.expect(")")
     }
-    /// An integer that must fit `bits` signed bits, if one is next:
-    /// MLIR's `OpAsmParser::parseOptionalInteger` for an `int32_t` or
-    /// `int64_t` (a `-` commits to an integer; a float literal is none).
+    /// An `int32_t` or `int64_t` (`bits`), if one is next: MLIR's
+    /// `OpAsmParser::parseOptionalInteger` (a `-` commits to an integer;
+    /// a float literal is none), with its range check (see
+    /// [`mlir_int_fits`]).
     pub fn parse_optional_integer(&self, p: &mut Parser, bits: u32) -> PResult<Option<i128>> {
         p.skip_ws();
         let at = p.pos;
-        let neg = p.peek() == b'-';
-        if !neg && !p.peek().is_ascii_digit() {
-            return Ok(None);
+        // `-` is a token of its own: the integer may follow after a space.
+        let neg = p.eat_byte(b'-');
+        if !p.peek().is_ascii_digit() {
+            return match neg {
+                true => p.err_here("expected integer value"),
+                false => Ok(None),
+            };
         }
-        if let Some(v) = p.int_lit() {
-            // What MLIR's check lets through: the signed range, and for
-            // 64 bits the unsigned one too (read back as signed).
-            let half = 1i128 << (bits - 1);
-            let max = if bits == 64 { 2 * half } else { half };
-            if !(-half..max).contains(&v) {
-                return op_err(p, self.decl, at, "integer value too large");
-            }
-            return Ok(Some(if bits == 64 { v as i64 as i128 } else { v }));
-        }
-        // Not an integer token: a float literal (none, unless after a
-        // `-`), or a literal too large for any integer.
-        if neg {
-            p.pos = at + 1;
-        }
+        let hex = p.peek() == b'0' && p.peek_at(1) == b'x';
         let digits = (0..).take_while(|&i| p.peek_at(i).is_ascii_digit()).count();
-        let float = p.peek_at(digits) == b'.';
-        match (digits > 0, float) {
-            (true, false) => p.err_here("integer value too large"),
-            _ if neg => p.err_here("expected integer value"),
-            _ => Ok(None),
+        if p.peek_at(digits) == b'.' {
+            // A float literal.
+            return match neg {
+                true => p.err_here("expected integer value"),
+                false => Ok(None),
+            };
+        }
+        let Some(m) = p.int_lit() else {
+            return p.err_here("integer value too large");
+        };
+        let v = if neg { -m } else { m };
+        // The significant digits, as written (leading zeros do not count).
+        let radix: u128 = if hex { 16 } else { 10 };
+        let digits = std::iter::successors(Some(m.unsigned_abs()), |m| Some(m / radix))
+            .take_while(|&m| m > 0)
+            .count();
+        match mlir_int_fits(v < 0, v.unsigned_abs(), digits, bits) {
+            Some(v) => Ok(Some(v)),
+            None => op_err(p, self.decl, at, "integer value too large"),
         }
     }
+}
+
+/// Whether MLIR's `parseOptionalInteger<intN_t>` takes a literal of
+/// `digits` significant digits and magnitude `mag`, and the `intN_t` it
+/// reads. It reads the literal into an `APInt` of 4 bits a digit (one
+/// more when the top one is set; 64 for zero), negates it there, and
+/// takes it if the `intN_t` it truncates to, widened to `uint64_t`,
+/// comes back the same at that width: the signed range, all of
+/// `uint64_t` for 64 bits, but no negative of 17 digits or more.
+pub fn mlir_int_fits(neg: bool, mag: u128, digits: usize, bits: u32) -> Option<i128> {
+    let mut w = if digits == 0 { 64 } else { 4 * digits as u32 };
+    if w > 128 {
+        // Wider than any `int64_t` spans: only a non-negative that fits
+        // 64 bits zero-extended comes back the same.
+        return match neg && mag != 0 {
+            true => None,
+            false => u64::try_from(mag)
+                .ok()
+                .and_then(|m| mlir_int_fits(false, m.into(), 16, bits)),
+        };
+    }
+    let mask = |w: u32| {
+        if w >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << w) - 1
+        }
+    };
+    if w < 128 && mag >> (w - 1) & 1 == 1 {
+        w += 1;
+    }
+    let r = if neg {
+        mag.wrapping_neg() & mask(w)
+    } else {
+        mag & mask(w)
+    };
+    // `sextOrTrunc(bits)`, as a signed `intN_t`.
+    let low = if w < bits {
+        let shift = 128 - w;
+        ((r << shift) as i128) >> shift
+    } else {
+        let shift = 128 - bits;
+        ((r << shift) as i128) >> shift
+    };
+    // `APInt(w, (uint64_t)result)`.
+    let back = (low as i64 as u64 as u128) & mask(w);
+    (back == r).then_some(low)
 }
 
 /// Reads the op's custom form with format `f`. `read_to`: where the

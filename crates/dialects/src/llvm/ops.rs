@@ -847,6 +847,8 @@ fn dense_ints(ctx: &Context, a: Attribute) -> Option<Vec<i128>> {
     (0..n)
         .map(|i| match elems.get(if *splat { 0 } else { i }) {
             Some(DenseElem::Int(v)) => Some(*v),
+            // An `i1`'s: true is all ones.
+            Some(DenseElem::Bool(b)) => Some(-i128::from(*b)),
             _ => None,
         })
         .collect()
@@ -870,15 +872,20 @@ fn dense_of(ctx: &mut Context, values: &[i128], elem: Type, tensor: bool) -> Att
     };
     // All equal (one element, or none) is a splat, as the parser keeps it.
     let splat = values.iter().all(|&v| v == values[0]);
-    let elems = if splat {
-        values
-            .first()
-            .map(|&v| DenseElem::Int(v))
-            .into_iter()
-            .collect()
+    let n = if splat {
+        values.len().min(1)
     } else {
-        values.iter().map(|&v| DenseElem::Int(v)).collect()
+        values.len()
     };
+    // An `i1`'s elements are booleans.
+    let bools = ctx.kind(elem) == &TypeKind::Integer(1, Signedness::Signless);
+    let elems = values[..n]
+        .iter()
+        .map(|&v| match bools {
+            true => DenseElem::Bool(v != 0),
+            false => DenseElem::Int(v),
+        })
+        .collect();
     ctx.attr(AttrKind::Dense(elems, t, splat))
 }
 

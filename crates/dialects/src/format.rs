@@ -855,9 +855,11 @@ pub trait Declared {
 /// the generation the input has shown so far is tried first; where it
 /// fails and another generation the input may still be has another
 /// syntax, that one is tried from the same place, and what it reads
-/// betrays the generation. Where none reads it, the error of the one
-/// that read furthest is reported (the syntax it was written in, whose
-/// generation it then betrays), the first one's on a tie.
+/// betrays the generation; not one that ends before where another failed
+/// (it read a beginning of the op written in that one). Where none reads
+/// it, the error of the one that read furthest is reported (the syntax
+/// it was written in, whose generation it then betrays), the first one's
+/// on a tie.
 pub fn parse<T: Declared>(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
     let d = T::decl();
     let first = evidence(p);
@@ -885,6 +887,10 @@ pub fn parse<T: Declared>(p: &mut Parser, st: &mut OperationState, n: usize) -> 
         mark.restore(p, st);
         let mut read_to = 0;
         match parse_in::<T>(ed, p, st, n, &mut read_to) {
+            // What another syntax failed on lies beyond: this one read a
+            // beginning of it (14's `llvm.getelementptr` of 15's with a
+            // broken element type).
+            Ok(()) if p.pos < furthest => {}
             Ok(()) => {
                 note_syntax(p, d, syn);
                 return canonicalize(d, p, st);
@@ -1177,7 +1183,12 @@ impl Frame<'_> {
                 false => Ok(None),
             };
         }
-        let hex = p.peek() == b'0' && p.peek_at(1) == b'x';
+        let hex = p.peek() == b'0' && p.peek_at(1) == b'x' && p.peek_at(2).is_ascii_hexdigit();
+        if p.peek() == b'0' && p.peek_at(1) == b'x' && !hex {
+            // `0x` with no digit is the integer `0` and then `x`.
+            p.pos += 1;
+            return Ok(Some(0));
+        }
         let digits = (0..).take_while(|&i| p.peek_at(i).is_ascii_digit()).count();
         if p.peek_at(digits) == b'.' {
             // A float literal.
@@ -2681,6 +2692,32 @@ mod tests {
             infer: Spelled,
         }
     }
+    /// `t.gen`'s 13 has no `m`: filled in after any generation's syntax.
+    fn fill_m(p: &mut Parser, attrs: &mut Vec<(mlir_async_ir::Symbol, Attribute)>, _: usize) {
+        let m = p.static_sym("m");
+        if attrs.iter().any(|(k, _)| *k == m) {
+            return;
+        }
+        let t = p.ctx.int_type(64);
+        let a = p.ctx.int_attr(0, t);
+        attrs.push((m, a));
+    }
+    crate::op! {
+        /// A generation (13) without an attribute the stored form has,
+        /// and a type attribute in an optional group (15).
+        pub struct TGenOp = "t.gen" {
+            operands: [],
+            results: [],
+            attrs: [n: Typed(i64t), m: Typed(i64t), elem: Optional(&TypeAttr)],
+            syntax: {
+                V13: Format("$n attr-dict"),
+                V14: Format("$n `,` $m attr-dict"),
+                V15: Format("$n `,` $m attr-dict (`:` $elem^)?"),
+            },
+            canonicalize: fill_m,
+            infer: Spelled,
+        }
+    }
     crate::op! {
         /// A region after a keyword dictionary (as `builtin.module`).
         pub struct TScopeOp = "t.scope" {
@@ -2705,6 +2742,7 @@ mod tests {
         ("t.select", parse::<TSelectOp>, print::<TSelectOp>),
         ("t.edition", parse::<TEditionOp>, print::<TEditionOp>),
         ("t.scope", parse::<TScopeOp>, print::<TScopeOp>),
+        ("t.gen", parse::<TGenOp>, print::<TGenOp>),
     ];
     impl DialectHooks for Hooks {
         fn is_known_dialect(&self, name: &str) -> bool {
@@ -2843,9 +2881,107 @@ mod tests {
 
     #[test]
     fn no_syntax_fits_the_expected_generation_error_is_reported() {
-        // Nothing spelled: 15's error, where 15's parser stopped.
+        // Nothing spelled: 15's error, where 15's parser stopped (each
+        // syntax fails at the first token).
         let e = in_edition("t.edition (3)", Edition::V15).unwrap_err();
         assert!(e.starts_with("1:") && e.ends_with(": expected '['"), "{e}");
+        // 13's syntax reads past its keyword: its error, at the value.
+        let e = in_edition("t.edition size size", Edition::V15).unwrap_err();
+        assert!(e.starts_with("1:16: "), "{e}");
+        // 13's syntax of `llvm.switch` reads the whole op and fails on
+        // the flag's type: its error, not 15's (`expected ':'` before).
+        let text =
+            "llvm.func @f(%x: i64) {\n  llvm.switch %x, ^bb1 [1: ^bb1]\n^bb1:\n  llvm.return\n}";
+        let e = in_edition(text, Edition::V15).unwrap_err();
+        assert!(
+            e.starts_with("2:15: ") && e.contains("'i32' vs 'i64'"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_generation_without_an_attribute_has_it_filled_in() {
+        // 13's syntax read (nothing spelled before), `m` filled in by the
+        // op's `canonicalize`, printed by each generation's format: 13
+        // leaves it out as every declared attribute.
+        let (ed, out) = in_edition("t.gen 1", Edition::V15).unwrap();
+        assert_eq!((ed, out.as_str()), (Edition::V13, "t.gen 1, 0"));
+        assert_eq!(in_edition("t.gen 1", Edition::V13).unwrap().1, "t.gen 1");
+        assert_eq!(
+            in_edition("t.gen 1, 2 {a}", Edition::V13).unwrap().1,
+            "t.gen 1 {a}"
+        );
+    }
+
+    #[test]
+    fn type_attribute_in_an_optional_group() {
+        let (ed, out) = in_edition("t.gen 1, 2 : !llvm.ptr<i8>", Edition::V15).unwrap();
+        assert_eq!(
+            (ed, out.as_str()),
+            (Edition::V15, "t.gen 1, 2 : !llvm.ptr<i8>")
+        );
+        assert_eq!(
+            in_edition("t.gen 1, 2", Edition::V15).unwrap().1,
+            "t.gen 1, 2"
+        );
+        // Read as an attribute of type `none`, which a type is.
+        let e = in_edition("t.gen 1, 2 : 3", Edition::V15).unwrap_err();
+        assert!(
+            e.contains("integer literal not valid for specified type"),
+            "{e}"
+        );
+        let e = in_edition("t.gen 1, 2 : \"s\"", Edition::V15).unwrap_err();
+        assert!(
+            e.ends_with("custom op 't.gen' invalid kind of attribute specified"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn integers_in_the_range_mlir_reads() {
+        // (negative, magnitude, significant digits, bits) -> value read.
+        let cases: &[(bool, u128, usize, u32, Option<i128>)] = &[
+            (false, 2147483647, 10, 32, Some(2147483647)),
+            (false, 2147483648, 10, 32, None),
+            (true, 2147483648, 10, 32, Some(-2147483648)),
+            (true, 2147483649, 10, 32, None),
+            (false, 4294967295, 10, 32, None),
+            (false, 0x7fff_ffff, 8, 32, Some(0x7fff_ffff)),
+            (false, 0x8000_0000, 8, 32, None),
+            (true, 0x8000_0000, 8, 32, Some(-0x8000_0000)),
+            (false, 0, 0, 32, Some(0)),
+            (true, 1, 1, 32, Some(-1)),
+            // 64 bits: all of `uint64_t`, read back as signed...
+            (false, u64::MAX.into(), 20, 64, Some(-1)),
+            (false, 1 << 63, 19, 64, Some(i64::MIN.into())),
+            (false, 1 << 64, 20, 64, None),
+            (false, u64::MAX.into(), 16, 64, Some(-1)),
+            // ...but no negative of 17 digits or more, nor hexadecimal
+            // `-0x8000000000000000`.
+            (
+                true,
+                9_223_372_036_854_775,
+                16,
+                64,
+                Some(-9_223_372_036_854_775),
+            ),
+            (true, 10_000_000_000_000_000, 17, 64, None),
+            (true, 1 << 63, 16, 64, None),
+            (
+                true,
+                0x7fff_ffff_ffff_ffff,
+                16,
+                64,
+                Some(-0x7fff_ffff_ffff_ffff),
+            ),
+        ];
+        for &(neg, mag, digits, bits, want) in cases {
+            assert_eq!(
+                mlir_int_fits(neg, mag, digits, bits),
+                want,
+                "{neg} {mag} {digits} {bits}"
+            );
+        }
     }
 
     #[test]

@@ -2702,7 +2702,8 @@ fn print_switch_generic(p: &mut Printer, op: Op) {
 }
 
 /// 13's `case_operand_offsets` (custom or generic form) as the sizes
-/// 14 keeps; 13 sets neither without a case.
+/// 14 keeps. 13 sets neither without a case, where 14 requires the sizes:
+/// their absence says 13, unless the input said otherwise.
 fn canonicalize_switch(p: &mut Parser, attrs: &mut Vec<(Symbol, Attribute)>, _: usize) {
     let ctx = &mut *p.ctx;
     let Some(i) = attrs
@@ -2712,7 +2713,9 @@ fn canonicalize_switch(p: &mut Parser, attrs: &mut Vec<(Symbol, Attribute)>, _: 
         let has_sizes = attrs
             .iter()
             .any(|(k, _)| ctx.str(*k) == "case_operand_segments");
-        if p.seen == Some(Edition::V13) && !has_sizes {
+        if matches!(p.seen, None | Some(Edition::V13)) && !has_sizes {
+            p.note_edition(Edition::V13);
+            let ctx = &mut *p.ctx;
             let i32t = ctx.int_type(32);
             let a = dense_of(ctx, &[], i32t, true);
             attrs.push((ctx.sym("case_operand_segments"), a));

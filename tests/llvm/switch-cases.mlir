@@ -1,12 +1,15 @@
 // RUN: mlir-opt %s | FileCheck %s
 // RUN: mlir-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: mlir-opt %s --mlir-print-op-generic | mlir-opt | FileCheck %s
+// RUN: mlir-opt %s --mlir-edition=13 | FileCheck %s --check-prefix=V13
 
 // `llvm.switch`'s case values as 14's and 15's `custom<SwitchOpCases>`
 // reads them, as mlir-opt-15 prints this file (14 prints the same): an
 // `int64_t` literal (any `uint64_t` too) kept at the flag's width, an
 // `i1`'s as booleans, an `i128`'s 64 bits zero-extended; printed as
-// unsigned bits of at most 64.
+// unsigned bits of at most 64. Printed in 13's syntax, a switch on an
+// `i32` loses its flag's type; one on another type keeps 14's syntax,
+// which can say it.
 
 // CHECK-LABEL: llvm.func @widths(
 llvm.func @widths(%a: i1, %b: i8, %c: i64, %d: i128) {
@@ -34,6 +37,7 @@ llvm.func @widths(%a: i1, %b: i8, %c: i64, %d: i128) {
     -0x80: ^bb1
   ]
 ^bb2:
+  // V13: llvm.switch %arg2 : i64, ^bb3 [
   // CHECK: llvm.switch %arg2 : i64, ^bb3 [
   // CHECK-NEXT:   18446744073709551615: ^bb3,
   // CHECK-NEXT:   18437520701672696841: ^bb3,
@@ -67,6 +71,8 @@ llvm.func @operands(%x: i32, %f: f32, %g: i64) {
   llvm.switch %x : i32, ^bb1(%f : f32) [
   ]
 ^bb1(%0: f32):
+  // V13: llvm.switch %arg0, ^bb2 [
+  // V13-NEXT:   0: ^bb1(%0 : f32),
   // CHECK: llvm.switch %arg0 : i32, ^bb2 [
   // CHECK-NEXT:   0: ^bb1(%0 : f32),
   // CHECK-NEXT:   1: ^bb3(%arg2, %arg0 : i64, i32),

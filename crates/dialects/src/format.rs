@@ -185,6 +185,12 @@ pub struct Decl {
     /// the stored form has (13's `llvm.getelementptr` has no
     /// `structIndices`) or keeps it in another shape.
     pub canonicalize: Option<crate::CanonicalizeFn>,
+    /// Whether a generation's syntax can spell what the op holds (one
+    /// read in a later generation's syntax and printed in an earlier
+    /// one's: 13's `llvm.getelementptr` has no constant index). Where
+    /// it cannot, the next generation's syntax that can is printed:
+    /// nothing the op holds is lost.
+    pub expressible: Option<fn(&Context, Op, Edition) -> bool>,
 }
 
 /// An op's custom form in one generation, as that generation's ODS has
@@ -1007,9 +1013,19 @@ fn note_syntax(p: &mut Parser, d: &Decl, syn: Syntax) {
     }
 }
 
-/// The printer of a declared op: the syntax of the generation printed.
+/// The printer of a declared op: the syntax of the generation printed,
+/// or of the next that can spell the op (see [`Decl::expressible`]).
 pub fn print<T: Declared>(p: &mut Printer, op: Op) {
-    let ed = p.edition();
+    let mut ed = p.edition();
+    if let Some(can) = T::decl().expressible {
+        while !can(p.ctx, op, ed) {
+            ed = match ed {
+                Edition::V13 => Edition::V14,
+                Edition::V14 => Edition::V15,
+                Edition::V15 => break,
+            };
+        }
+    }
     match (T::decl().syntax_in(ed), T::format(ed)) {
         (Syntax::Hand(_, print), _) => print(p, op),
         (Syntax::Format(_), Some(f)) => print_with(T::decl(), f, p, op),
@@ -2311,6 +2327,7 @@ macro_rules! op {
             $(format: $format:literal,)?
             $(syntax: { V13: $s13:expr, V14: $s14:expr, V15: $s15:expr $(,)? },)?
             $(canonicalize: $canon:expr,)?
+            $(expressible: $expressible:expr,)?
             infer: $infer:expr $(,)?
         }
     ) => {
@@ -2409,7 +2426,8 @@ macro_rules! op {
                     }),*)?],
                     syntax: $crate::op!(@syntax $($format)? $(; $s13, $s14, $s15)?),
                     customs: &[$($($custom),*)?],
-                    canonicalize: $crate::op!(@canonicalize $($canon)?),
+                    canonicalize: $crate::op!(@some $($canon)?),
+                    expressible: $crate::op!(@some $($expressible)?),
                     infer: {
                         #[allow(unused_imports)]
                         use $crate::format::Infer::*;
@@ -2437,8 +2455,8 @@ macro_rules! op {
         use $crate::format::Syntax::*;
         [$s13, $s14, $s15]
     }};
-    (@canonicalize) => { None };
-    (@canonicalize $f:expr) => { Some($f) };
+    (@some) => { None };
+    (@some $f:expr) => { Some($f) };
     (@ty) => { $crate::format::Ty::Any };
     (@ty $t:expr) => {{
         #[allow(unused_imports)]
@@ -2715,8 +2733,16 @@ mod tests {
                 V15: Format("$n `,` $m attr-dict (`:` $elem^)?"),
             },
             canonicalize: fill_m,
+            expressible: m_is_zero_before_14,
             infer: Spelled,
         }
+    }
+    /// 13 spells no `m`: only the one it fills in.
+    fn m_is_zero_before_14(ctx: &Context, op: Op, ed: Edition) -> bool {
+        let zero = ctx
+            .get_attr(op, "m")
+            .is_none_or(|a| matches!(ctx.attr_kind(a), AttrKind::Integer(0, _)));
+        ed != Edition::V13 || zero
     }
     crate::op! {
         /// A region after a keyword dictionary (as `builtin.module`).
@@ -2908,8 +2934,13 @@ mod tests {
         assert_eq!((ed, out.as_str()), (Edition::V13, "t.gen 1, 0"));
         assert_eq!(in_edition("t.gen 1", Edition::V13).unwrap().1, "t.gen 1");
         assert_eq!(
-            in_edition("t.gen 1, 2 {a}", Edition::V13).unwrap().1,
+            in_edition("t.gen 1, 0 {a}", Edition::V13).unwrap().1,
             "t.gen 1 {a}"
+        );
+        // What 13's syntax cannot spell is printed in 14's.
+        assert_eq!(
+            in_edition("t.gen 1, 2 {a}", Edition::V13).unwrap().1,
+            "t.gen 1, 2 {a}"
         );
     }
 
@@ -3140,6 +3171,7 @@ mod tests {
             infer,
             customs: &[],
             canonicalize: None,
+            expressible: None,
         }
     }
 

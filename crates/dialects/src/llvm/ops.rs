@@ -222,6 +222,7 @@ crate::op! {
             V15: Format("$base `[` custom<GEPIndices>($indices, $structIndices) `]` attr-dict `:` functional-type(operands, results) (`,` $elem_type^)?"),
         },
         canonicalize: canonicalize_gep,
+        expressible: gep_expressible,
         infer: Spelled,
     }
 }
@@ -251,6 +252,7 @@ crate::op! {
             V15: Format("$value `:` type($value) `,` $defaultDestination (`(` $defaultOperands^ `:` type($defaultOperands) `)`)? `[` `\\n` custom<SwitchOpCases>(ref(type($value)), $case_values, $caseDestinations, $caseOperands, type($caseOperands)) `]` attr-dict"),
         },
         canonicalize: canonicalize_switch,
+        expressible: switch_expressible,
         infer: Spelled,
     }
 }
@@ -1770,6 +1772,18 @@ fn verify_gep(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
     Ok(())
 }
 
+/// 13 has operand indices alone, 13 and 14 no `elem_type`.
+fn gep_expressible(ctx: &Context, op: Op, ed: Edition) -> bool {
+    let operands_only =
+        || gep_indices(ctx, op).is_none_or(|i| i.iter().all(|&v| v == GEP_DYNAMIC_INDEX));
+    let no_elem_type = || ctx.get_attr(op, "elem_type").is_none();
+    match ed {
+        Edition::V13 => operands_only() && no_elem_type(),
+        Edition::V14 => no_elem_type(),
+        Edition::V15 => true,
+    }
+}
+
 fn print_gep_generic(p: &mut Printer, op: Op) {
     if p.edition() == Edition::V13 {
         generic_dict(p, op, |_, name, a| match name {
@@ -2615,6 +2629,14 @@ fn print_switch_cases(p: &mut Printer, v: &View, _: &[CArg]) {
         }
     }
     p.newline_indented(0);
+}
+
+/// 13's flag is an `i32`, its type unwritten.
+fn switch_expressible(ctx: &Context, op: Op, ed: Edition) -> bool {
+    ed != Edition::V13
+        || ctx.operands(op).first().is_none_or(|&v| {
+            ctx.kind(ctx.value_type(v)) == &TypeKind::Integer(32, Signedness::Signless)
+        })
 }
 
 fn verify_switch(ctx: &Context, op: Op) -> Result<(), String> {

@@ -238,7 +238,7 @@ fn dominance_along_single_predecessor_chains() {
     let loc = c.unknown_loc();
     let mut st = OperationState::new(def, loc);
     st.result_types = vec![i32t];
-    let mut value_in = |c: &mut Context, blk: Block| {
+    let value_in = |c: &mut Context, blk: Block| {
         let d = c.build(InsertPoint::AtEnd(blk), st.clone());
         c.result(d, 0)
     };

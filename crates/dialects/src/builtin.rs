@@ -344,7 +344,7 @@ fn print_func(p: &mut Printer, op: Op) {
     let mut name = String::new();
     mlir_async_syntax::printer::print_symbol(&sym, &mut name);
     p.w(&name);
-    let (ins, outs) = func_type(ctx, op);
+    let (ins, outs) = func_type_ref(ctx, op);
     let arg_attrs = func_arg_attrs(ctx, op, "arg_attrs", ins.len());
     let res_attrs = func_arg_attrs(ctx, op, "res_attrs", outs.len());
     let body = ctx.regions_of(op)[0];
@@ -406,7 +406,7 @@ fn print_func(p: &mut Printer, op: Op) {
 }
 
 fn verify_func(ctx: &Context, op: Op) -> Result<(), String> {
-    let (ins, _) = func_type(ctx, op);
+    let (ins, _) = func_type_ref(ctx, op);
     let body = ctx.regions_of(op)[0];
     if let Some(b) = ctx.entry_block(body) {
         let args = ctx.block_args(b);
@@ -416,7 +416,7 @@ fn verify_func(ctx: &Context, op: Op) -> Result<(), String> {
                 ins.len()
             ));
         }
-        for (i, (&a, &t)) in args.iter().zip(&ins).enumerate() {
+        for (i, (&a, &t)) in args.iter().zip(ins).enumerate() {
             if ctx.value_type(a) != t {
                 return Err(format!(
                     "type of entry block argument #{i}({}) must match the type of the corresponding argument in function signature({})",
@@ -438,7 +438,7 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
     if ctx.name(f) != "func.func" {
         return Err("expects parent op 'func.func'".to_string());
     }
-    let (_, outs) = func_type(ctx, f);
+    let (_, outs) = func_type_ref(ctx, f);
     let ops = ctx.operands(op);
     if ops.len() != outs.len() {
         return Err(format!(
@@ -448,7 +448,7 @@ fn verify_return(ctx: &Context, op: Op) -> Result<(), String> {
             outs.len()
         ));
     }
-    for (i, (&v, &t)) in ops.iter().zip(&outs).enumerate() {
+    for (i, (&v, &t)) in ops.iter().zip(outs).enumerate() {
         if ctx.value_type(v) != t {
             return Err(format!(
                 "{}type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{}",

@@ -88,7 +88,7 @@ pub fn successor_operand_range(ctx: &Context, op: Op, i: usize) -> std::ops::Ran
     match ctx.name(op) {
         "cf.br" => 0..n,
         "cf.cond_br" => {
-            let s = get_segments(ctx, op, 3).unwrap_or_else(|| vec![1, n - 1, 0]);
+            let s = get_segment_array::<3>(ctx, op).unwrap_or_else(|| [1, n.saturating_sub(1), 0]);
             if i == 0 {
                 1..1 + s[1]
             } else {
@@ -96,7 +96,7 @@ pub fn successor_operand_range(ctx: &Context, op: Op, i: usize) -> std::ops::Ran
             }
         }
         "cf.switch" => {
-            let Some(s) = get_segments(ctx, op, 3) else {
+            let Some(s) = get_segment_array::<3>(ctx, op) else {
                 return 0..0;
             };
             if i == 0 {

@@ -168,6 +168,30 @@ pub fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attribute {
 }
 
 /// Reads the segment sizes of an op with `operand_segment_sizes`.
+/// [`get_segments`] for a fixed number of groups, without allocating
+/// (asked at every branch by the verifier and the drivers).
+pub fn get_segment_array<const N: usize>(ctx: &Context, op: Op) -> Option<[usize; N]> {
+    let a = ctx.get_attr(op, "operand_segment_sizes")?;
+    let AttrKind::Dense(elems, _, splat) = ctx.attr_kind(a) else {
+        return None;
+    };
+    let size = |e: Option<&DenseElem>| match e {
+        Some(DenseElem::Int(i)) => *i as usize,
+        _ => 0,
+    };
+    if *splat {
+        return Some([size(elems.first()); N]);
+    }
+    if elems.len() != N {
+        return None;
+    }
+    let mut out = [0; N];
+    for (o, e) in out.iter_mut().zip(elems) {
+        *o = size(Some(e));
+    }
+    Some(out)
+}
+
 pub fn get_segments(ctx: &Context, op: Op, n: usize) -> Option<Vec<usize>> {
     let a = ctx.get_attr(op, "operand_segment_sizes")?;
     match ctx.attr_kind(a) {

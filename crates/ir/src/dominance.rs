@@ -214,6 +214,21 @@ impl DominanceInfo {
         if ctx.entry_block(def_region) == Some(def_block) {
             return true;
         }
+        // A block reached from one predecessor only is dominated by it:
+        // climbing such a chain to the definition's block answers without
+        // the region's dominator tree. (Lowered coroutines are mostly such
+        // chains, one block per suspension point.)
+        let mut b = use_block;
+        for _ in 0..SINGLE_PREDECESSOR_CLIMB {
+            let &[pred] = ctx.pred_ops(b) else {
+                break;
+            };
+            match ctx.parent_block(pred) {
+                Some(p) if p == def_block => return true,
+                Some(p) if p != b => b = p,
+                _ => break,
+            }
+        }
         self.block_dominates(ctx, def_block, use_block)
     }
 }
@@ -221,6 +236,10 @@ impl DominanceInfo {
 fn successors(ctx: &Context, b: Block) -> &[Block] {
     ctx.last_op(b).map(|t| ctx.successors(t)).unwrap_or(&[])
 }
+
+/// How far [`DominanceInfo::value_dominates_use`] climbs single
+/// predecessors before it asks the dominator tree.
+const SINGLE_PREDECESSOR_CLIMB: usize = 8;
 
 /// Fills `s.rpo` with the blocks `entry` reaches, in reverse post-order,
 /// and `s.idom` with each one's immediate dominator as an index into

@@ -1216,13 +1216,12 @@ impl Frame<'_> {
         let Some(m) = p.int_lit() else {
             return p.err_here("integer value too large");
         };
-        let v = if neg { -m } else { m };
         // The significant digits, as written (leading zeros do not count).
         let radix: u128 = if hex { 16 } else { 10 };
         let digits = std::iter::successors(Some(m.unsigned_abs()), |m| Some(m / radix))
             .take_while(|&m| m > 0)
             .count();
-        match mlir_int_fits(v < 0, v.unsigned_abs(), digits, bits) {
+        match mlir_int_fits(neg, m.unsigned_abs(), digits, bits) {
             Some(v) => Ok(Some(v)),
             None => op_err(p, self.decl, at, "integer value too large"),
         }
@@ -1264,13 +1263,8 @@ pub fn mlir_int_fits(neg: bool, mag: u128, digits: usize, bits: u32) -> Option<i
         mag & mask(w)
     };
     // `sextOrTrunc(bits)`, as a signed `intN_t`.
-    let low = if w < bits {
-        let shift = 128 - w;
-        ((r << shift) as i128) >> shift
-    } else {
-        let shift = 128 - bits;
-        ((r << shift) as i128) >> shift
-    };
+    let shift = 128 - w.min(bits);
+    let low = ((r << shift) as i128) >> shift;
     // `APInt(w, (uint64_t)result)`.
     let back = (low as i64 as u64 as u128) & mask(w);
     (back == r).then_some(low)

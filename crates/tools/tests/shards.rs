@@ -1,5 +1,6 @@
 //! `-async-to-async-runtime`, alone or followed by the reference-counting
-//! passes, and `-async-parallel-for`, run in parts (`--mlir-shards=N`) must
+//! passes, `-async-parallel-for`, and no pass at all (a module read,
+//! verified and printed back), run in parts (`--mlir-shards=N`) must
 //! print
 //! what the whole-module run prints, byte for byte, and fail as it fails
 //! (same diagnostics, same exit code): on every `.mlir` file of our tests
@@ -36,7 +37,8 @@ fn check(file: &Path, failures: &mut Vec<String>) -> usize {
     const PF_LOOP: &str = "-async-parallel-for=async-dispatch=false";
     const PF_RUNTIME: &str = "-async-parallel-for=num-workers=-1";
     for passes in [
-        &[PF][..],
+        &[][..],
+        &[PF],
         &[PF_LOOP],
         &[PF_RUNTIME],
         &[A2AR],

@@ -42,10 +42,12 @@ pub(super) struct ShardedRun {
     pub written: Result<(), String>,
 }
 
-/// The pipelines a sharded run takes: `-async-to-async-runtime` or
-/// `-async-parallel-for`, then passes that change each function by what
-/// it holds alone (`Pass::local_to_functions`: the reference-counting
-/// passes).
+/// The pipelines a sharded run takes: `-async-to-async-runtime`,
+/// `-async-parallel-for` or no module pass, then passes that change each
+/// function by what it holds alone (`Pass::local_to_functions`: the
+/// reference-counting passes). With no pass at all, the parts are parsed,
+/// verified and printed on all cores (a large module read and printed
+/// back, as `mlir-opt` does to check it).
 struct ShardPipeline<'o> {
     first: First<'o>,
     /// The passes after it: name and options.
@@ -59,13 +61,17 @@ enum First<'o> {
     Runtime { eliminate: bool },
     /// `-async-parallel-for` with its options.
     ParallelFor { options: &'o str },
+    /// No module pass: the pipeline is only passes local to functions, or
+    /// nothing.
+    LocalOnly,
 }
 
 impl First<'_> {
-    fn name(self) -> &'static str {
+    fn name(self) -> Option<&'static str> {
         match self {
-            First::Runtime { .. } => "async-to-async-runtime",
-            First::ParallelFor { .. } => "async-parallel-for",
+            First::Runtime { .. } => Some("async-to-async-runtime"),
+            First::ParallelFor { .. } => Some("async-parallel-for"),
+            First::LocalOnly => None,
         }
     }
 }
@@ -74,11 +80,24 @@ impl First<'_> {
 enum Link {
     Runtime(ShardLink),
     ParallelFor(pf::ShardLink),
+    /// No module pass, nothing to exchange.
+    LocalOnly,
 }
 
 fn shard_pipeline(o: &Options) -> Option<ShardPipeline<'_>> {
-    let ((name, opts, false), rest) = o.pipeline.split_first()? else {
-        return None;
+    let module_pass = match o.pipeline.split_first() {
+        Some(((name, opts, false), rest))
+            if name == "async-to-async-runtime" || name == "async-parallel-for" =>
+        {
+            Some((name, opts, rest))
+        }
+        _ => None,
+    };
+    let Some((name, opts, rest)) = module_pass else {
+        return Some(ShardPipeline {
+            first: First::LocalOnly,
+            rest: local_passes(&o.pipeline)?,
+        });
     };
     let first = match name.as_str() {
         "async-to-async-runtime" => {
@@ -92,11 +111,18 @@ fn shard_pipeline(o: &Options) -> Option<ShardPipeline<'_>> {
             First::Runtime { eliminate }
         }
         // Its options are checked against the input's generation.
-        "async-parallel-for" => First::ParallelFor { options: opts },
-        _ => return None,
+        _ => First::ParallelFor { options: opts },
     };
-    let mut later = vec![];
-    for (name, opts, is_pipeline) in rest {
+    Some(ShardPipeline {
+        first,
+        rest: local_passes(rest)?,
+    })
+}
+
+/// `passes` if each changes each function by what it holds alone.
+fn local_passes(passes: &[(String, String, bool)]) -> Option<Vec<(&str, &str)>> {
+    let mut local = vec![];
+    for (name, opts, is_pipeline) in passes {
         if *is_pipeline {
             return None;
         }
@@ -104,9 +130,9 @@ fn shard_pipeline(o: &Options) -> Option<ShardPipeline<'_>> {
         if !anchor.is_empty() || !pass.local_to_functions() {
             return None;
         }
-        later.push((name.as_str(), opts.as_str()));
+        local.push((name.as_str(), opts.as_str()));
     }
-    Some(ShardPipeline { first, rest: later })
+    Some(local)
 }
 
 /// Where to cut `text` into `parts` parts: at the first line after each
@@ -287,13 +313,16 @@ fn run_part(
             pf::run_shard(&pass, &mut pc, s.module, &foreign, link)
                 .map_err(|_| "the pass needs the whole module")?
         }
+        (First::LocalOnly, Link::LocalOnly) => {}
         _ => return Err("the pass needs the whole module"),
     }
-    phases[2] = t0.elapsed().as_secs_f64();
-    let t0 = Instant::now();
-    verify(&s.ctx, &s.reg, s.module, edition)
-        .map_err(|_| "a part did not verify after the pass")?;
-    phases[3] = t0.elapsed().as_secs_f64();
+    if pipeline.first.name().is_some() {
+        phases[2] = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        verify(&s.ctx, &s.reg, s.module, edition)
+            .map_err(|_| "a part did not verify after the pass")?;
+        phases[3] = t0.elapsed().as_secs_f64();
+    }
     for &(name, opts) in &pipeline.rest {
         let t0 = Instant::now();
         let (pass, _) =
@@ -372,6 +401,10 @@ pub(super) fn try_sharded(
                 links.into_iter().map(Link::ParallelFor).collect(),
             )
         }
+        First::LocalOnly => (
+            Box::new(|| {}),
+            parts.iter().map(|_| Link::LocalOnly).collect(),
+        ),
     };
     let mut edition = o.edition.unwrap_or(Edition::V15);
     let results: Vec<Result<(ShardState, Phases), &str>> = std::thread::scope(|sc| {
@@ -447,14 +480,20 @@ pub(super) fn try_sharded(
         }
         shards.push(s);
     }
-    let mut names = vec!["Parser", "Verifier", pipeline.first.name(), "Verifier"];
+    // Phases 2 and 3 are the module pass and the verification after it,
+    // when there is one.
+    let mut names = vec![Some("Parser"), Some("Verifier")];
+    match pipeline.first.name() {
+        Some(pass) => names.extend([Some(pass), Some("Verifier")]),
+        None => names.extend([None, None]),
+    }
     for &(name, _) in &pipeline.rest {
-        names.extend([name, "Verifier"]);
+        names.extend([Some(name), Some("Verifier")]);
     }
     let mut timing: Vec<(String, f64)> = names
         .iter()
         .zip(phases)
-        .map(|(n, t)| (n.to_string(), t))
+        .filter_map(|(n, t)| Some((n.as_ref()?.to_string(), t)))
         .collect();
 
     let t0 = Instant::now();

@@ -1309,18 +1309,7 @@ impl Context {
             });
             self.value_pool.items.push(v);
         }
-        for (i, &v) in operands.iter().enumerate() {
-            let uses = &mut self.values[v].uses;
-            // Grow four-fold: a value used past its inline two is
-            // usually used many times (function arguments, tokens).
-            if uses.len() == uses.capacity() {
-                uses.reserve(3 * uses.len());
-            }
-            uses.push(Use {
-                op,
-                index: i as u32,
-            });
-        }
+        self.add_operand_uses(op, operands);
         for &r in regions {
             self.regions[r].parent = Some(op);
         }
@@ -1337,7 +1326,7 @@ impl Context {
         }
         let regions = self.region_pool.alloc(regions);
         let successors = self.succ_pool.alloc(successors);
-        let pushed = self.ops.push(OperationData {
+        self.push_op(OperationData {
             name,
             operands,
             results,
@@ -1350,8 +1339,27 @@ impl Context {
             next: None,
             erased: false,
             stamp: 0,
-        });
-        debug_assert_eq!(pushed, op);
+        })
+    }
+    /// Records `op` as the user of each of `operands`, in order.
+    fn add_operand_uses(&mut self, op: Op, operands: &[Value]) {
+        for (i, &v) in operands.iter().enumerate() {
+            let uses = &mut self.values[v].uses;
+            // Grow four-fold: a value used past its inline two is
+            // usually used many times (function arguments, tokens).
+            if uses.len() == uses.capacity() {
+                uses.reserve(3 * uses.len());
+            }
+            uses.push(Use {
+                op,
+                index: i as u32,
+            });
+        }
+    }
+    /// Adds a new op's record (its lists already in the pools), as
+    /// changed now.
+    fn push_op(&mut self, data: OperationData) -> Op {
+        let op = self.ops.push(data);
         self.stamp(op);
         op
     }
@@ -1380,16 +1388,7 @@ impl Context {
             });
             self.value_pool.items.push(v);
         }
-        for (i, &v) in operands.iter().enumerate() {
-            let uses = &mut self.values[v].uses;
-            if uses.len() == uses.capacity() {
-                uses.reserve(3 * uses.len());
-            }
-            uses.push(Use {
-                op: new,
-                index: i as u32,
-            });
-        }
+        self.add_operand_uses(new, operands);
         let successors = self.succ_pool.alloc_within(old_succs);
         for i in 0..successors.len {
             let s = self.succ_pool.items[(successors.start + i) as usize];
@@ -1399,7 +1398,7 @@ impl Context {
         // Already in the order a dictionary keeps.
         let attrs = self.attr_pool.alloc_within(old_attrs);
         let regions = self.region_pool.alloc(&[]);
-        let pushed = self.ops.push(OperationData {
+        let pushed = self.push_op(OperationData {
             name,
             operands,
             results,
@@ -1414,8 +1413,7 @@ impl Context {
             stamp: 0,
         });
         debug_assert_eq!(pushed, new);
-        self.stamp(new);
-        new
+        pushed
     }
     /// Creates an op and inserts it at `ip`.
     pub fn build(&mut self, ip: InsertPoint, state: OperationState) -> Op {

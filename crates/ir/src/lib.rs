@@ -225,6 +225,34 @@ pub struct OperationData {
     stamp: u32,
 }
 
+impl OperationData {
+    /// The record of an op in no block yet, whose lists are in the pools.
+    fn detached(
+        name: Symbol,
+        loc: Location,
+        operands: Span,
+        results: Span,
+        attrs: Span,
+        regions: Span,
+        successors: Span,
+    ) -> Self {
+        OperationData {
+            name,
+            loc,
+            parent: None,
+            prev: None,
+            next: None,
+            operands,
+            results,
+            attrs,
+            regions,
+            successors,
+            erased: false,
+            stamp: 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct BlockData {
     /// Inline up to four (no allocation for most blocks; the size of a `Vec`).
@@ -1326,20 +1354,9 @@ impl Context {
         }
         let regions = self.region_pool.alloc(regions);
         let successors = self.succ_pool.alloc(successors);
-        self.push_op(OperationData {
-            name,
-            operands,
-            results,
-            attrs,
-            regions,
-            successors,
-            loc,
-            parent: None,
-            prev: None,
-            next: None,
-            erased: false,
-            stamp: 0,
-        })
+        self.push_op(OperationData::detached(
+            name, loc, operands, results, attrs, regions, successors,
+        ))
     }
     /// Records `op` as the user of each of `operands`, in order.
     fn add_operand_uses(&mut self, op: Op, operands: &[Value]) {
@@ -1398,20 +1415,9 @@ impl Context {
         // Already in the order a dictionary keeps.
         let attrs = self.attr_pool.alloc_within(old_attrs);
         let regions = self.region_pool.alloc(&[]);
-        let pushed = self.push_op(OperationData {
-            name,
-            operands,
-            results,
-            attrs,
-            regions,
-            successors,
-            loc,
-            parent: None,
-            prev: None,
-            next: None,
-            erased: false,
-            stamp: 0,
-        });
+        let pushed = self.push_op(OperationData::detached(
+            name, loc, operands, results, attrs, regions, successors,
+        ));
         debug_assert_eq!(pushed, new);
         pushed
     }

@@ -1063,41 +1063,32 @@ enum IntCast {
 /// `extui(extui(a))` reads `a`, then a constant (14 on; vectors and
 /// tensors 15 on).
 pub fn fold_extui(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
-    elementwise(ctx, op, ed, |f| {
-        if f.shaped && f.ed != Edition::V15 {
-            return None;
-        }
-        int_cast(f, IntCast::ExtU)
-    })
+    elementwise(ctx, op, ed, |f| ext_or_trunc(f, IntCast::ExtU))
 }
 
 /// `extsi(extsi(a))` reads `a`, then a constant (vectors and tensors 15
 /// on; 13: a scalar constant only).
 pub fn fold_extsi(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
-    elementwise(ctx, op, ed, |f| {
-        if f.ed == Edition::V13 {
-            return ext_trunc_13(f, IntCast::ExtS);
-        }
-        if f.shaped && f.ed != Edition::V15 {
-            return None;
-        }
-        int_cast(f, IntCast::ExtS)
-    })
+    elementwise(ctx, op, ed, |f| ext_or_trunc(f, IntCast::ExtS))
 }
 
 /// `trunci(ext(a))` of `a`'s type is `a`, `trunci(trunci(a))` reads `a`,
 /// then a constant (vectors and tensors 15 on; 13: `trunci(ext(a))` of
 /// any type, a scalar constant).
 pub fn fold_trunci(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
-    elementwise(ctx, op, ed, |f| {
-        if f.ed == Edition::V13 {
-            return ext_trunc_13(f, IntCast::TruncI);
-        }
-        if f.shaped && f.ed != Edition::V15 {
-            return None;
-        }
-        int_cast(f, IntCast::TruncI)
-    })
+    elementwise(ctx, op, ed, |f| ext_or_trunc(f, IntCast::TruncI))
+}
+
+/// The rules the three integer width casts share: 13's own, and vectors
+/// and tensors only from 15 (`extui` has no folder before 14).
+fn ext_or_trunc(f: Arith, cast: IntCast) -> Option<Folded> {
+    if f.ed == Edition::V13 {
+        return ext_trunc_13(f, cast);
+    }
+    if f.shaped && f.ed != Edition::V15 {
+        return None;
+    }
+    int_cast(f, cast)
 }
 
 /// A scalar constant (13: an `index_cast` undone first, then a scalar

@@ -2535,7 +2535,19 @@ fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, args: &[CArg]) -> PResult<
     let mut sizes = vec![];
     let mut types = vec![];
     loop {
-        let Some(v) = fr.parse_optional_integer(p, bits)? else {
+        p.skip_ws();
+        let at = p.pos;
+        let mut read = fr.parse_optional_integer(p, bits.max(64))?;
+        // 13 prints a negative case value as its unsigned 32-bit spelling
+        // (`4294967295` for -1), which its own `int32_t` parser refuses:
+        // mlir-opt-13 cannot read back what it printed. Read that
+        // spelling too; anything wider is refused as 13 refuses it.
+        if bits == 32 && read.is_some_and(|v| v < i128::from(i32::MIN) || v > i128::from(u32::MAX))
+        {
+            p.pos = at;
+            read = fr.parse_optional_integer(p, bits)?;
+        }
+        let Some(v) = read else {
             if values.is_empty() {
                 break;
             }

@@ -2537,7 +2537,7 @@ fn parse_switch_cases(p: &mut Parser, fr: &mut Frame, args: &[CArg]) -> PResult<
     loop {
         p.skip_ws();
         let at = p.pos;
-        let mut read = fr.parse_optional_integer(p, bits.max(64))?;
+        let mut read = fr.parse_optional_integer(p, 64)?;
         // 13 prints a negative case value as its unsigned 32-bit spelling
         // (`4294967295` for -1), which its own `int32_t` parser refuses:
         // mlir-opt-13 cannot read back what it printed. Read that

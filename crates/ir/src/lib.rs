@@ -2062,6 +2062,53 @@ impl Context {
         self.insert_op(ip, new);
         new
     }
+    /// Moves `op` to `ip` as the IR a clone of it reading through `map`
+    /// would leave once `op` itself is erased: a rewrite that clones a
+    /// region for the last time and then erases the original (a loop body
+    /// lowered into the last of its outlined functions) need not build
+    /// the copy. The operands of `op` and of the ops nested in it are
+    /// re-pointed through `map` in the order a clone creates its uses
+    /// (nested ops first, each after the ops it holds, then `op`): each
+    /// use leaves its old value's list, whose order is kept, and joins the
+    /// end of the new value's, so use-lists read as the clone's would.
+    /// Every op moved counts as changed now, as a clone would be new.
+    pub fn move_op_remapped<S: BuildHasher>(
+        &mut self,
+        op: Op,
+        ip: InsertPoint,
+        map: &HashMap<Value, Value, S>,
+    ) {
+        self.detach_op(op);
+        if self.regions_of(op).is_empty() {
+            self.remap_operands(op, map);
+        } else {
+            let mut nested = vec![];
+            self.walk_post(op, &mut |o| nested.push(o));
+            nested.push(op);
+            for o in nested {
+                self.remap_operands(o, map);
+            }
+        }
+        self.insert_op(ip, op);
+    }
+    /// [`Context::move_op_remapped`] for one op's own operands.
+    fn remap_operands<S: BuildHasher>(&mut self, op: Op, map: &HashMap<Value, Value, S>) {
+        self.stamp(op);
+        let span = self.ops[op].operands;
+        for i in 0..span.len {
+            let at = (span.start + i) as usize;
+            let old = self.value_pool.items[at];
+            let Some(&new) = map.get(&old) else { continue };
+            // Moved in the order they were made, this op's use is the
+            // oldest of the moved ones left: found from the front.
+            let uses = &mut self.values[old].uses;
+            if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i) {
+                uses.remove(p);
+            }
+            self.value_pool.items[at] = new;
+            self.values[new].uses.push(Use { op, index: i });
+        }
+    }
     /// Clones every block of `src` to the end of `dst`, remapping values and
     /// successors. Block arguments already in `map` are not cloned (uses
     /// of them take the mapped value), as MLIR's `Region::cloneInto`.

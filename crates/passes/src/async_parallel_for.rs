@@ -305,6 +305,7 @@ impl RewritePattern for ParallelForRewrite {
             ubs: segs[1].clone(),
             steps: segs[2].clone(),
             captures: None,
+            bodies_left: usize::MAX,
         };
         l.rewrite()?;
         Ok(true)
@@ -425,6 +426,11 @@ struct Lowering<'r, 'a, 'p> {
     /// cloned in: the same for every compute function, so found once
     /// (a walk of the whole body).
     captures: Option<Vec<Value>>,
+    /// Compute functions still to take a copy of the body. The last one
+    /// takes the body itself: upstream clones it into each and erases
+    /// the loop, and a move leaves the same IR without building a copy
+    /// (the greedy driver hears a clone: see `Rewriter::move_op_as_clone`).
+    bodies_left: usize,
 }
 
 type R<T> = Result<T, RewriteError>;
@@ -809,6 +815,7 @@ impl Lowering<'_, '_, '_> {
         let block_size = self.binary("arith.minsi", trip_count, bs1)?;
 
         let v15 = self.cfg.edition == Edition::V15;
+        self.bodies_left = if num_unrollable == 0 { 1 } else { 2 };
         let default_fn = if v15 {
             None
         } else {
@@ -899,6 +906,7 @@ impl Lowering<'_, '_, '_> {
             lower_bounds: vec![None; self.num_loops()],
             steps: vec![None; self.num_loops()],
         };
+        self.bodies_left = 1;
         let f = self.compute_fn(&bounds, 0)?;
         self.do_dispatch(&f, block_size, block_count, trip_counts)?;
         self.yield_()
@@ -1234,8 +1242,15 @@ impl Lowering<'_, '_, '_> {
         for (&c, &a) in nest.captures.iter().zip(nest.cap_args) {
             map.insert(c, a);
         }
-        for o in self.rw.ctx.block_ops(entry) {
-            self.rw.clone_op(o, &mut map)?;
+        self.bodies_left = self.bodies_left.saturating_sub(1);
+        if self.bodies_left == 0 {
+            for o in self.rw.ctx.block_ops(entry) {
+                self.rw.move_op_as_clone(o, &map)?;
+            }
+        } else {
+            for o in self.rw.ctx.block_ops(entry) {
+                self.rw.clone_op(o, &mut map)?;
+            }
         }
         Ok(())
     }

@@ -185,6 +185,11 @@ impl Listener for DriverListener<'_, '_> {
         self.queue.removed(ctx, op);
         self.folder.forget_nested(ctx, self.hooks, op);
     }
+    fn notify_moved_away(&mut self, ctx: &Context, op: Op) {
+        ctx.walk_post(op, &mut |o| self.queue.remove(o));
+        self.queue.remove(op);
+        self.folder.forget_nested(ctx, self.hooks, op);
+    }
 }
 
 /// The ops of `r` in the order the worklist is seeded (pre-order when

@@ -143,6 +143,12 @@ pub trait Listener {
     fn notify_erased(&mut self, _ctx: &Context, _op: Op) {}
     /// `op` was changed in place (operands, attributes, successors).
     fn notify_modified(&mut self, _ctx: &Context, _op: Op) {}
+    /// `op` (and everything nested in it) is about to leave its place to
+    /// be announced again as inserted elsewhere, standing for a clone of
+    /// it whose original goes with its parent (see
+    /// [`Rewriter::move_op_as_clone`]): forget it as if it were erased,
+    /// but its operands keep their uses.
+    fn notify_moved_away(&mut self, _ctx: &Context, _op: Op) {}
 }
 
 /// A listener that ignores everything, for rewrites nobody watches.
@@ -274,6 +280,30 @@ impl<'a> Rewriter<'a> {
         }
         self.listener.notify_inserted(self.ctx, new);
         Ok(new)
+    }
+    /// What [`Rewriter::clone_op`] of `op` followed by erasing the op
+    /// holding `op` leaves, without building the copy: `op` moves to the
+    /// insertion point with its operands (and its nested ops') re-pointed
+    /// through `map` (see [`Context::move_op_remapped`]). The listener
+    /// hears it as that: `op` goes away, then comes in as a clone would,
+    /// nested ops first. Its results are its own: `map` is not extended.
+    pub fn move_op_as_clone<S: std::hash::BuildHasher>(
+        &mut self,
+        op: Op,
+        map: &HashMap<Value, Value, S>,
+    ) -> Result<(), RewriteError> {
+        let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
+        self.listener.notify_moved_away(self.ctx, op);
+        self.ctx.move_op_remapped(op, ip, map);
+        if !self.ctx.regions_of(op).is_empty() {
+            let mut nested = vec![];
+            self.ctx.walk_post(op, &mut |o| nested.push(o));
+            for o in nested {
+                self.listener.notify_inserted(self.ctx, o);
+            }
+        }
+        self.listener.notify_inserted(self.ctx, op);
+        Ok(())
     }
     /// Creates a block with arguments of `arg_types` before `before`
     /// (or at the end of `region`) and puts the insertion point at its end,

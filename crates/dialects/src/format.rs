@@ -1483,7 +1483,35 @@ fn parse_first(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) ->
     Ok(present)
 }
 
+/// Reads one element: the few kinds every op has (punctuation, a single
+/// operand, `attr-dict`) here, inlined into the loops over the elements,
+/// the rest out of line ([`parse_other_elem`]). Always inlined: a call
+/// per element cost as much as reading most of them.
+#[inline(always)]
 fn parse_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> PResult<()> {
+    match e {
+        Elem::Literal(l) if !l.keyword => p.expect(l.text),
+        Elem::Space(_) | Elem::Newline | Elem::Optional { .. } => Ok(()),
+        // Nearly every op has no attributes: no call for them.
+        Elem::AttrDict { keyword: false } if p.peek() != b'{' => Ok(()),
+        Elem::Operand(g) if d.operands[g].count == Count::One => {
+            p.skip_ws();
+            let pos = p.pos;
+            let start = p.parse_operand_pending()?;
+            fr.slots[g] = Slot {
+                start: start as u32,
+                end: start as u32 + 1,
+                pos: pos as u32,
+                set: true,
+            };
+            Ok(())
+        }
+        _ => parse_other_elem(d, f, p, fr, e),
+    }
+}
+
+#[inline(never)]
+fn parse_other_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> PResult<()> {
     match e {
         Elem::Literal(l) => {
             if !l.keyword {

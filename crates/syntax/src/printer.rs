@@ -791,11 +791,10 @@ impl<'a> Printer<'a> {
             let name = ctx.name(op);
             let (outside, inside) = (custom_name(name, ed, false), custom_name(name, ed, true));
             // None of the rules below can apply (nearly every op).
-            let plain = !(ed == Edition::V14 && outside == "func")
-                && !(ed != Edition::V13
-                    && outside.len() != name.len()
-                    && name.starts_with("builtin."))
-                && std::ptr::eq(outside, inside);
+            let func_14 = ed == Edition::V14 && outside == "func";
+            let builtin =
+                ed != Edition::V13 && outside.len() != name.len() && name.starts_with("builtin.");
+            let plain = !func_14 && !builtin && std::ptr::eq(outside, inside);
             (outside, inside, plain)
         });
         if plain {

@@ -366,16 +366,42 @@ pub struct Format {
     pub elems: Vec<Elem>,
     /// The arguments of the custom directives.
     pub args: Vec<CArg>,
-    /// What is printed before each element (a space or nothing), and for
-    /// a literal the literal too: `OpFormatGen`'s spacing depends only on
-    /// the elements before, so it is decided here once.
-    prefixes: Vec<String>,
     /// Attributes `attr-dict` leaves out: those the format spells, and
     /// the segment sizes.
     elided: Vec<&'static str>,
     /// Every operand is one value of the one spelled type, read in the
     /// declared order: they resolve in one sweep of the parser's stack.
     one_sweep: bool,
+    /// The printer's program: the elements with the text between them
+    /// merged (what is printed before each element, a space or nothing,
+    /// and for a literal the literal too: `OpFormatGen`'s spacing depends
+    /// only on the elements before, so it is decided here once), and the operands and types at fixed places read by index
+    /// (`operand_group` per element per op cost more than the rest of an
+    /// `arith.mulf` line).
+    plan: Vec<Step>,
+    /// The text the plan's [`Step::Text`] steps print, back to back.
+    plan_text: String,
+}
+
+/// One step of a format's printer (see [`Format::plan`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// `plan_text[from..to]`: the literals and spaces of a run of
+    /// elements, with the prefix of the element after them.
+    Text(u32, u32),
+    /// The operand at this index: the operand group of that number, one
+    /// value, with only such groups before it (and no segment sizes).
+    Operand(u16),
+    /// The type of the operand at this index (a group as above), of a
+    /// type without a short form.
+    OperandType(u16),
+    /// The type of the result at this index (likewise).
+    ResultType(u16),
+    /// Element `i` of [`Format::elems`], its prefix printed before.
+    Elem(u16),
+    /// An optional group: the next `len` steps, printed when element
+    /// `anchor` is present.
+    Optional { len: u16, anchor: u16 },
 }
 
 /// A mistake in a declared format (a test compiles every format, so none
@@ -616,13 +642,86 @@ fn compile_text(d: &Decl, text: &'static str, ed: Edition) -> Result<Format, For
         && d.operands
             .iter()
             .all(|a| a.count == Count::One && matches!(a.ty, Ty::Any));
+    let (plan, plan_text) = plan(d, &elems, &prefixes);
     Ok(Format {
         elems,
         args,
-        prefixes,
         elided,
         one_sweep,
+        plan,
+        plan_text,
     })
+}
+
+/// Compiles the printer's [`Step`]s: each element's prefix (and a
+/// literal, which is all prefix) joins the text before it, up to an
+/// element that prints something of the op; an optional group's text
+/// stays inside its group.
+fn plan(d: &Decl, elems: &[Elem], prefixes: &[String]) -> (Vec<Step>, String) {
+    // Groups of one value, before any other kind (none with segment
+    // sizes): group `g` is operand or result `g`.
+    let leading_ones = |groups: &[Arg]| groups.iter().take_while(|a| a.count == Count::One).count();
+    let fixed_operands = if d.segmented() {
+        0
+    } else {
+        leading_ones(d.operands)
+    };
+    let fixed_results = leading_ones(d.results);
+    let no_short = |a: &Arg| !matches!(a.ty, Ty::Class(c) if c.short.is_some());
+    let mut steps = vec![];
+    let mut text = String::new();
+    let mut pending = text.len();
+    let flush = |steps: &mut Vec<Step>, text: &String, pending: &mut usize| {
+        if text.len() > *pending {
+            steps.push(Step::Text(*pending as u32, text.len() as u32));
+        }
+        *pending = text.len();
+    };
+    // Where the open optional group's step is, and where it ends in
+    // elements.
+    let mut group: Option<(usize, usize)> = None;
+    for (i, e) in elems.iter().enumerate() {
+        if let Some((at, end)) = group {
+            if i == end {
+                flush(&mut steps, &text, &mut pending);
+                let Step::Optional { anchor, .. } = steps[at] else {
+                    unreachable!("the group's step")
+                };
+                let len = (steps.len() - at - 1) as u16;
+                steps[at] = Step::Optional { len, anchor };
+                group = None;
+            }
+        }
+        text.push_str(&prefixes[i]);
+        let step = match *e {
+            Elem::Literal(_) | Elem::Space(_) => continue,
+            Elem::Optional { len, anchor } => {
+                flush(&mut steps, &text, &mut pending);
+                group = Some((steps.len(), i + 1 + len as usize));
+                steps.push(Step::Optional { len: 0, anchor });
+                continue;
+            }
+            Elem::Operand(g) if g < fixed_operands => Step::Operand(g as u16),
+            Elem::Type(TypeOf::Operand(g)) if g < fixed_operands && no_short(&d.operands[g]) => {
+                Step::OperandType(g as u16)
+            }
+            Elem::Type(TypeOf::Result(r)) if r < fixed_results && no_short(&d.results[r]) => {
+                Step::ResultType(r as u16)
+            }
+            _ => Step::Elem(i as u16),
+        };
+        flush(&mut steps, &text, &mut pending);
+        steps.push(step);
+    }
+    flush(&mut steps, &text, &mut pending);
+    if let Some((at, _)) = group {
+        let Step::Optional { anchor, .. } = steps[at] else {
+            unreachable!("the group's step")
+        };
+        let len = (steps.len() - at - 1) as u16;
+        steps[at] = Step::Optional { len, anchor };
+    }
+    (steps, text)
 }
 
 /// What a well-formed declared format satisfies.
@@ -1384,7 +1483,35 @@ fn parse_first(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) ->
     Ok(present)
 }
 
+/// Reads one element: the few kinds every op has (punctuation, a single
+/// operand, `attr-dict`) here, inlined into the loops over the elements,
+/// the rest out of line ([`parse_other_elem`]). Always inlined: a call
+/// per element cost as much as reading most of them.
+#[inline(always)]
 fn parse_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> PResult<()> {
+    match e {
+        Elem::Literal(l) if !l.keyword => p.expect(l.text),
+        Elem::Space(_) | Elem::Newline | Elem::Optional { .. } => Ok(()),
+        // Nearly every op has no attributes: no call for them.
+        Elem::AttrDict { keyword: false } if p.peek() != b'{' => Ok(()),
+        Elem::Operand(g) if d.operands[g].count == Count::One => {
+            p.skip_ws();
+            let pos = p.pos;
+            let start = p.parse_operand_pending()?;
+            fr.slots[g] = Slot {
+                start: start as u32,
+                end: start as u32 + 1,
+                pos: pos as u32,
+                set: true,
+            };
+            Ok(())
+        }
+        _ => parse_other_elem(d, f, p, fr, e),
+    }
+}
+
+#[inline(never)]
+fn parse_other_elem(d: &Decl, f: &Format, p: &mut Parser, fr: &mut Frame, e: Elem) -> PResult<()> {
     match e {
         Elem::Literal(l) => {
             if !l.keyword {
@@ -2007,54 +2134,77 @@ impl View<'_> {
 fn print_with(d: &Decl, f: &Format, p: &mut Printer, op: Op) {
     let ctx = p.ctx;
     let mut i = 0;
-    while i < f.elems.len() {
-        let e = f.elems[i];
-        if let Elem::Optional { len, anchor } = e {
-            if !present(d, ctx, op, f.elems[anchor as usize]) {
-                i += 1 + len as usize;
-                continue;
-            }
-            i += 1;
-            continue;
-        }
-        let prefix = &f.prefixes[i];
-        if !prefix.is_empty() {
-            p.w(prefix);
-        }
-        match e {
-            Elem::Literal(_) | Elem::Space(_) | Elem::Optional { .. } => {}
-            Elem::Newline => p.newline_indented(0),
-            Elem::AttrDict { keyword: false } => p.attr_dict(op, &f.elided),
-            Elem::AttrDict { keyword: true } => p.attr_dict_kw(op, &f.elided),
-            Elem::Operand(g) => p.operands(operand_group(d, ctx, op, g)),
-            Elem::Operands => p.operands(ctx.operands(op)),
-            Elem::Attr(a) => print_attr(d, p, op, a),
-            Elem::Successor(s) => {
-                if let Some(&b) = ctx.successors(op).get(s) {
-                    p.block_name(b);
+    while i < f.plan.len() {
+        match f.plan[i] {
+            Step::Text(from, to) => p.w(&f.plan_text[from as usize..to as usize]),
+            Step::Operand(k) => {
+                if let Some(&v) = ctx.operands(op).get(k as usize) {
+                    p.operand(v);
                 }
             }
-            Elem::Region(r) => {
-                if let Some(&r) = ctx.regions_of(op).get(r) {
-                    p.region(r, true, true);
+            Step::OperandType(k) => {
+                if let Some(&v) = ctx.operands(op).get(k as usize) {
+                    p.ty(ctx.value_type(v));
                 }
             }
-            Elem::Type(t) => print_types(d, p, op, t),
-            Elem::FunctionalType(a, b) => {
-                let ins = types_of(d, ctx, op, a);
-                let outs = types_of(d, ctx, op, b);
-                p.functional_type(&ins, &outs);
+            Step::ResultType(k) => {
+                if let Some(&v) = ctx.results(op).get(k as usize) {
+                    p.ty(ctx.value_type(v));
+                }
             }
-            Elem::Custom(c, from, to) => {
-                let view = View {
-                    op,
-                    decl: d,
-                    elided: &f.elided,
-                };
-                (d.customs[c].print)(p, &view, &f.args[from as usize..to as usize])
+            Step::Elem(e) => print_elem(d, f, p, op, f.elems[e as usize]),
+            Step::Optional { len, anchor } => {
+                if !present(d, ctx, op, f.elems[anchor as usize]) {
+                    i += len as usize;
+                }
             }
         }
         i += 1;
+    }
+}
+
+/// Prints one element, its prefix already printed.
+fn print_elem(d: &Decl, f: &Format, p: &mut Printer, op: Op, e: Elem) {
+    let ctx = p.ctx;
+    match e {
+        Elem::Literal(_) | Elem::Space(_) | Elem::Optional { .. } => {}
+        Elem::Newline => p.newline_indented(0),
+        Elem::AttrDict { keyword } => {
+            // Most ops have no attributes at all.
+            if !ctx.attrs(op).is_empty() {
+                match keyword {
+                    false => p.attr_dict(op, &f.elided),
+                    true => p.attr_dict_kw(op, &f.elided),
+                }
+            }
+        }
+        Elem::Operand(g) => p.operands(operand_group(d, ctx, op, g)),
+        Elem::Operands => p.operands(ctx.operands(op)),
+        Elem::Attr(a) => print_attr(d, p, op, a),
+        Elem::Successor(s) => {
+            if let Some(&b) = ctx.successors(op).get(s) {
+                p.block_name(b);
+            }
+        }
+        Elem::Region(r) => {
+            if let Some(&r) = ctx.regions_of(op).get(r) {
+                p.region(r, true, true);
+            }
+        }
+        Elem::Type(t) => print_types(d, p, op, t),
+        Elem::FunctionalType(a, b) => {
+            let ins = types_of(d, ctx, op, a);
+            let outs = types_of(d, ctx, op, b);
+            p.functional_type(&ins, &outs);
+        }
+        Elem::Custom(c, from, to) => {
+            let view = View {
+                op,
+                decl: d,
+                elided: &f.elided,
+            };
+            (d.customs[c].print)(p, &view, &f.args[from as usize..to as usize])
+        }
     }
 }
 
@@ -3229,9 +3379,38 @@ mod tests {
             ]
         );
         assert_eq!(f.elided, ["kind", "u"]);
-        // The unit attribute prints nothing and leaves the spacing alone.
-        assert_eq!(f.prefixes[9], "");
-        assert_eq!(f.prefixes[12], " ");
+        // The printer's steps: the text between elements merged, each
+        // optional group's inside it; the unit attribute prints nothing
+        // and leaves the spacing alone; `$a` and the result's type are
+        // read by index, the variadic `$rest` as a group.
+        let steps: Vec<String> = f
+            .plan
+            .iter()
+            .map(|s| match *s {
+                Step::Text(a, b) => format!("{:?}", &f.plan_text[a as usize..b as usize]),
+                s => format!("{s:?}"),
+            })
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                r#"" ""#,
+                "Elem(0)",
+                r#"", ""#,
+                "Operand(0)",
+                r#"",""#,
+                "Optional { len: 3, anchor: 5 }",
+                r#"" ""#,
+                "Elem(5)",
+                r#"" x""#,
+                "Optional { len: 2, anchor: 9 }",
+                r#"" u""#,
+                "Elem(9)",
+                "Elem(10)",
+                r#"" : ""#,
+                "ResultType(0)",
+            ]
+        );
     }
 
     #[test]

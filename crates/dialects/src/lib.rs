@@ -198,6 +198,7 @@ pub enum Arity {
 }
 
 impl Arity {
+    #[inline]
     fn ok(self, n: usize) -> bool {
         match self {
             Arity::Exactly(k) => n == k,
@@ -252,7 +253,24 @@ impl Invariants {
     }
 
     /// The first invariant `op` breaks, in ODS's words.
+    #[inline]
     pub fn check(&self, ctx: &Context, op: Op) -> Result<(), String> {
+        // Inlined into the verifier: counts that fit, nothing else asked
+        // (nearly every op), cost no call.
+        if self.operand_segments.is_none()
+            && self.required_attrs.is_empty()
+            && self.regions.ok(ctx.regions_of(op).len())
+            && self.results.ok(ctx.results(op).len())
+            && self.successors.ok(ctx.successors(op).len())
+            && self.operands.ok(ctx.operands(op).len())
+        {
+            return Ok(());
+        }
+        self.first_broken(ctx, op)
+    }
+
+    #[inline(never)]
+    fn first_broken(&self, ctx: &Context, op: Op) -> Result<(), String> {
         let n = ctx.regions_of(op).len();
         if !self.regions.ok(n) {
             return Err(match self.regions {

@@ -58,6 +58,7 @@ impl<'a> Verifier<'a> {
         let ctx = self.ctx;
         let def = self.def(op);
         let st = def.map_or(&UNDECLARED, |d| &d.structure);
+        let traits = ctx.traits_of(op);
         if let Some(shape) = &st.shape {
             check_shape(ctx, op, shape, st, self.edition).map_err(|m| self.op_error(op, m))?;
         }
@@ -68,9 +69,9 @@ impl<'a> Verifier<'a> {
         // except `scf.yield` in 13 and 14 (its `ParentOneOf` came last).
         if self.edition == Edition::V15 || !st.parent_checked_last_before_15 {
             self.check_parent(op, st)?;
-            check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
+            check_terminator_last(ctx, op, traits).map_err(|m| self.op_error(op, m))?;
         } else {
-            check_terminator_last(ctx, op).map_err(|m| self.op_error(op, m))?;
+            check_terminator_last(ctx, op, traits).map_err(|m| self.op_error(op, m))?;
             self.check_parent(op, st)?;
         }
         check_single_block_regions(ctx, op, st).map_err(|m| self.op_error(op, m))?;
@@ -90,7 +91,7 @@ impl<'a> Verifier<'a> {
         // `bodyRegion`, 13 and 14 by the SymbolTable trait, all before the
         // ops inside. A module of several blocks is what lowering `scf` at
         // module level leaves.
-        if ctx.traits_of(op).symbol_table {
+        if traits.symbol_table {
             if let Some(&r) = ctx.regions_of(op).first() {
                 let n = ctx.region_blocks(r).len();
                 let msg = match (self.edition, n) {
@@ -126,7 +127,6 @@ impl<'a> Verifier<'a> {
         if let Some(range) = st.successor_operands {
             check_successor_operands(ctx, op, range)?;
         }
-        let traits = ctx.traits_of(op);
         let registered = ctx.is_registered(ctx.op(op).name);
         for &r in ctx.regions_of(op) {
             let Some(entry) = ctx.entry_block(r) else {
@@ -156,12 +156,18 @@ impl<'a> Verifier<'a> {
 
     /// ODS's `HasParent` / `ParentOneOf`, the parents named as the
     /// generation names them.
+    #[inline]
     fn check_parent(&self, op: Op, st: &Structure) -> Result<(), IrError> {
-        let ctx = self.ctx;
-        let parents = st.parents;
-        if parents.is_empty() {
+        if st.parents.is_empty() {
             return Ok(());
         }
+        self.check_parent_of(op, st)
+    }
+
+    #[inline(never)]
+    fn check_parent_of(&self, op: Op, st: &Structure) -> Result<(), IrError> {
+        let ctx = self.ctx;
+        let parents = st.parents;
         let parent = ctx.parent_op(op).map(|p| ctx.name(p));
         if parent.is_some_and(|p| parents.contains(&p)) {
             return Ok(());
@@ -179,11 +185,17 @@ impl<'a> Verifier<'a> {
 
     /// `SingleBlockImplicitTerminator<T>`: the block of each region ends
     /// with T.
+    #[inline]
     fn check_implicit_terminator(&self, op: Op, st: &Structure) -> Result<(), IrError> {
+        match st.implicit_terminator {
+            None => Ok(()),
+            Some(want) => self.check_implicit_terminator_is(op, want),
+        }
+    }
+
+    #[inline(never)]
+    fn check_implicit_terminator_is(&self, op: Op, want: &'static str) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let Some(want) = st.implicit_terminator else {
-            return Ok(());
-        };
         for &r in ctx.regions_of(op) {
             let Some(b) = ctx.entry_block(r) else {
                 continue;
@@ -600,8 +612,8 @@ pub fn verify(ctx: &Context, reg: &Registry, top: Op, edition: Edition) -> Resul
 }
 
 /// MLIR's `IsTerminator` trait: a terminator ends its block.
-fn check_terminator_last(ctx: &Context, op: Op) -> Result<(), String> {
-    if ctx.traits_of(op).is_terminator && ctx.next_op(op).is_some() {
+fn check_terminator_last(ctx: &Context, op: Op, traits: OpTraits) -> Result<(), String> {
+    if traits.is_terminator && ctx.next_op(op).is_some() {
         return Err("must be the last operation in the parent block".into());
     }
     Ok(())

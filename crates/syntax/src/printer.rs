@@ -96,6 +96,9 @@ struct Namer<'a> {
     arg_buf: String,
     /// Per op name symbol: its hint function, once asked.
     namers: Vec<Option<Option<ResultNamesFn>>>,
+    /// The ops with regions in the region just numbered, in order (their
+    /// regions are numbered next, from the counters it ends with).
+    nested: Vec<Op>,
 }
 
 /// The names in use in the open scopes, as indices of `Names::spans`
@@ -229,15 +232,9 @@ impl<'a> Namer<'a> {
     }
     fn number_op(&mut self, op: Op) {
         let results = self.ctx.results(op);
-        if results.is_empty() {
+        let Some(&first) = results.first() else {
             return;
-        }
-        // Result groups beyond the first are rare: allocate only for them.
-        let mut groups: Vec<u32> = vec![];
-        let mut text = std::mem::take(&mut self.hint_text);
-        let mut hints = std::mem::take(&mut self.hints);
-        text.clear();
-        hints.clear();
+        };
         // The generic form names no values after op hints.
         if !self.generic {
             let s = self.ctx.op(op).name.index();
@@ -247,13 +244,29 @@ impl<'a> Namer<'a> {
             let (ctx, hooks) = (self.ctx, self.hooks);
             let namer = *self.namers[s].get_or_insert_with(|| hooks.result_namer(ctx.name(op)));
             if let Some(f) = namer {
-                f(ctx, op, self.edition, &mut |i, n| {
-                    let s = text.len();
-                    text.push_str(n);
-                    hints.push((i, s, text.len()));
-                });
+                self.number_op_with_hints(op, f);
+                return;
             }
         }
+        // Most ops suggest no names: their results are numbered.
+        if !self.names.has(first) {
+            self.number_value(first);
+        }
+    }
+    fn number_op_with_hints(&mut self, op: Op, namer: ResultNamesFn) {
+        let ctx = self.ctx;
+        let results = ctx.results(op);
+        // Result groups beyond the first are rare: allocate only for them.
+        let mut groups: Vec<u32> = vec![];
+        let mut text = std::mem::take(&mut self.hint_text);
+        let mut hints = std::mem::take(&mut self.hints);
+        text.clear();
+        hints.clear();
+        namer(ctx, op, self.edition, &mut |i, n| {
+            let s = text.len();
+            text.push_str(n);
+            hints.push((i, s, text.len()));
+        });
         for &(i, s, e) in &hints {
             let Some(&v) = results.get(i) else { continue };
             if self.names.has(v) {
@@ -302,6 +315,9 @@ impl<'a> Namer<'a> {
             }
             for o in self.ctx.block_ops_iter(b) {
                 self.number_op(o);
+                if !self.ctx.regions_of(o).is_empty() {
+                    self.nested.push(o);
+                }
             }
         }
     }
@@ -330,6 +346,7 @@ impl<'a> Namer<'a> {
             buf: String::new(),
             arg_buf: String::new(),
             namers: vec![],
+            nested: vec![],
         }
     }
 
@@ -378,12 +395,11 @@ impl<'a> Namer<'a> {
             self.next_conflict = nc;
             self.close_to(parent);
             let me = self.open_scope();
+            self.nested.clear();
             self.number_region(r);
-            for b in self.ctx.region_blocks(r) {
-                for o in self.ctx.block_ops_iter(b) {
-                    for &nr in self.ctx.regions_of(o) {
-                        work.push((nr, self.next_value, self.next_arg, self.next_conflict, me));
-                    }
+            for &o in &self.nested {
+                for &nr in self.ctx.regions_of(o) {
+                    work.push((nr, self.next_value, self.next_arg, self.next_conflict, me));
                 }
             }
         }
@@ -394,17 +410,29 @@ impl<'a> Namer<'a> {
 const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
 /// Appends a decimal number without going through `fmt` (called for
-/// nearly every operand), two digits at a time.
+/// nearly every operand), two digits at a time: copies of a constant
+/// length, which compile to a load and a store (a buffer pushed byte by
+/// byte cost twice as much).
 pub fn push_u32(out: &mut String, n: u32) {
+    let pair = |out: &mut String, n: u32| {
+        let i = 2 * n as usize;
+        out.push_str(&PAIRS[i..i + 2]);
+    };
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
     } else if n < 100 {
-        let i = 2 * n as usize;
-        out.push_str(&PAIRS[i..i + 2]);
+        pair(out, n);
+    } else if n < 10_000 {
+        let high = n / 100;
+        if high < 10 {
+            out.push(char::from(b'0' + high as u8));
+        } else {
+            pair(out, high);
+        }
+        pair(out, n % 100);
     } else {
         push_u32(out, n / 100);
-        let i = 2 * (n % 100) as usize;
-        out.push_str(&PAIRS[i..i + 2]);
+        pair(out, n % 100);
     }
 }
 
@@ -449,8 +477,9 @@ pub struct Printer<'a> {
     /// same callees, predicates and constants recur); text in `type_text`.
     attr_spans: [Vec<(u32, u32)>; 2],
     /// Per op name symbol: its custom spelling outside and inside a
-    /// `func.func` body.
-    spellings: Vec<Option<(&'a str, &'a str)>>,
+    /// `func.func` body, and whether that is all there is to know (no
+    /// rule of `spelled` looks at the op's parent).
+    spellings: Vec<Option<(&'a str, &'a str, bool)>>,
     /// Text of runs of body ops printed by other threads (see
     /// `print_parallel`).
     prerendered: Option<Prerendered>,
@@ -757,11 +786,20 @@ impl<'a> Printer<'a> {
         if self.spellings.len() <= s {
             self.spellings.resize(s + 1, None);
         }
-        let (outside, inside) = *self.spellings[s].get_or_insert_with(|| {
+        let ed = self.opts.edition;
+        let (outside, inside, plain) = *self.spellings[s].get_or_insert_with(|| {
             let name = ctx.name(op);
-            let ed = self.opts.edition;
-            (custom_name(name, ed, false), custom_name(name, ed, true))
+            let (outside, inside) = (custom_name(name, ed, false), custom_name(name, ed, true));
+            // None of the rules below can apply (nearly every op).
+            let func_14 = ed == Edition::V14 && outside == "func";
+            let builtin =
+                ed != Edition::V13 && outside.len() != name.len() && name.starts_with("builtin.");
+            let plain = !func_14 && !builtin && std::ptr::eq(outside, inside);
+            (outside, inside, plain)
         });
+        if plain {
+            return outside;
+        }
         // 14 spells a function `func` only where `builtin` is the default
         // dialect, in a module's body; nested anywhere else it is
         // `builtin.func` (13 says `func` everywhere).
@@ -836,7 +874,15 @@ impl<'a> Printer<'a> {
                 }
             }
         };
-        let slot = self.names.slot(lookup);
+        self.value_name(lookup);
+        if let (Some(n), true) = (no, with_result_no) {
+            self.out.push('#');
+            push_u32(&mut self.out, n);
+        }
+    }
+    /// The name `v` was given: `%name`, `%N`.
+    fn value_name(&mut self, v: Value) {
+        let slot = self.names.slot(v);
         if slot == NONE {
             // A value from outside the printed scope (an op printed on its
             // own, in a diagnostic), spelled as MLIR spells it.
@@ -849,10 +895,6 @@ impl<'a> Printer<'a> {
             self.out.push_str(&self.names.text[s as usize..e as usize]);
         } else {
             push_u32(&mut self.out, slot);
-        }
-        if let (Some(n), true) = (no, with_result_no) {
-            self.out.push('#');
-            push_u32(&mut self.out, n);
         }
     }
     pub fn operand(&mut self, v: Value) {
@@ -1030,7 +1072,17 @@ impl<'a> Printer<'a> {
             .debug_info
             .then(|| self.visit_location(ctx.op_loc(op), true));
         let results = ctx.results(op);
-        if !results.is_empty() {
+        if !results.is_empty()
+            && (self.names.groups.is_empty() || !self.names.groups.contains_key(&op))
+        {
+            // One group: its first value's name, and how many it holds.
+            self.value_name(results[0]);
+            if results.len() > 1 {
+                self.out.push(':');
+                push_u32(&mut self.out, results.len() as u32);
+            }
+            self.w(" = ");
+        } else if !results.is_empty() {
             // Only ops with several named result groups have an entry, so
             // the clone is rare.
             let groups = self.names.groups.get(&op).cloned();
@@ -2260,6 +2312,25 @@ mod tests {
     use mlir_async_ir::TypeKind;
 
     /// Spellings `mlir-opt-14` and `mlir-opt-15` print.
+    #[test]
+    fn numbers_print_as_fmt_prints_them() {
+        let mut n = 0u32;
+        loop {
+            let mut s = String::from("%");
+            super::push_u32(&mut s, n);
+            assert_eq!(s, format!("%{n}"));
+            match n.checked_mul(10) {
+                Some(m) => n = m + 9,
+                None => break,
+            }
+        }
+        for n in [0, 1, 9, 10, 11, 99, 100, 101, 1000, 1009, 65536, u32::MAX] {
+            let mut s = String::new();
+            super::push_u32(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+    }
+
     #[test]
     fn floats_print_as_mlir_prints_them() {
         let f32v = |x: f32| format_float(f64::from(x), &TypeKind::F32);

@@ -316,11 +316,18 @@ fn elementwise(ctx: &mut Context, op: Op, ed: Edition, rule: Rule) -> rw::Folded
 }
 
 /// What the driver gets of a rule's answer: the value, the constant of
-/// the result's type, or the in-place change made.
+/// the result's type, or the in-place change made. (Most answers are
+/// none: that one costs no call.)
+#[inline]
 fn outcome(ctx: &mut Context, op: Op, f: Option<Folded>) -> rw::Folded {
-    let Some(f) = f else {
-        return rw::Folded::No;
-    };
+    match f {
+        None => rw::Folded::No,
+        Some(f) => outcome_of(ctx, op, f),
+    }
+}
+
+/// [`outcome`] of an answer.
+fn outcome_of(ctx: &mut Context, op: Op, f: Folded) -> rw::Folded {
     match f {
         Folded::Value(v) => rw::Folded::Results(vec![FoldResult::Value(v)]),
         Folded::SwapOperands(p) => {
@@ -414,15 +421,26 @@ pub fn fold_divf(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
 
 /// The folder of the four float operations of two operands. Each is
 /// asked of every such op a round of the greedy driver visits (most of a
-/// numeric loop body), and most do not fold: a scalar goes straight to the
-/// rules, without the prologue that vectors and tensors need, and an op
-/// with no constant operand (which no rule folds) stops at the look.
+/// numeric loop body), and most do not fold: each operand's constant is
+/// read once, an op with no constant operand (which no rule folds) stops
+/// there, and a scalar goes straight to the rules with those constants,
+/// without the prologue that vectors and tensors need.
 fn float_binary_hook(ctx: &mut Context, op: Op, ed: Edition, f: FloatOp) -> rw::Folded {
-    let any_constant = ctx.operands(op).iter().any(|&v| match ctx.value_def(v) {
-        ValueDef::Result(d, 0) => ctx.traits_of(d).constant_like,
-        _ => false,
-    });
-    if !any_constant {
+    let &[l, r] = ctx.operands(op) else {
+        // No rule folds another count of operands.
+        return rw::Folded::No;
+    };
+    let (cl, cr) = (constant_attr(ctx, l), constant_attr(ctx, r));
+    if cl.is_none() && cr.is_none() {
+        return rw::Folded::No;
+    }
+    let cx = Cx { ctx, elem: None };
+    let (a, b) = (attr_float(cx, cl), attr_float(cx, cr));
+    // With a variable operand only an identity folds (also element by
+    // element: the variable has no elements to read), and 13 knows none.
+    if (cl.is_none() || cr.is_none())
+        && (ed == Edition::V13 || float_identity(f, a, b, ed).is_none())
+    {
         return rw::Folded::No;
     }
     let &[result] = ctx.results(op) else {
@@ -430,7 +448,7 @@ fn float_binary_hook(ctx: &mut Context, op: Op, ed: Edition, f: FloatOp) -> rw::
     };
     let rt = ctx.value_type(result);
     if !is_shaped(ctx, rt) {
-        let folded = float_rules(Cx { ctx, elem: None }, f, ctx.operands(op), rt, ed);
+        let folded = float_rules_of(cx, f, l, r, a, b, rt, ed);
         return outcome(ctx, op, folded);
     }
     let rule: Rule = match f {
@@ -445,21 +463,34 @@ fn float_binary_hook(ctx: &mut Context, op: Op, ed: Edition, f: FloatOp) -> rw::
 /// The four float operations of two operands: 13 folds constants only,
 /// and where it does computes as 14.
 fn float_binary(f: Arith, op: FloatOp) -> Option<Folded> {
-    float_rules(f.cx, op, f.ops, f.rt, f.ed)
+    let &[l, r] = f.ops else {
+        return None;
+    };
+    let (a, b) = (const_float(f.cx, l), const_float(f.cx, r));
+    float_rules_of(f.cx, op, l, r, a, b, f.rt, f.ed)
 }
 
-/// [`float_binary`] on what it reads.
-fn float_rules(cx: Cx, op: FloatOp, ops: &[Value], rt: Type, ed: Edition) -> Option<Folded> {
+/// [`float_binary`] on what it reads: the operands `l` and `r` and their
+/// constant values `a` and `b` (as `cx` reads them).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn float_rules_of(
+    cx: Cx,
+    op: FloatOp,
+    l: Value,
+    r: Value,
+    a: Option<f64>,
+    b: Option<f64>,
+    rt: Type,
+    ed: Edition,
+) -> Option<Folded> {
     if ed == Edition::V13 {
-        let &[l, r] = ops else {
-            return None;
-        };
         // Constants only: no identities in 13.
-        const_float(cx, l)?;
-        const_float(cx, r)?;
-        return fold_float(cx, op, ops, rt, Edition::V14);
+        a?;
+        b?;
+        return fold_float(cx, op, l, r, a, b, rt, Edition::V14);
     }
-    fold_float(cx, op, ops, rt, ed)
+    fold_float(cx, op, l, r, a, b, rt, ed)
 }
 
 /// `maxf(x, x)`, `maxf(x, -inf)`, then two constants as
@@ -1477,7 +1508,13 @@ fn cmpf_constants(ctx: Cx, op: Op, ops: &[Value]) -> Option<Folded> {
 /// The value of `v` if an `arith.constant` defines it as a float (for a
 /// vector or tensor, the element `cx` reads).
 fn const_float(cx: Cx, v: Value) -> Option<f64> {
-    match constant_attr(&cx, v)? {
+    attr_float(cx, constant_attr(&cx, v))
+}
+
+/// [`const_float`] of the constant `k` an operand's defining op holds.
+#[inline]
+fn attr_float(cx: Cx, k: Option<&AttrKind>) -> Option<f64> {
+    match k? {
         AttrKind::Float(bits, _) => Some(f64::from_bits(*bits)),
         AttrKind::Dense(elems, _, splat) => match dense_elem(cx, elems, *splat)? {
             DenseElem::Float(b) => Some(f64::from_bits(b)),
@@ -1499,14 +1536,38 @@ enum FloatOp {
 /// `arith.addf`, `subf`, `mulf`, `divf` on `f16`, `bf16`, `f32` or `f64`:
 /// the identity the folder knows, then the two constants computed in the
 /// type's precision (IEEE, to nearest, as `APFloat`). NaN operands are
-/// not folded (`APFloat` would carry their payload).
-fn fold_float(ctx: Cx, op: FloatOp, ops: &[Value], t: Type, ed: Edition) -> Option<Folded> {
+/// not folded (`APFloat` would carry their payload). `a` and `b` are
+/// the constant values of `l` and `r`, where they are constants.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn fold_float(
+    ctx: Cx,
+    op: FloatOp,
+    l: Value,
+    r: Value,
+    a: Option<f64>,
+    b: Option<f64>,
+    t: Type,
+    ed: Edition,
+) -> Option<Folded> {
     let k = float_kind(&ctx, t)?;
-    let single = *k == TypeKind::F32;
-    let &[l, r] = ops else {
-        return None;
-    };
-    let (a, b) = (const_float(ctx, l), const_float(ctx, r));
+    match float_identity(op, a, b, ed) {
+        Some(Side::Left) => Some(Folded::Value(l)),
+        Some(Side::Right) => Some(Folded::Value(r)),
+        None => float_constants(k, op, a?, b?),
+    }
+}
+
+/// Which operand of a float operation of two operands is its value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Left,
+    Right,
+}
+
+/// The identity [`fold_float`] finds, given the operands' constant values.
+#[inline]
+fn float_identity(op: FloatOp, a: Option<f64>, b: Option<f64>, ed: Edition) -> Option<Side> {
     let identity = match op {
         // addf(x, -0.0) -> x, subf(x, +0.0) -> x
         FloatOp::Add => b.is_some_and(|b| b == 0.0 && b.is_sign_negative()),
@@ -1515,13 +1576,17 @@ fn fold_float(ctx: Cx, op: FloatOp, ops: &[Value], t: Type, ed: Edition) -> Opti
         FloatOp::Mul | FloatOp::Div => b == Some(1.0),
     };
     if identity {
-        return Some(Folded::Value(l));
+        return Some(Side::Left);
     }
     // 14 also knows mulf(1.0, x) -> x; 15 does not.
     if op == FloatOp::Mul && ed != Edition::V15 && a == Some(1.0) {
-        return Some(Folded::Value(r));
+        return Some(Side::Right);
     }
-    let (a, b) = (a?, b?);
+    None
+}
+
+/// [`fold_float`] of two constants of the float type `k`.
+fn float_constants(k: &TypeKind, op: FloatOp, a: f64, b: f64) -> Option<Folded> {
     fn apply<
         T: std::ops::Add<Output = T>
             + std::ops::Sub<Output = T>
@@ -1542,7 +1607,7 @@ fn fold_float(ctx: Cx, op: FloatOp, ops: &[Value], t: Type, ed: Edition) -> Opti
     // f16 and bf16 results are exact in `f64` (or, for a quotient, round
     // twice to the same value: 53 bits are more than twice theirs), then
     // round once to the type.
-    let v = if single {
+    let v = if matches!(k, TypeKind::F32) {
         f64::from(apply(op, a as f32, b as f32))
     } else {
         round_float(k, apply(op, a, b))

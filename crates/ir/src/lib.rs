@@ -377,6 +377,23 @@ pub struct OpTraits {
     pub return_like: bool,
 }
 
+/// The traits of an op no dialect registered.
+const NO_TRAITS: OpTraits = OpTraits {
+    is_terminator: false,
+    isolated_from_above: false,
+    symbol_table: false,
+    no_terminator: false,
+    graph_region: false,
+    is_symbol: false,
+    pure: false,
+    recursive_effects: false,
+    dead_if_unused: false,
+    read_only: false,
+    commutative: false,
+    constant_like: false,
+    return_like: false,
+};
+
 /// Everything needed to create an operation.
 #[derive(Clone, Debug)]
 pub struct OperationState {
@@ -840,10 +857,13 @@ impl Context {
     pub fn is_registered(&self, name: Symbol) -> bool {
         self.op_traits(name).is_some()
     }
+    #[inline]
     pub fn traits_of(&self, op: Op) -> OpTraits {
-        self.op_traits(self.ops[op].name)
-            .copied()
-            .unwrap_or_default()
+        // Picking a reference before the copy lets a caller that reads one
+        // trait load that one byte: `copied().unwrap_or_default()` built
+        // the whole struct first (the drivers read a trait of every op
+        // they visit).
+        *self.op_traits(self.ops[op].name).unwrap_or(&NO_TRAITS)
     }
     /// How many ops were ever created (erased ones included): the size of
     /// a dense table indexed by [`Op::index`].

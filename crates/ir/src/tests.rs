@@ -26,6 +26,26 @@ fn replace_all_uses_moves_every_use() {
 }
 
 #[test]
+fn an_op_nobody_registered_has_no_traits() {
+    let (mut c, b, add) = setup();
+    let pure = c.register_op(
+        "t.pure",
+        OpTraits {
+            pure: true,
+            constant_like: true,
+            ..OpTraits::default()
+        },
+    );
+    let other = c.sym("t.unregistered");
+    let loc = c.unknown_loc();
+    let [a, p, u] =
+        [add, pure, other].map(|n| c.build(InsertPoint::AtEnd(b), OperationState::new(n, loc)));
+    assert_eq!(c.traits_of(a), OpTraits::default());
+    assert!(c.traits_of(p).pure && c.traits_of(p).constant_like);
+    assert_eq!(c.traits_of(u), OpTraits::default());
+}
+
+#[test]
 fn erasing_a_used_op_is_an_error() {
     let (mut c, b, add) = setup();
     let i32t = c.int_type(32);

@@ -69,6 +69,7 @@ impl Default for GreedyConfig {
 /// effect of it (and, for ops with recursive effects, of its nested ops)
 /// is at most reading memory or allocating its own results (MLIR's
 /// `wouldOpBeTriviallyDead`).
+#[inline]
 pub fn would_op_be_trivially_dead(ctx: &Context, op: Op) -> bool {
     let t = ctx.traits_of(op);
     if t.is_terminator {
@@ -78,6 +79,12 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: Op) -> bool {
     if !t.recursive_effects || ctx.regions_of(op).is_empty() {
         return t.pure || t.dead_if_unused || t.recursive_effects;
     }
+    nested_ops_trivially_dead(ctx, op)
+}
+
+/// Whether the ops nested in `op` (which has recursive effects) are all
+/// free of effects but reads and allocations.
+fn nested_ops_trivially_dead(ctx: &Context, op: Op) -> bool {
     // Each nested op is judged by its own traits as its block is scanned,
     // last op first (where a block's stores and terminators are), so an
     // effect ends the scan early; ops with recursive effects are scanned
@@ -108,34 +115,73 @@ pub fn is_op_trivially_dead(ctx: &Context, op: Op) -> bool {
     ctx.results(op).iter().all(|&r| !ctx.has_uses(r)) && would_op_be_trivially_dead(ctx, op)
 }
 
+/// A dense table by op handle that reads as the default where nothing was
+/// written. Unlike a [`SecondaryMap`], which grows to the key written, it
+/// grows to twice its size: the driver writes the handle of every op it
+/// creates, one past the last, and growing by one was a tenth of its own
+/// time.
+struct OpTable<T> {
+    items: Vec<T>,
+}
+
+impl<T: Copy + Default> OpTable<T> {
+    fn new() -> Self {
+        OpTable { items: Vec::new() }
+    }
+    #[inline]
+    fn get(&self, op: Op) -> T {
+        self.items.get(op.index()).copied().unwrap_or_default()
+    }
+    #[inline]
+    fn set(&mut self, op: Op, v: T) {
+        let i = op.index();
+        if i >= self.items.len() {
+            self.grow(i);
+        }
+        self.items[i] = v;
+    }
+    #[cold]
+    fn grow(&mut self, i: usize) {
+        let n = (i + 1).max(self.items.len() * 2).max(64);
+        self.items.resize(n, T::default());
+    }
+}
+
 /// The ops waiting to be visited, each at most once.
-#[derive(Default)]
 struct Queue {
     list: Vec<Option<Op>>,
     /// Position + 1 in `list` of each queued op; 0 when not queued.
-    pos: SecondaryMap<Op, u32>,
+    pos: OpTable<u32>,
 }
 
 impl Queue {
+    #[inline]
     fn add(&mut self, op: Op) {
-        if self.pos[op] != 0 {
+        if self.pos.get(op) != 0 {
             return;
         }
         self.list.push(Some(op));
-        self.pos[op] = self.list.len() as u32;
+        self.pos.set(op, self.list.len() as u32);
     }
+    #[inline]
     fn pop(&mut self) -> Option<Option<Op>> {
         let op = self.list.pop()?;
         if let Some(o) = op {
-            self.pos[o] = 0;
+            self.pos.set(o, 0);
         }
         Some(op)
     }
+    /// Empties the queue. Only the ops in the list have a position.
+    fn clear(&mut self) {
+        for op in self.list.drain(..).flatten() {
+            self.pos.set(op, 0);
+        }
+    }
     fn remove(&mut self, op: Op) {
-        let p = self.pos[op];
+        let p = self.pos.get(op);
         if p != 0 {
             self.list[p as usize - 1] = None;
-            self.pos[op] = 0;
+            self.pos.set(op, 0);
         }
     }
     /// Re-queues the defining ops of `operands` that have at most one use
@@ -210,7 +256,7 @@ fn seed_region(
         while let Some(o) = cur {
             // Taken before `o` may move or go.
             cur = ctx.next_op(o);
-            if !top_down {
+            if !top_down && !ctx.regions_of(o).is_empty() {
                 for nested in ctx.regions_of(o).to_vec() {
                     seed_region(ctx, hooks, folder, nested, llvm15, top_down, out);
                 }
@@ -223,7 +269,7 @@ fn seed_region(
                 }
             }
             out.push(o);
-            if top_down {
+            if top_down && !ctx.regions_of(o).is_empty() {
                 for nested in ctx.regions_of(o).to_vec() {
                     seed_region(ctx, hooks, folder, nested, llvm15, top_down, out);
                 }
@@ -246,15 +292,17 @@ pub fn apply_patterns_and_fold_greedily(
     if regions.is_empty() {
         return Ok(true);
     }
-    let mut queue = Queue::default();
+    let mut queue = Queue {
+        list: vec![],
+        pos: OpTable::new(),
+    };
     let mut folder = OperationFolder::new();
     folder.keep_reused_in_place = config.llvm13;
     let mut iteration = 0u32;
     // When each op last failed to fold (for ops whose folder is local).
-    let mut failed_fold: SecondaryMap<Op, ChangeMark> = SecondaryMap::default();
+    let mut failed_fold: OpTable<ChangeMark> = OpTable::new();
     loop {
-        queue.list.clear();
-        queue.pos.clear();
+        queue.clear();
         folder.moved = false;
         if config.top_down {
             let mut seed = vec![];
@@ -263,7 +311,7 @@ pub fn apply_patterns_and_fold_greedily(
             }
             seed.reverse();
             for (i, &o) in seed.iter().enumerate() {
-                queue.pos[o] = i as u32 + 1;
+                queue.pos.set(o, i as u32 + 1);
             }
             queue.list = seed.into_iter().map(Some).collect();
         } else {
@@ -298,7 +346,7 @@ pub fn apply_patterns_and_fold_greedily(
             // fails again: the round that confirms a fixed point, and ops
             // queued twice, skip it.
             let known_unfoldable = {
-                let mark = *failed_fold.get(op);
+                let mark = failed_fold.get(op);
                 mark != ChangeMark::default()
                     && !ctx.changed_since(op, mark)
                     && ctx.operands(op).iter().all(|&v| {
@@ -306,11 +354,15 @@ pub fn apply_patterns_and_fold_greedily(
                             .is_none_or(|d| !ctx.changed_since(d, mark))
                     })
             };
-            original_operands.clear();
-            original_operands.extend_from_slice(ctx.operands(op));
             let outcome = if known_unfoldable {
                 FoldOutcome::Failed
             } else {
+                // Before the fold: a folder may change them and still
+                // replace the op (15's `llvm.extractvalue`).
+                original_operands.clear();
+                for &v in ctx.operands(op) {
+                    original_operands.push(v);
+                }
                 let q = std::cell::RefCell::new(&mut queue);
                 folder.try_to_fold(
                     ctx,

@@ -71,17 +71,18 @@ pub fn erase_unreachable_blocks(
     let mut erased_any = false;
     let mut worklist: Vec<Region> = regions.iter().rev().copied().collect();
     while let Some(region) = worklist.pop() {
-        let blocks = rw.ctx.region_blocks(region).to_vec();
-        let Some(&entry) = blocks.first() else {
-            continue;
-        };
-        if blocks.len() == 1 {
+        // Most regions are one block: nothing to copy.
+        if let Some(entry) = rw.ctx.single_block(region) {
             let ctx = &*rw.ctx;
             for o in ctx.block_ops_iter(entry) {
                 worklist.extend(ctx.regions_of(o).iter().copied());
             }
             continue;
         }
+        let blocks = rw.ctx.region_blocks(region).to_vec();
+        let Some(&entry) = blocks.first() else {
+            continue;
+        };
         let reachable: FxHashSet<Block> = post_order(rw.ctx, entry).into_iter().collect();
         let dead: Vec<Block> = blocks
             .iter()
@@ -119,48 +120,75 @@ pub fn erase_unreachable_blocks(
 /// reads, so the walk is repeated only when something it read as dead was
 /// proven live afterwards: then a repeat may decide differently, and
 /// otherwise it would not (the result is MLIR's).
-#[derive(Default)]
 struct LiveMap {
-    ops: SecondaryMap<Op, bool>,
-    args: SecondaryMap<Value, bool>,
-    /// Read as dead by some decision.
-    read_dead_ops: SecondaryMap<Op, bool>,
-    read_dead_args: SecondaryMap<Value, bool>,
+    /// By op handle: [`LIVE`] and [`READ_DEAD`].
+    ops: Vec<u8>,
+    /// By value handle, for block arguments: [`LIVE`] and [`READ_DEAD`].
+    args: Vec<u8>,
     /// Something read as dead was proven live: walk again.
     again: bool,
 }
 
+/// Proven live.
+const LIVE: u8 = 1;
+/// Read as dead by some decision.
+const READ_DEAD: u8 = 2;
+
 impl LiveMap {
+    /// Tables for every op and value of `ctx` (the analysis creates none,
+    /// and the deletion that reads it afterwards neither), allocated
+    /// zeroed: one table each, not one growing with every handle written.
+    fn new(ctx: &Context) -> Self {
+        LiveMap {
+            ops: vec![0; ctx.num_ops()],
+            args: vec![0; ctx.num_values()],
+            again: false,
+        }
+    }
+    #[inline]
+    fn is_op_live(&self, o: Op) -> bool {
+        self.ops.get(o.index()).is_some_and(|f| f & LIVE != 0)
+    }
+    #[inline]
+    fn is_arg_live(&self, a: Value) -> bool {
+        self.args.get(a.index()).is_some_and(|f| f & LIVE != 0)
+    }
     fn set_value_live(&mut self, ctx: &Context, v: Value) {
         match ctx.value_def(v) {
             ValueDef::Result(o, _) => self.set_op_live(o),
             ValueDef::BlockArg(..) => {
-                if !self.args[v] {
-                    self.args[v] = true;
-                    self.again |= self.read_dead_args[v];
+                let f = &mut self.args[v.index()];
+                if *f & LIVE == 0 {
+                    *f |= LIVE;
+                    self.again |= *f & READ_DEAD != 0;
                 }
             }
         }
     }
+    #[inline]
     fn set_op_live(&mut self, o: Op) {
-        if !self.ops[o] {
-            self.ops[o] = true;
-            self.again |= self.read_dead_ops[o];
+        let f = &mut self.ops[o.index()];
+        if *f & LIVE == 0 {
+            *f |= LIVE;
+            self.again |= *f & READ_DEAD != 0;
         }
     }
+    #[inline]
     fn op_live(&mut self, o: Op) -> bool {
-        let l = self.ops[o];
-        if !l {
-            self.read_dead_ops[o] = true;
+        let f = &mut self.ops[o.index()];
+        if *f & LIVE == 0 {
+            *f |= READ_DEAD;
+            return false;
         }
-        l
+        true
     }
     fn arg_live(&mut self, a: Value) -> bool {
-        let l = self.args[a];
-        if !l {
-            self.read_dead_args[a] = true;
+        let f = &mut self.args[a.index()];
+        if *f & LIVE == 0 {
+            *f |= READ_DEAD;
+            return false;
         }
-        l
+        true
     }
 }
 
@@ -175,6 +203,7 @@ fn successor_arg(ctx: &Context, ifaces: &dyn OpInterfaces, op: Op, index: usize)
     None
 }
 
+#[inline]
 fn process_value(ctx: &Context, ifaces: &dyn OpInterfaces, v: Value, live: &mut LiveMap) {
     let proved = ctx.uses(v).iter().any(|u| {
         // A branch operand lives only if the argument it feeds does.
@@ -205,7 +234,7 @@ fn propagate_op(ctx: &Context, ifaces: &dyn OpInterfaces, op: Op, live: &mut Liv
         }
         return;
     }
-    if live.ops[op] {
+    if live.is_op_live(op) {
         return;
     }
     if !would_op_be_trivially_dead(ctx, op) {
@@ -232,7 +261,7 @@ fn propagate_region(ctx: &Context, ifaces: &dyn OpInterfaces, r: Region, live: &
             continue;
         }
         for &a in ctx.block_args(b) {
-            if !live.args[a] {
+            if !live.is_arg_live(a) {
                 process_value(ctx, ifaces, a, live);
             }
         }
@@ -255,7 +284,11 @@ fn delete_dead(
         // Dead ops may use each other (graph regions): cut their
         // references first, as MLIR's `dropAllUses` does one by one.
         for &b in &order {
-            let dead: Vec<Op> = rw.ctx.block_ops_iter(b).filter(|&o| !live.ops[o]).collect();
+            let dead: Vec<Op> = rw
+                .ctx
+                .block_ops_iter(b)
+                .filter(|&o| !live.is_op_live(o))
+                .collect();
             for o in dead {
                 rw.ctx.drop_all_references(o);
             }
@@ -269,10 +302,10 @@ fn delete_dead(
             let mut cur = rw.ctx.last_op(b);
             while let Some(o) = cur {
                 cur = rw.ctx.prev_op(o);
-                if !live.ops[o] {
+                if !live.is_op_live(o) {
                     erased_any = true;
                     rw.erase_op(o)?;
-                } else {
+                } else if !rw.ctx.regions_of(o).is_empty() {
                     let nested = rw.ctx.regions_of(o).to_vec();
                     erased_any |= delete_dead(rw, ifaces, &nested, live)?;
                 }
@@ -281,7 +314,7 @@ fn delete_dead(
         for &b in rw.ctx.region_blocks(region).to_vec().iter().skip(1) {
             let args = rw.ctx.block_args(b).to_vec();
             for (i, a) in args.iter().enumerate().rev() {
-                if !live.args[*a] {
+                if !live.is_arg_live(*a) {
                     rw.ctx
                         .erase_block_arg(b, i)
                         .map_err(|m| RewriteError::at(rw.ctx.unknown_loc(), m))?;
@@ -309,7 +342,7 @@ fn erase_dead_successor_operands(
         let kept: Vec<Value> = vals
             .iter()
             .zip(&args)
-            .filter(|(_, a)| live.args[**a])
+            .filter(|(_, a)| live.is_arg_live(**a))
             .map(|(v, _)| *v)
             .collect();
         if kept.len() != vals.len() {
@@ -325,7 +358,7 @@ pub fn run_region_dce(
     ifaces: &dyn OpInterfaces,
     regions: &[Region],
 ) -> Result<bool, RewriteError> {
-    let mut live = LiveMap::default();
+    let mut live = LiveMap::new(rw.ctx);
     loop {
         live.again = false;
         for &r in regions {
@@ -645,12 +678,27 @@ pub fn merge_identical_blocks(
 pub fn used_values_defined_above(ctx: &Context, region: Region) -> Vec<Value> {
     let mut seen = FxHashSet::default();
     let mut out = vec![];
+    // The last block found inside `region` and the last found outside:
+    // an op's operands are mostly defined in its own block or in the one
+    // around the region, and each answer walks up the region tree.
+    let (mut last_in, mut last_out): (Option<Block>, Option<Block>) = (None, None);
     let mut visit = |o: Op| {
         for &v in ctx.operands(o) {
-            let inside = ctx
-                .value_block(v)
-                .and_then(|b| ctx.parent_region(b))
-                .is_some_and(|r| ctx.is_region_ancestor(region, r));
+            let inside = match ctx.value_block(v) {
+                None => false,
+                Some(b) if last_in == Some(b) => true,
+                Some(b) if last_out == Some(b) => false,
+                Some(b) => {
+                    let inside = ctx
+                        .parent_region(b)
+                        .is_some_and(|r| ctx.is_region_ancestor(region, r));
+                    match inside {
+                        true => last_in = Some(b),
+                        false => last_out = Some(b),
+                    }
+                    inside
+                }
+            };
             if !inside && seen.insert(v) {
                 out.push(v);
             }

@@ -382,21 +382,7 @@ impl OpDef {
     pub const fn new(name: &'static str) -> Self {
         OpDef {
             name,
-            traits: OpTraits {
-                is_terminator: false,
-                isolated_from_above: false,
-                symbol_table: false,
-                no_terminator: false,
-                graph_region: false,
-                is_symbol: false,
-                pure: false,
-                recursive_effects: false,
-                dead_if_unused: false,
-                read_only: false,
-                commutative: false,
-                constant_like: false,
-                return_like: false,
-            },
+            traits: OpTraits::NONE,
             parse: None,
             print: None,
             verify: None,

@@ -377,22 +377,24 @@ pub struct OpTraits {
     pub return_like: bool,
 }
 
-/// The traits of an op no dialect registered.
-const NO_TRAITS: OpTraits = OpTraits {
-    is_terminator: false,
-    isolated_from_above: false,
-    symbol_table: false,
-    no_terminator: false,
-    graph_region: false,
-    is_symbol: false,
-    pure: false,
-    recursive_effects: false,
-    dead_if_unused: false,
-    read_only: false,
-    commutative: false,
-    constant_like: false,
-    return_like: false,
-};
+impl OpTraits {
+    /// No trait: an op no dialect registered, and where a definition starts.
+    pub const NONE: OpTraits = OpTraits {
+        is_terminator: false,
+        isolated_from_above: false,
+        symbol_table: false,
+        no_terminator: false,
+        graph_region: false,
+        is_symbol: false,
+        pure: false,
+        recursive_effects: false,
+        dead_if_unused: false,
+        read_only: false,
+        commutative: false,
+        constant_like: false,
+        return_like: false,
+    };
+}
 
 /// Everything needed to create an operation.
 #[derive(Clone, Debug)]
@@ -863,7 +865,7 @@ impl Context {
         // trait load that one byte: `copied().unwrap_or_default()` built
         // the whole struct first (the drivers read a trait of every op
         // they visit).
-        *self.op_traits(self.ops[op].name).unwrap_or(&NO_TRAITS)
+        *self.op_traits(self.ops[op].name).unwrap_or(&OpTraits::NONE)
     }
     /// How many ops were ever created (erased ones included): the size of
     /// a dense table indexed by [`Op::index`].

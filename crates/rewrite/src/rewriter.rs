@@ -271,15 +271,20 @@ impl<'a> Rewriter<'a> {
     ) -> Result<Op, RewriteError> {
         let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
         let new = self.ctx.clone_op(op, ip, map);
-        if !self.ctx.regions_of(new).is_empty() {
+        self.announce_inserted(new);
+        Ok(new)
+    }
+    /// Tells the listener of `op` and the ops nested in it as MLIR's
+    /// `OpBuilder::clone` does: nested ones first, in post-order.
+    fn announce_inserted(&mut self, op: Op) {
+        if !self.ctx.regions_of(op).is_empty() {
             let mut nested = vec![];
-            self.ctx.walk_post(new, &mut |o| nested.push(o));
+            self.ctx.walk_post(op, &mut |o| nested.push(o));
             for o in nested {
                 self.listener.notify_inserted(self.ctx, o);
             }
         }
-        self.listener.notify_inserted(self.ctx, new);
-        Ok(new)
+        self.listener.notify_inserted(self.ctx, op);
     }
     /// What [`Rewriter::clone_op`] of `op` followed by erasing the op
     /// holding `op` leaves, without building the copy: `op` moves to the
@@ -295,14 +300,7 @@ impl<'a> Rewriter<'a> {
         let ip = self.ip.ok_or(RewriteError::NoInsertionPoint)?;
         self.listener.notify_moved_away(self.ctx, op);
         self.ctx.move_op_remapped(op, ip, map);
-        if !self.ctx.regions_of(op).is_empty() {
-            let mut nested = vec![];
-            self.ctx.walk_post(op, &mut |o| nested.push(o));
-            for o in nested {
-                self.listener.notify_inserted(self.ctx, o);
-            }
-        }
-        self.listener.notify_inserted(self.ctx, op);
+        self.announce_inserted(op);
         Ok(())
     }
     /// Creates a block with arguments of `arg_types` before `before`

@@ -17,7 +17,7 @@
 
 use crate::fold::{FoldOutcome, OpInterfaces, OperationFolder};
 use crate::pattern::FrozenPatternSet;
-use crate::region::simplify_regions;
+use crate::region::{nothing_to_simplify, simplify_regions};
 use crate::rewriter::{Listener, RewriteError, Rewriter};
 use mlir_async_ir::entity::SecondaryMap;
 use mlir_async_ir::{ChangeMark, Context, Op, Region, Value};
@@ -432,7 +432,7 @@ pub fn apply_patterns_and_fold_greedily(
         // would change nothing either (MLIR runs it anyway; skipping it
         // saves a walk of every region in the common last round).
         let unchanged = iteration > 0 && !changed && !folder.moved;
-        if config.region_simplification && !unchanged {
+        if config.region_simplification && !unchanged && !nothing_to_simplify(ctx, regions) {
             let mut listener = DriverListener {
                 queue: &mut queue,
                 folder: &mut folder,

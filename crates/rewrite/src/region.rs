@@ -6,7 +6,7 @@
 //! ([`used_values_defined_above`]).
 
 use crate::fold::OpInterfaces;
-use crate::greedy::would_op_be_trivially_dead;
+use crate::greedy::{is_op_trivially_dead, would_op_be_trivially_dead};
 use crate::rewriter::{RewriteError, Rewriter};
 use mlir_async_ir::entity::SecondaryMap;
 use mlir_async_ir::fxhash::{FxHashMap, FxHashSet};
@@ -22,6 +22,53 @@ pub fn simplify_regions(
     let dce = run_region_dce(rw, ifaces, regions)?;
     let merged = merge_identical_blocks(rw, ifaces, regions)?;
     Ok(erased || dce || merged)
+}
+
+/// Whether [`simplify_regions`] would leave `regions` as they are, found
+/// by one light walk instead of its three: every region has at most one
+/// block (no block is unreachable or mergeable, no block argument but
+/// the entry's, which stay), no op has successors, no op is unused and
+/// free of effects, and no op of a graph region has results.
+///
+/// Then the dead-code analysis proves every op live. A dead op's users
+/// are all dead (a live user, terminators included, makes it live), and
+/// outside graph regions a use comes after its definition, so among the
+/// dead ops one has no dead user, hence no user at all: it would be
+/// trivially dead, which the walk saw no op be. The greedy driver erases
+/// such ops as it visits them, so after a round this is the common case.
+pub fn nothing_to_simplify(ctx: &Context, regions: &[Region]) -> bool {
+    let mut stack: Vec<(Region, bool)> = regions.iter().map(|&r| (r, false)).collect();
+    // The regions' parent decides whether the top regions are graphs.
+    if let Some(&r) = regions.first() {
+        if let Some(p) = ctx.region_parent(r) {
+            let graph = ctx.traits_of(p).graph_region;
+            for e in &mut stack {
+                e.1 = graph;
+            }
+        }
+    }
+    while let Some((r, graph)) = stack.pop() {
+        if ctx.region_is_empty(r) {
+            continue;
+        }
+        let Some(b) = ctx.single_block(r) else {
+            return false;
+        };
+        for o in ctx.block_ops_iter(b) {
+            if !ctx.successors(o).is_empty()
+                || (graph && !ctx.results(o).is_empty())
+                || is_op_trivially_dead(ctx, o)
+            {
+                return false;
+            }
+            let nested = ctx.regions_of(o);
+            if !nested.is_empty() {
+                let g = ctx.traits_of(o).graph_region;
+                stack.extend(nested.iter().map(|&n| (n, g)));
+            }
+        }
+    }
+    true
 }
 
 /// The successors of `b`: those of its last op.

@@ -1228,12 +1228,20 @@ impl Lowering<'_, '_, '_> {
             return self.yield_();
         }
         // The innermost loop runs a copy of the parallel loop's body.
-        let mut map: FxHashMap<Value, Value> = FxHashMap::default();
         let entry = self
             .rw
             .ctx
             .entry_block(self.body)
             .ok_or_else(|| RewriteError::at(self.loc, "'scf.parallel' op has an empty body"))?;
+        self.bodies_left = self.bodies_left.saturating_sub(1);
+        let moving = self.bodies_left == 0;
+        // Sized for a copy (about a result per op), not grown op by op.
+        let mut size = self.rw.ctx.block_args(entry).len() + nest.captures.len();
+        if !moving {
+            size += self.rw.ctx.block_ops_iter(entry).count();
+        }
+        let mut map: FxHashMap<Value, Value> =
+            FxHashMap::with_capacity_and_hasher(size, Default::default());
         for (i, &a) in self.rw.ctx.block_args(entry).iter().enumerate() {
             if let Some(v) = nest.ivs.get(i).copied().flatten() {
                 map.insert(a, v);
@@ -1242,8 +1250,7 @@ impl Lowering<'_, '_, '_> {
         for (&c, &a) in nest.captures.iter().zip(nest.cap_args) {
             map.insert(c, a);
         }
-        self.bodies_left = self.bodies_left.saturating_sub(1);
-        if self.bodies_left == 0 {
+        if moving {
             for o in self.rw.ctx.block_ops(entry) {
                 self.rw.move_op_as_clone(o, &map)?;
             }

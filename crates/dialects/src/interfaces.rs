@@ -20,6 +20,8 @@ pub struct Interfaces {
     pub edition: Edition,
     /// The registry's table of folders (see [`Registry::folding`]).
     folding: Arc<[Folding]>,
+    /// `arith.constant` and `func.constant` (see [`Registry::constant_ops`]).
+    constant_ops: [mlir_async_ir::Symbol; 2],
 }
 
 impl Interfaces {
@@ -29,6 +31,7 @@ impl Interfaces {
         Interfaces {
             edition,
             folding: registry.folding(),
+            constant_ops: registry.constant_ops(),
         }
     }
 
@@ -101,19 +104,19 @@ impl OpInterfaces for Interfaces {
         loc: Location,
         ip: InsertPoint,
     ) -> Option<Op> {
+        let [arith_constant, func_constant] = self.constant_ops;
         let name = match dialect {
             "arith" | "memref" | "scf" | "cf" | "func" | "std"
                 if arith_buildable(ctx, value, ty) =>
             {
-                "arith.constant"
+                arith_constant
             }
             "func" | "std" if matches!(ctx.attr_kind(value), AttrKind::SymbolRef(..)) => {
-                "func.constant"
+                func_constant
             }
             _ => return None,
         };
-        let name = ctx.sym(name);
-        let key = ctx.sym("value");
+        let key = ctx.value_symbol();
         let c = ctx.create_op_from(name, loc, &[], &[ty], &[(key, value)], &[], &[]);
         ctx.insert_op(ip, c);
         Some(c)

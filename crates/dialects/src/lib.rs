@@ -566,6 +566,9 @@ pub struct Registry {
     /// Folders and commutativity by the index of the op name's symbol: the
     /// drivers ask for every op they visit (see [`Registry::folding`]).
     folding: ::std::sync::Arc<[Folding]>,
+    /// `arith.constant` and `func.constant`, which the folders build
+    /// (interned once, not per constant).
+    constant_ops: [mlir_async_ir::Symbol; 2],
 }
 
 /// The dialects whose every op of 13, 14 and 15 is registered (`llvm`:
@@ -634,6 +637,7 @@ impl Registry {
             by_sym,
             parsers,
             folding: folding.into(),
+            constant_ops: [ctx.sym("arith.constant"), ctx.sym("func.constant")],
         }
     }
     pub fn get(&self, name: &str) -> Option<&OpDef> {
@@ -649,6 +653,10 @@ impl Registry {
     /// `createOrFold`) can keep it.
     pub fn folding(&self) -> ::std::sync::Arc<[Folding]> {
         self.folding.clone()
+    }
+    /// The symbols of `arith.constant` and `func.constant`.
+    pub fn constant_ops(&self) -> [mlir_async_ir::Symbol; 2] {
+        self.constant_ops
     }
     /// The definition of the op named by symbol `name` (an op's `name`).
     pub fn get_by_symbol(&self, name: mlir_async_ir::Symbol) -> Option<&OpDef> {

@@ -657,6 +657,20 @@ impl Context {
         self.strings.reserve(n);
         self.attrs.reserve(n);
     }
+    /// The symbol of `value`, the attribute every constant holds
+    /// (interned with the context: builders of constants need not hash
+    /// the name).
+    #[inline]
+    pub fn value_symbol(&mut self) -> Symbol {
+        match self.value_sym {
+            Some(s) => s,
+            None => {
+                let s = self.sym("value");
+                self.value_sym = Some(s);
+                s
+            }
+        }
+    }
     pub fn lookup_sym(&self, s: &str) -> Option<Symbol> {
         self.strings.get(s).map(Symbol::from_index)
     }

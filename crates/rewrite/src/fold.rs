@@ -536,8 +536,14 @@ impl OperationFolder {
         };
         let dname = ctx.str(dialect).to_string();
         let c = hooks.materialize_constant(ctx, &dname, value, ty, loc, ip)?;
-        let new_dialect = dialect_of(ctx, c).to_string();
-        let new_dialect = ctx.sym(&new_dialect);
+        // Nearly always the dialect asked for: compared as text, interned
+        // only when it differs.
+        let new_dialect = if dialect_of(ctx, c) == ctx.str(dialect) {
+            dialect
+        } else {
+            let d = dialect_of(ctx, c).to_string();
+            ctx.sym(&d)
+        };
         let scope = self.scopes.entry(region).or_default();
         if new_dialect == dialect {
             scope.insert((dialect, value, ty), c);

@@ -626,3 +626,68 @@ fn changes_move_ops_past_a_mark() {
 fn op_size() {
     assert_eq!(std::mem::size_of::<OperationData>(), 68);
 }
+
+#[test]
+fn a_move_reads_as_the_clone_it_stands_for() {
+    // `x` is replaced by `y` in two ops, the second holding a nested use;
+    // `y` already has a use, `x` keeps one by an op that stays.
+    let (mut c, b, add) = setup();
+    let i32t = c.int_type(32);
+    let x = c.add_block_arg(b, i32t);
+    let y = c.add_block_arg(b, i32t);
+    let loc = c.unknown_loc();
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![y];
+    let earlier = c.build(InsertPoint::AtEnd(b), st);
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![x, x];
+    st.result_types = vec![i32t];
+    let first = c.build(InsertPoint::AtEnd(b), st);
+    let inner_block = c.create_block(&[]);
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![x];
+    let nested = c.build(InsertPoint::AtEnd(inner_block), st);
+    let r = c.create_region();
+    c.append_block(r, inner_block);
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![c.result(first, 0), x];
+    st.regions = vec![r];
+    let holder = c.build(InsertPoint::AtEnd(b), st);
+    let mut st = OperationState::new(add, loc);
+    st.operands = vec![x];
+    let stays = c.build(InsertPoint::AtEnd(b), st);
+
+    let target = c.create_block(&[]);
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    map.insert(x, y);
+    let mark = c.change_mark();
+    c.move_op_remapped(first, InsertPoint::AtEnd(target), &map);
+    c.move_op_remapped(holder, InsertPoint::AtEnd(target), &map);
+
+    assert_eq!(c.block_ops(target), vec![first, holder]);
+    assert_eq!(c.block_ops(b), vec![earlier, stays]);
+    assert_eq!(c.operands(first), &[y, y]);
+    assert_eq!(c.operands(nested), &[y]);
+    // Not in `map`: the result of a moved op is still itself.
+    assert_eq!(c.operands(holder), &[c.result(first, 0), y]);
+    // A clone adds its uses after the existing ones, in the order it is
+    // built: each op's operands in order, nested ops before their holder.
+    let order: Vec<(Op, u32)> = c.uses(y).iter().map(|u| (u.op, u.index)).collect();
+    assert_eq!(
+        order,
+        vec![
+            (earlier, 0),
+            (first, 0),
+            (first, 1),
+            (nested, 0),
+            (holder, 1)
+        ]
+    );
+    let left: Vec<(Op, u32)> = c.uses(x).iter().map(|u| (u.op, u.index)).collect();
+    assert_eq!(left, vec![(stays, 0)]);
+    // A clone would be new: every moved op counts as changed.
+    for o in [first, nested, holder] {
+        assert!(c.changed_since(o, mark));
+    }
+    assert!(!c.changed_since(stays, mark));
+}

@@ -559,6 +559,9 @@ pub struct Registry {
     /// Index + 1 into `ops` by the index of the op name's symbol (0: not
     /// registered): the verifier asks per op.
     by_sym: Vec<u32>,
+    /// What the verifier may accept an op of this name on, by the index
+    /// of the name's symbol (see [`verify::QuickCheck`]).
+    quick: Vec<Option<verify::QuickCheck>>,
     /// Custom parsers by the index of the op name's symbol: the parser
     /// hands over the symbol with every op, and a look-up by name per op
     /// (hash and compare) showed up in profiles.
@@ -628,10 +631,18 @@ impl Registry {
                 by_sym[s.index()] = i as u32 + 1;
             }
         }
+        let quick = by_sym
+            .iter()
+            .map(|&i| match i {
+                0 => None,
+                i => verify::QuickCheck::of(&ops[i as usize - 1]),
+            })
+            .collect();
         Registry {
             ops,
             by_name,
             by_sym,
+            quick,
             parsers,
             folding: folding.into(),
         }
@@ -649,6 +660,12 @@ impl Registry {
     /// `createOrFold`) can keep it.
     pub fn folding(&self) -> ::std::sync::Arc<[Folding]> {
         self.folding.clone()
+    }
+    /// How the verifier may accept an op named by symbol `name` without
+    /// going through every rule (see [`verify::QuickCheck`]).
+    #[inline]
+    pub(crate) fn quick_check(&self, name: mlir_async_ir::Symbol) -> Option<&verify::QuickCheck> {
+        self.quick.get(name.index()).and_then(|q| q.as_ref())
     }
     /// The definition of the op named by symbol `name` (an op's `name`).
     pub fn get_by_symbol(&self, name: mlir_async_ir::Symbol) -> Option<&OpDef> {

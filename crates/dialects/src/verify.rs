@@ -2,7 +2,7 @@
 //! registered op's own rules, then SSA dominance, in MLIR's order.
 
 use crate::ods::{AttrClass, OperandKind, Shape, Structure, N};
-use crate::{OpDef, Registry};
+use crate::{Arity, OpDef, Registry, VerifyHook};
 use mlir_async_ir::dominance::DominanceInfo;
 use mlir_async_ir::parallel;
 use mlir_async_ir::*;
@@ -55,6 +55,33 @@ impl<'a> Verifier<'a> {
     }
 
     fn verify_op(&self, op: Op) -> Result<(), IrError> {
+        if self.accepts_quickly(op) {
+            return Ok(());
+        }
+        self.verify_op_rule_by_rule(op)
+    }
+
+    /// Whether `op` passes every rule by its [`QuickCheck`]: the rules
+    /// found nothing to say of nearly every op, and asking each of them
+    /// cost more than the op's own verifier. `false` is no verdict: the
+    /// op then goes through every rule, which finds the first error.
+    #[inline]
+    fn accepts_quickly(&self, op: Op) -> bool {
+        let ctx = self.ctx;
+        let data = ctx.op(op);
+        let Some(q) = self.reg.quick_check(data.name) else {
+            return false;
+        };
+        let Some(traits) = ctx.op_traits(data.name) else {
+            return false;
+        };
+        q.counts_fit(data)
+            && !(traits.is_terminator && data.next_op().is_some())
+            && q.hook.is_none_or(|h| h.run(ctx, op, self.edition).is_ok())
+    }
+
+    #[inline(never)]
+    fn verify_op_rule_by_rule(&self, op: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
         let def = self.def(op);
         let st = def.map_or(&UNDECLARED, |d| &d.structure);
@@ -308,7 +335,7 @@ impl<'a> Verifier<'a> {
                 },
                 |(v, w), i| {
                     let o = ops[i];
-                    if i + 1 < ops.len() && !ctx.successors(o).is_empty() {
+                    if i + 1 < ops.len() && ctx.op(o).num_successors() != 0 {
                         return Some(misplaced_successors(ctx, o));
                     }
                     v.verify_op(o)
@@ -323,7 +350,7 @@ impl<'a> Verifier<'a> {
                 if o == last {
                     break;
                 }
-                if !ctx.successors(o).is_empty() {
+                if ctx.op(o).num_successors() != 0 {
                     return Err(misplaced_successors(ctx, o));
                 }
                 self.verify_op(o)?;
@@ -394,11 +421,11 @@ impl<'a> Verifier<'a> {
                     // Checked with each op's own rules, in `verify_block`.
                     continue;
                 }
-                w.on_path[b.index()] = true;
+                w.on_path[b.index()] = code;
                 for o in ctx.block_ops_iter(b) {
                     self.dominance_of(o, b, graph, inner, w)?;
                 }
-                w.on_path[b.index()] = false;
+                w.on_path[b.index()] = UNVISITED;
             }
         }
         Ok(())
@@ -414,7 +441,7 @@ impl<'a> Verifier<'a> {
         w: &mut DomWalk,
     ) -> Result<(), IrError> {
         self.check_operands(op, b, graph, scope, w)?;
-        if self.ctx.regions_of(op).is_empty() {
+        if self.ctx.op(op).num_regions() == 0 {
             w.walked[op.index()] = walked::DONE;
             return Ok(());
         }
@@ -433,8 +460,22 @@ impl<'a> Verifier<'a> {
         w: &mut DomWalk,
     ) -> Result<(), IrError> {
         let ctx = self.ctx;
+        let code = scope.map_or(1, |o| o.index() as u32 + 2);
         for (i, &v) in ctx.operands(op).iter().enumerate() {
-            let def_block = ctx.value_block(v);
+            // Nearly every operand is defined in a block the walk is in,
+            // of the same isolation scope, by an op it is done with (or
+            // as the block's argument): then it dominates this use, and
+            // neither check below has anything to say.
+            let (def_block, enclosed) = match ctx.value_def(v) {
+                ValueDef::Result(d, _) => (
+                    ctx.op(d).parent_block(),
+                    w.walked[d.index()] == walked::DONE,
+                ),
+                ValueDef::BlockArg(b, _) => (Some(b), true),
+            };
+            if enclosed && def_block.is_some_and(|b| w.on_path[b.index()] == code) {
+                continue;
+            }
             // A value defined earlier in the user's own block (the common
             // case) shares its isolation scope and dominates iff its op
             // comes first; skip the ancestor walks.
@@ -539,6 +580,85 @@ fn misplaced_successors(ctx: &Context, op: Op) -> IrError {
     )
 }
 
+/// How the verifier accepts an op of a definition that declares nothing
+/// but counts (no parents, no attributes, operands of any type, no
+/// operand segments: `arith.mulf`, `memref.load`): when the op has no
+/// regions and no successors, every rule but the counts, a terminator's
+/// place and the op's own verifier has nothing to check. Only ever a
+/// shortcut to "valid": an op it does not accept goes through every rule
+/// in order, so errors are found and worded as before.
+#[derive(Clone, Copy)]
+pub(crate) struct QuickCheck {
+    /// The operand and result counts the definition allows (inclusive).
+    operands: (usize, usize),
+    results: (usize, usize),
+    hook: Option<VerifyHook>,
+}
+
+impl QuickCheck {
+    /// The quick check of `def`, if it declares nothing more than counts.
+    pub(crate) fn of(def: &OpDef) -> Option<QuickCheck> {
+        let st = &def.structure;
+        if !st.parents.is_empty() {
+            return None;
+        }
+        let mut q = QuickCheck {
+            operands: (0, usize::MAX),
+            results: (0, usize::MAX),
+            hook: def.verify,
+        };
+        if let Some(s) = &st.shape {
+            if s.regions != 0
+                || s.successors != 0
+                || !s.attrs.is_empty()
+                || !s.entry.is_empty()
+                || !s.operand_kinds.is_empty()
+            {
+                return None;
+            }
+            let range = |n: N| match n {
+                N::Exactly(k) => (k, k),
+                N::AtLeast(k) => (k, usize::MAX),
+                N::AtMost(k) => (0, k),
+            };
+            q.operands = meet(q.operands, range(s.operands));
+            q.results = meet(q.results, range(s.results));
+        }
+        if let Some(inv) = &def.invariants {
+            let range = |a: Arity| match a {
+                Arity::Exactly(k) => (k, k),
+                Arity::AtLeast(k) => (k, usize::MAX),
+                Arity::Any => (0, usize::MAX),
+            };
+            let fits_none = |a: Arity| range(a).0 == 0;
+            if inv.operand_segments.is_some()
+                || !inv.required_attrs.is_empty()
+                || !fits_none(inv.regions)
+                || !fits_none(inv.successors)
+            {
+                return None;
+            }
+            q.operands = meet(q.operands, range(inv.operands));
+            q.results = meet(q.results, range(inv.results));
+        }
+        Some(q)
+    }
+
+    #[inline]
+    fn counts_fit(&self, data: &OperationData) -> bool {
+        let within = |n: usize, (lo, hi): (usize, usize)| lo <= n && n <= hi;
+        data.num_regions() == 0
+            && data.num_successors() == 0
+            && within(data.num_operands(), self.operands)
+            && within(data.num_results(), self.results)
+    }
+}
+
+/// The counts two ranges both allow (empty if none: then no op fits).
+fn meet(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    (a.0.max(b.0), a.1.min(b.1))
+}
+
 /// A block the dominance walk has not entered yet (its scope is unknown).
 /// Zero, so that a thread's table (sized for the whole IR) is allocated
 /// zeroed and only mapped where the thread's functions are.
@@ -552,9 +672,10 @@ struct DomWalk {
     /// How far the walk got with each op: it goes through each block in
     /// order, so an op of the user's block it reached precedes the user.
     walked: Vec<Walked>,
-    /// The blocks the walk is inside of: those holding an ancestor of the
-    /// op being checked.
-    on_path: Vec<bool>,
+    /// The blocks the walk is inside of (those holding an ancestor of the
+    /// op being checked), by block: their isolation scope as in
+    /// `block_scope`, `UNVISITED` for the others.
+    on_path: Vec<u32>,
     top: Op,
 }
 
@@ -583,7 +704,7 @@ impl DomWalk {
         let Some(b) = ctx.value_block(v) else {
             return false;
         };
-        if !self.on_path[b.index()] {
+        if self.on_path[b.index()] == UNVISITED {
             return false;
         }
         match ctx.value_def(v) {
@@ -597,7 +718,7 @@ impl DomWalk {
             dom: DominanceInfo::new(),
             block_scope: vec![UNVISITED; ctx.num_blocks()],
             walked: vec![walked::NOT; ctx.num_ops()],
-            on_path: vec![false; ctx.num_blocks()],
+            on_path: vec![UNVISITED; ctx.num_blocks()],
             top,
         }
     }

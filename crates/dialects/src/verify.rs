@@ -77,6 +77,7 @@ impl<'a> Verifier<'a> {
         };
         q.counts_fit(data)
             && !(traits.is_terminator && data.next_op().is_some())
+            && (q.counts_only || q.attrs_and_kinds_fit(ctx, op, self.edition))
             && q.hook.is_none_or(|h| h.run(ctx, op, self.edition).is_ok())
     }
 
@@ -580,18 +581,24 @@ fn misplaced_successors(ctx: &Context, op: Op) -> IrError {
     )
 }
 
-/// How the verifier accepts an op of a definition that declares nothing
-/// but counts (no parents, no attributes, operands of any type, no
-/// operand segments: `arith.mulf`, `memref.load`): when the op has no
-/// regions and no successors, every rule but the counts, a terminator's
-/// place and the op's own verifier has nothing to check. Only ever a
-/// shortcut to "valid": an op it does not accept goes through every rule
-/// in order, so errors are found and worded as before.
+/// How the verifier accepts an op whose definition declares no parents,
+/// no regions, no successors and no operand segments (`arith.mulf`,
+/// `memref.load`): when the op has no regions and no successors, every
+/// rule but the counts, the required attributes, the operands' kinds, a
+/// terminator's place and the op's own verifier has nothing to check.
+/// Only ever a shortcut to "valid": an op it does not accept goes through
+/// every rule in order, so errors are found and worded as before.
 #[derive(Clone, Copy)]
 pub(crate) struct QuickCheck {
     /// The operand and result counts the definition allows (inclusive).
     operands: (usize, usize),
     results: (usize, usize),
+    /// The shape's attributes and operand kinds, ODS's required attributes.
+    attrs: &'static [(&'static str, AttrClass)],
+    operand_kinds: &'static [(usize, OperandKind)],
+    required_attrs: &'static [&'static str],
+    /// None of the three above: nothing to look at but counts.
+    counts_only: bool,
     hook: Option<VerifyHook>,
 }
 
@@ -605,17 +612,18 @@ impl QuickCheck {
         let mut q = QuickCheck {
             operands: (0, usize::MAX),
             results: (0, usize::MAX),
+            attrs: &[],
+            operand_kinds: &[],
+            required_attrs: &[],
+            counts_only: false,
             hook: def.verify,
         };
         if let Some(s) = &st.shape {
-            if s.regions != 0
-                || s.successors != 0
-                || !s.attrs.is_empty()
-                || !s.entry.is_empty()
-                || !s.operand_kinds.is_empty()
-            {
+            if s.regions != 0 || s.successors != 0 || !s.entry.is_empty() {
                 return None;
             }
+            q.attrs = s.attrs;
+            q.operand_kinds = s.operand_kinds;
             let range = |n: N| match n {
                 N::Exactly(k) => (k, k),
                 N::AtLeast(k) => (k, usize::MAX),
@@ -632,15 +640,17 @@ impl QuickCheck {
             };
             let fits_none = |a: Arity| range(a).0 == 0;
             if inv.operand_segments.is_some()
-                || !inv.required_attrs.is_empty()
                 || !fits_none(inv.regions)
                 || !fits_none(inv.successors)
             {
                 return None;
             }
+            q.required_attrs = inv.required_attrs;
             q.operands = meet(q.operands, range(inv.operands));
             q.results = meet(q.results, range(inv.results));
         }
+        q.counts_only =
+            q.attrs.is_empty() && q.operand_kinds.is_empty() && q.required_attrs.is_empty();
         Some(q)
     }
 
@@ -651,6 +661,18 @@ impl QuickCheck {
             && data.num_successors() == 0
             && within(data.num_operands(), self.operands)
             && within(data.num_results(), self.results)
+    }
+
+    /// The required attributes are there, of their classes, and the
+    /// operands of their kinds (the counts fit).
+    #[inline(never)]
+    fn attrs_and_kinds_fit(&self, ctx: &Context, op: Op, edition: Edition) -> bool {
+        check_attrs(ctx, op, self.attrs, edition).is_ok()
+            && check_operand_kinds(ctx, op, self.operand_kinds).is_ok()
+            && self
+                .required_attrs
+                .iter()
+                .all(|name| ctx.get_attr(op, name).is_some())
     }
 }
 
@@ -850,7 +872,18 @@ fn check_shape(
             _ => {}
         }
     }
-    for &(name, class) in s.attrs {
+    check_attrs(ctx, op, s.attrs, edition)?;
+    check_operand_kinds(ctx, op, s.operand_kinds)
+}
+
+/// The attributes a [`Shape`] requires, each of its class.
+fn check_attrs(
+    ctx: &Context,
+    op: Op,
+    attrs: &[(&'static str, AttrClass)],
+    edition: Edition,
+) -> Result<(), String> {
+    for &(name, class) in attrs {
         let ok = ctx
             .get_attr(op, name)
             .is_some_and(|a| match (ctx.attr_kind(a), class) {
@@ -886,7 +919,12 @@ fn check_shape(
             return Err(format!("requires attribute '{name}'"));
         }
     }
-    for &(i, kind) in s.operand_kinds {
+    Ok(())
+}
+
+/// The types a [`Shape`] requires of some operands.
+fn check_operand_kinds(ctx: &Context, op: Op, kinds: &[(usize, OperandKind)]) -> Result<(), String> {
+    for &(i, kind) in kinds {
         let t = ctx.value_type(ctx.operand(op, i));
         let ok = match kind {
             OperandKind::AsyncValue => crate::asyncd::types::value_inner(ctx, t).is_some(),
@@ -963,3 +1001,4 @@ fn dominance_note(ctx: &Context, v: Value, user: Op) -> String {
         }
     }
 }
+

@@ -726,21 +726,37 @@ impl DomWalk {
     #[inline]
     fn note_operands(&mut self, ctx: &Context, op: Op, b: Block) {
         let code = scope_code(self.scope);
+        let operands = ctx.operands(op);
+        // Asked first with nothing written, so that the tables stay in
+        // registers through the loop.
+        if !operands.iter().all(|&v| self.dominates(ctx, v, code)) {
+            self.defer_operands(ctx, op, b, code);
+        }
+    }
+
+    /// Whether the walk tells `v` dominates a use in the blocks it is in,
+    /// of isolation scope `code` (see [`DomWalk::note_operands`]).
+    #[inline]
+    fn dominates(&self, ctx: &Context, v: Value, code: u32) -> bool {
+        let (def_block, done) = match ctx.value_def(v) {
+            ValueDef::Result(d, _) => (ctx.op(d).parent_block(), self.done[d.index()]),
+            ValueDef::BlockArg(db, _) => (Some(db), true),
+        };
+        done && def_block.is_some_and(|db| self.on_path[db.index()] == code)
+    }
+
+    #[inline(never)]
+    fn defer_operands(&mut self, ctx: &Context, op: Op, b: Block, code: u32) {
         for (i, &v) in ctx.operands(op).iter().enumerate() {
-            let (def_block, done) = match ctx.value_def(v) {
-                ValueDef::Result(d, _) => (ctx.op(d).parent_block(), self.done[d.index()]),
-                ValueDef::BlockArg(db, _) => (Some(db), true),
-            };
-            if done && def_block.is_some_and(|db| self.on_path[db.index()] == code) {
-                continue;
+            if !self.dominates(ctx, v, code) {
+                self.deferred.push(Deferred {
+                    user: op,
+                    index: i as u32,
+                    block: b,
+                    graph: self.graph,
+                    scope: self.scope,
+                });
             }
-            self.deferred.push(Deferred {
-                user: op,
-                index: i as u32,
-                block: b,
-                graph: self.graph,
-                scope: self.scope,
-            });
         }
     }
 }
@@ -922,7 +938,11 @@ fn check_attrs(
 }
 
 /// The types a [`Shape`] requires of some operands.
-fn check_operand_kinds(ctx: &Context, op: Op, kinds: &[(usize, OperandKind)]) -> Result<(), String> {
+fn check_operand_kinds(
+    ctx: &Context,
+    op: Op,
+    kinds: &[(usize, OperandKind)],
+) -> Result<(), String> {
     for &(i, kind) in kinds {
         let t = ctx.value_type(ctx.operand(op, i));
         let ok = match kind {
@@ -1000,4 +1020,3 @@ fn dominance_note(ctx: &Context, v: Value, user: Op) -> String {
         }
     }
 }
-

@@ -66,11 +66,15 @@ fn values_from_outside_an_isolated_op_are_an_error() {
     let mut p = parse(NESTED_MODULE);
     assert!(verify(&p.ctx, &p.reg, p.module, p.edition).is_ok());
     let user = ops_named(&p.ctx, p.module, "arith.addi")[0];
-    let outer_result = p.ctx.result(ops_named(&p.ctx, p.module, "arith.constant")[0], 0);
+    let outer_result = p
+        .ctx
+        .result(ops_named(&p.ctx, p.module, "arith.constant")[0], 0);
     p.ctx.set_operand(user, 1, outer_result);
     let err = error(&p, NESTED_MODULE);
     assert!(
-        err.starts_with("m.mlir:6:12: error: 'arith.addi' op using value defined outside the region"),
+        err.starts_with(
+            "m.mlir:6:12: error: 'arith.addi' op using value defined outside the region"
+        ),
         "{err}"
     );
     assert!(
@@ -83,11 +87,15 @@ fn values_from_outside_an_isolated_op_are_an_error() {
     let mut p = parse(NESTED_MODULE);
     let user = ops_named(&p.ctx, p.module, "arith.addi")[0];
     let f = ops_named(&p.ctx, p.module, "func.func")[0];
-    let arg = p.ctx.block_args(p.ctx.entry_block(p.ctx.regions_of(f)[0]).unwrap())[0];
+    let arg = p
+        .ctx
+        .block_args(p.ctx.entry_block(p.ctx.regions_of(f)[0]).unwrap())[0];
     p.ctx.set_operand(user, 0, arg);
     let err = error(&p, NESTED_MODULE);
     assert!(
-        err.starts_with("m.mlir:6:12: error: 'arith.addi' op using value defined outside the region"),
+        err.starts_with(
+            "m.mlir:6:12: error: 'arith.addi' op using value defined outside the region"
+        ),
         "{err}"
     );
 }
@@ -137,7 +145,8 @@ fn rules_come_before_dominance_in_a_function() {
   return %0 : f32
 }
 "#;
-    let want = "m.mlir:6:8: error: 'arith.mulf' op requires the same type for all operands and results";
+    let want =
+        "m.mlir:6:8: error: 'arith.mulf' op requires the same type for all operands and results";
     let p = parse(function);
     let err = error(&p, function);
     assert!(err.starts_with(want), "{err}");
@@ -187,7 +196,9 @@ fn the_quick_check_leaves_successors_and_operand_kinds_to_the_rules() {
     let p = parse(load);
     let err = error(&p, load);
     assert!(
-        err.starts_with("m.mlir:2:8: error: 'memref.load' op operand #0 must be of a different type"),
+        err.starts_with(
+            "m.mlir:2:8: error: 'memref.load' op operand #0 must be of a different type"
+        ),
         "{err}"
     );
 }

@@ -1123,6 +1123,7 @@ impl Context {
             self.stamp(u);
         }
     }
+    #[inline]
     pub fn value_def(&self, v: Value) -> ValueDef {
         self.values[v].def
     }

@@ -559,6 +559,9 @@ pub struct Registry {
     /// Index + 1 into `ops` by the index of the op name's symbol (0: not
     /// registered): the verifier asks per op.
     by_sym: Vec<u32>,
+    /// What the verifier may accept an op of this name on, by the index
+    /// of the name's symbol (see [`verify::QuickCheck`]).
+    quick: Vec<Option<verify::QuickCheck>>,
     /// Custom parsers by the index of the op name's symbol: the parser
     /// hands over the symbol with every op, and a look-up by name per op
     /// (hash and compare) showed up in profiles.
@@ -631,10 +634,18 @@ impl Registry {
                 by_sym[s.index()] = i as u32 + 1;
             }
         }
+        let quick = by_sym
+            .iter()
+            .map(|&i| match i {
+                0 => None,
+                i => verify::QuickCheck::of(&ops[i as usize - 1]),
+            })
+            .collect();
         Registry {
             ops,
             by_name,
             by_sym,
+            quick,
             parsers,
             folding: folding.into(),
             constant_ops: [ctx.sym("arith.constant"), ctx.sym("func.constant")],
@@ -657,6 +668,12 @@ impl Registry {
     /// The symbols of `arith.constant` and `func.constant`.
     pub fn constant_ops(&self) -> [mlir_async_ir::Symbol; 2] {
         self.constant_ops
+    }
+    /// How the verifier may accept an op named by symbol `name` without
+    /// going through every rule (see [`verify::QuickCheck`]).
+    #[inline]
+    pub(crate) fn quick_check(&self, name: mlir_async_ir::Symbol) -> Option<&verify::QuickCheck> {
+        self.quick.get(name.index()).and_then(|q| q.as_ref())
     }
     /// The definition of the op named by symbol `name` (an op's `name`).
     pub fn get_by_symbol(&self, name: mlir_async_ir::Symbol) -> Option<&OpDef> {

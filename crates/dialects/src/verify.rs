@@ -1,8 +1,16 @@
 //! The verifier: structure (terminators, successors, isolation), every
 //! registered op's own rules, then SSA dominance, in MLIR's order.
+//!
+//! One walk does both: as it goes through the ops for their rules, it
+//! finds nearly every operand defined in a block it is inside of, by an
+//! op it is done with (or as the block's argument), and such an operand
+//! dominates its use. The others it puts aside, in the order the
+//! dominance walk of MLIR meets them, and checks once the rules found
+//! nothing: the first error is the one a rules walk and then a dominance
+//! walk would report.
 
 use crate::ods::{AttrClass, OperandKind, Shape, Structure, N};
-use crate::{OpDef, Registry};
+use crate::{Arity, OpDef, Registry, VerifyHook};
 use mlir_async_ir::dominance::DominanceInfo;
 use mlir_async_ir::parallel;
 use mlir_async_ir::*;
@@ -16,18 +24,30 @@ struct Verifier<'a> {
     /// `verify` call): they are functions, independent of each other
     /// but for symbol lookups, which only read.
     par_root: Option<Op>,
+    /// Where the dominance checks riding along the walk are.
+    walk: DomWalk,
 }
 
 /// An op without a definition (unregistered) declares nothing.
 const UNDECLARED: Structure = OpDef::new("").structure;
 
 impl<'a> Verifier<'a> {
-    fn new(ctx: &'a Context, reg: &'a Registry, edition: Edition, par_root: Option<Op>) -> Self {
+    /// A verifier of `top` and what is nested in it, `scope` being
+    /// `top`'s isolation scope.
+    fn new(
+        ctx: &'a Context,
+        reg: &'a Registry,
+        edition: Edition,
+        par_root: Option<Op>,
+        top: Op,
+        scope: Option<Op>,
+    ) -> Self {
         Verifier {
             ctx,
             reg,
             edition,
             par_root,
+            walk: DomWalk::new(ctx, top, scope),
         }
     }
 
@@ -54,7 +74,35 @@ impl<'a> Verifier<'a> {
         self.reg.get_by_symbol(self.ctx.op(op).name)
     }
 
-    fn verify_op(&self, op: Op) -> Result<(), IrError> {
+    fn verify_op(&mut self, op: Op) -> Result<(), IrError> {
+        if self.accepts_quickly(op) {
+            return Ok(());
+        }
+        self.verify_op_rule_by_rule(op)
+    }
+
+    /// Whether `op` passes every rule by its [`QuickCheck`]: the rules
+    /// found nothing to say of nearly every op, and asking each of them
+    /// cost more than the op's own verifier. `false` is no verdict: the
+    /// op then goes through every rule, which finds the first error.
+    #[inline]
+    fn accepts_quickly(&self, op: Op) -> bool {
+        let ctx = self.ctx;
+        let data = ctx.op(op);
+        let Some(q) = self.reg.quick_check(data.name) else {
+            return false;
+        };
+        let Some(traits) = ctx.op_traits(data.name) else {
+            return false;
+        };
+        q.counts_fit(data)
+            && !(traits.is_terminator && data.next_op().is_some())
+            && (q.counts_only || q.attrs_and_kinds_fit(ctx, op, self.edition))
+            && q.hook.is_none_or(|h| h.run(ctx, op, self.edition).is_ok())
+    }
+
+    #[inline(never)]
+    fn verify_op_rule_by_rule(&mut self, op: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
         let def = self.def(op);
         let st = def.map_or(&UNDECLARED, |d| &d.structure);
@@ -128,6 +176,32 @@ impl<'a> Verifier<'a> {
             check_successor_operands(ctx, op, range)?;
         }
         let registered = ctx.is_registered(ctx.op(op).name);
+        if !ctx.regions_of(op).is_empty() {
+            // The blocks inside are in `op`'s scope if it is isolated,
+            // else in the scope `op` is in.
+            let outer = (self.walk.scope, self.walk.graph);
+            if traits.isolated_from_above {
+                self.walk.scope = Some(op);
+            }
+            self.walk.graph = traits.graph_region;
+            let inside = self.verify_regions(op, registered && !traits.no_terminator);
+            (self.walk.scope, self.walk.graph) = outer;
+            inside?;
+        }
+        if traits.symbol_table {
+            self.verify_symbol_table(op)?;
+        }
+        if self.edition == Edition::V15 {
+            self.check_implicit_terminator(op, st)?;
+        }
+        if !registered {
+            self.verify_unknown_op(op)?;
+        }
+        Ok(())
+    }
+
+    fn verify_regions(&mut self, op: Op, needs_terminator: bool) -> Result<(), IrError> {
+        let ctx = self.ctx;
         for &r in ctx.regions_of(op) {
             let Some(entry) = ctx.entry_block(r) else {
                 continue;
@@ -139,17 +213,8 @@ impl<'a> Verifier<'a> {
                 ));
             }
             for b in ctx.region_blocks(r) {
-                self.verify_block(b, registered && !traits.no_terminator)?;
+                self.verify_block(b, needs_terminator)?;
             }
-        }
-        if traits.symbol_table {
-            self.verify_symbol_table(op)?;
-        }
-        if self.edition == Edition::V15 {
-            self.check_implicit_terminator(op, st)?;
-        }
-        if !registered {
-            self.verify_unknown_op(op)?;
         }
         Ok(())
     }
@@ -267,8 +332,10 @@ impl<'a> Verifier<'a> {
         Ok(())
     }
 
-    fn verify_block(&self, b: Block, needs_terminator: bool) -> Result<(), IrError> {
+    fn verify_block(&mut self, b: Block, needs_terminator: bool) -> Result<(), IrError> {
         let ctx = self.ctx;
+        let code = scope_code(self.walk.scope);
+        self.walk.block_scope[b.index()] = code;
         let Some(last) = ctx.last_op(b) else {
             if needs_terminator {
                 // At the region's location (its op's), not on the op:
@@ -288,47 +355,37 @@ impl<'a> Verifier<'a> {
             // cache misses over the whole module).
             let ops: Vec<Op> = ctx.block_ops_iter(b).collect();
             let (reg, edition) = (self.reg, self.edition);
-            // Each op (a function) is verified whole, its rules then its
-            // dominance, as mlir-opt verifies isolated ops: the first
-            // function with an error reports it, whatever its kind.
             let top = ctx.block_parent_op(b).expect("a body block has a parent");
-            let traits = ctx.traits_of(top);
-            let inner = if traits.isolated_from_above {
-                Some(top)
-            } else {
-                self.isolation_scope(top)
-            };
-            let code = inner.map_or(1, |o| o.index() as u32 + 2);
+            let (scope, graph) = (self.walk.scope, self.walk.graph);
             if let Some((_, e)) = parallel::first_in_order(
                 ops.len(),
                 || {
-                    let mut w = DomWalk::new(ctx, top);
-                    w.block_scope[b.index()] = code;
-                    (Verifier::new(ctx, reg, edition, None), w)
+                    let mut v = Verifier::new(ctx, reg, edition, None, top, scope);
+                    v.walk.graph = graph;
+                    v.walk.block_scope[b.index()] = code;
+                    v
                 },
-                |(v, w), i| {
+                |v, i| {
                     let o = ops[i];
-                    if i + 1 < ops.len() && !ctx.successors(o).is_empty() {
+                    if i + 1 < ops.len() && ctx.op(o).num_successors() != 0 {
                         return Some(misplaced_successors(ctx, o));
                     }
-                    v.verify_op(o)
-                        .and_then(|()| v.dominance_of(o, b, traits.graph_region, inner, w))
-                        .err()
+                    // Each op (a function) is verified whole, its rules
+                    // then its dominance, as mlir-opt verifies isolated
+                    // ops: the first function with an error reports it,
+                    // whatever its kind.
+                    v.walk.deferred.clear();
+                    v.walk.note_operands(ctx, o, b);
+                    v.verify_op(o).and_then(|()| v.check_deferred()).err()
                 },
             ) {
                 return Err(e);
             }
         } else {
-            for o in ctx.block_ops_iter(b) {
-                if o == last {
-                    break;
-                }
-                if !ctx.successors(o).is_empty() {
-                    return Err(misplaced_successors(ctx, o));
-                }
-                self.verify_op(o)?;
-            }
-            self.verify_op(last)?;
+            self.walk.on_path[b.index()] = code;
+            let ops = self.verify_ops_of(b, last);
+            self.walk.on_path[b.index()] = UNVISITED;
+            ops?;
         }
         let region = ctx.parent_region(b);
         for &s in ctx.successors(last) {
@@ -359,140 +416,107 @@ impl<'a> Verifier<'a> {
         Ok(())
     }
 
-    /// The isolated-from-above op enclosing `op` (not `op` itself).
-    fn isolation_scope(&self, op: Op) -> Option<Op> {
-        let p = self.ctx.parent_op(op)?;
-        self.ctx
-            .ancestor(p, |c, o| c.traits_of(o).isolated_from_above)
-    }
-
-    fn verify_dominance(&self, top: Op) -> Result<(), IrError> {
+    /// The ops of `b` (which ends with `last`), each with its operands
+    /// noted for dominance before its nested ops'.
+    fn verify_ops_of(&mut self, b: Block, last: Op) -> Result<(), IrError> {
         let ctx = self.ctx;
-        let mut w = DomWalk::new(ctx, top);
-        let scope = self.isolation_scope(top);
-        self.dominance_in(top, scope, &mut w)
-    }
-
-    /// Checks the operands of every op nested in `op`, in pre-order (the
-    /// order of MLIR's errors). `scope` is `op`'s isolation scope; carrying
-    /// it down, with each block's scope recorded as the walk enters it,
-    /// spares an ancestor walk per operand.
-    fn dominance_in(&self, op: Op, scope: Option<Op>, w: &mut DomWalk) -> Result<(), IrError> {
-        let ctx = self.ctx;
-        let traits = ctx.traits_of(op);
-        let inner = if traits.isolated_from_above {
-            Some(op)
-        } else {
-            scope
-        };
-        let graph = traits.graph_region;
-        let code = inner.map_or(1, |o| o.index() as u32 + 2);
-        for &r in ctx.regions_of(op) {
-            for b in ctx.region_blocks(r) {
-                w.block_scope[b.index()] = code;
-                if self.parallel_block(b) {
-                    // Checked with each op's own rules, in `verify_block`.
-                    continue;
-                }
-                w.on_path[b.index()] = true;
-                for o in ctx.block_ops_iter(b) {
-                    self.dominance_of(o, b, graph, inner, w)?;
-                }
-                w.on_path[b.index()] = false;
+        for o in ctx.block_ops_iter(b) {
+            if o == last {
+                break;
             }
+            if ctx.op(o).num_successors() != 0 {
+                return Err(misplaced_successors(ctx, o));
+            }
+            self.walk.note_operands(ctx, o, b);
+            self.verify_op(o)?;
+            self.walk.done[o.index()] = true;
         }
+        self.walk.note_operands(ctx, last, b);
+        self.verify_op(last)?;
+        self.walk.done[last.index()] = true;
         Ok(())
     }
 
-    /// Dominance for `op` (in block `b`) and everything nested in it.
-    fn dominance_of(
-        &self,
-        op: Op,
-        b: Block,
-        graph: bool,
-        scope: Option<Op>,
-        w: &mut DomWalk,
-    ) -> Result<(), IrError> {
-        self.check_operands(op, b, graph, scope, w)?;
-        if self.ctx.regions_of(op).is_empty() {
-            w.walked[op.index()] = walked::DONE;
-            return Ok(());
-        }
-        w.walked[op.index()] = walked::ENTERED;
-        self.dominance_in(op, scope, w)?;
-        w.walked[op.index()] = walked::DONE;
-        Ok(())
+    /// Checks the operands put aside by [`DomWalk::note_operands`], in
+    /// the order they were met, once the rules found nothing.
+    fn check_deferred(&mut self) -> Result<(), IrError> {
+        let mut deferred = std::mem::take(&mut self.walk.deferred);
+        let checked = deferred.iter().try_for_each(|d| self.check_operand(d));
+        deferred.clear();
+        self.walk.deferred = deferred;
+        checked
     }
 
-    fn check_operands(
-        &self,
-        op: Op,
-        use_block: Block,
-        graph: bool,
-        scope: Option<Op>,
-        w: &mut DomWalk,
-    ) -> Result<(), IrError> {
+    /// Isolation, then dominance, for an operand the walk could not tell
+    /// dominates (MLIR's messages).
+    fn check_operand(&mut self, d: &Deferred) -> Result<(), IrError> {
         let ctx = self.ctx;
-        for (i, &v) in ctx.operands(op).iter().enumerate() {
-            let def_block = ctx.value_block(v);
-            // A value defined earlier in the user's own block (the common
-            // case) shares its isolation scope and dominates iff its op
-            // comes first; skip the ancestor walks.
-            if def_block == Some(use_block) {
-                if let ValueDef::Result(d, _) = ctx.value_def(v) {
-                    // Checked earlier in this walk of the block: it comes
-                    // first. Otherwise ask the dominance info (the op may
-                    // have been walked by another thread).
-                    if graph
-                        || w.walked[d.index()] != walked::NOT
-                        || (d != op && w.dom.value_dominates_use(ctx, v, op))
-                    {
-                        continue;
+        let (op, i) = (d.user, d.index as usize);
+        let v = ctx.operand(op, i);
+        let def_block = ctx.value_block(v);
+        // A value defined in the user's own block shares its isolation
+        // scope and dominates iff its op comes first.
+        if def_block == Some(d.block) {
+            match ctx.value_def(v) {
+                ValueDef::Result(def, _) => {
+                    if d.graph || (def != op && self.walk.dom.value_dominates_use(ctx, v, op)) {
+                        return Ok(());
                     }
-                } else {
-                    continue;
                 }
+                ValueDef::BlockArg(..) => return Ok(()),
             }
-            let cached = def_block.map_or(UNVISITED, |b| w.block_scope[b.index()]);
-            let def_scope = if cached != UNVISITED {
-                (cached != 1).then(|| Op::from_index(cached as usize - 2))
-            } else {
+        }
+        let cached = def_block.map_or(UNVISITED, |b| self.walk.block_scope[b.index()]);
+        let def_scope = if cached != UNVISITED {
+            (cached != 1).then(|| Op::from_index(cached as usize - 2))
+        } else {
+            match ctx.value_def(v) {
+                ValueDef::Result(def, _) => isolation_scope(ctx, def),
+                ValueDef::BlockArg(b, _) => ctx
+                    .block_parent_op(b)
+                    .and_then(|o| ctx.ancestor(o, |c, x| c.traits_of(x).isolated_from_above)),
+            }
+        };
+        if def_scope != d.scope {
+            // On the user, with the isolated op in a note (MLIR's
+            // `verifyIsIsolatedFromAbove`).
+            let at = d.scope.unwrap_or(self.walk.top);
+            return Err(self
+                .op_error(op, "using value defined outside the region")
+                .with_note(ctx.op_loc(at), "required by region isolation constraints"));
+        }
+        if !d.graph && !self.walk.dom.value_dominates_use(ctx, v, op) {
+            return Err(IrError::on_op(
+                ctx,
+                op,
+                format!("operand #{i} does not dominate this use"),
+            )
+            .with_note(
                 match ctx.value_def(v) {
-                    ValueDef::Result(d, _) => self.isolation_scope(d),
+                    // mlir-opt points at the block's parent op.
                     ValueDef::BlockArg(b, _) => ctx
                         .block_parent_op(b)
-                        .and_then(|o| ctx.ancestor(o, |c, x| c.traits_of(x).isolated_from_above)),
-                }
-            };
-            if def_scope != scope {
-                // On the user, with the isolated op in a note (MLIR's
-                // `verifyIsIsolatedFromAbove`).
-                let at = scope.unwrap_or(w.top);
-                return Err(self
-                    .op_error(op, "using value defined outside the region")
-                    .with_note(ctx.op_loc(at), "required by region isolation constraints"));
-            }
-            if !graph && !w.encloses_def(ctx, v) && !w.dom.value_dominates_use(ctx, v, op) {
-                return Err(IrError::on_op(
-                    ctx,
-                    op,
-                    format!("operand #{i} does not dominate this use"),
-                )
-                .with_note(
-                    match ctx.value_def(v) {
-                        // mlir-opt points at the block's parent op.
-                        ValueDef::BlockArg(b, _) => ctx
-                            .block_parent_op(b)
-                            .map(|p| ctx.op_loc(p))
-                            .unwrap_or_else(|| ctx.unknown_loc()),
-                        ValueDef::Result(..) => ctx.value_loc(v),
-                    },
-                    dominance_note(ctx, v, op),
-                ));
-            }
+                        .map(|p| ctx.op_loc(p))
+                        .unwrap_or_else(|| ctx.unknown_loc()),
+                    ValueDef::Result(..) => ctx.value_loc(v),
+                },
+                dominance_note(ctx, v, op),
+            ));
         }
         Ok(())
     }
+}
+
+/// The isolated-from-above op enclosing `op` (not `op` itself).
+fn isolation_scope(ctx: &Context, op: Op) -> Option<Op> {
+    let p = ctx.parent_op(op)?;
+    ctx.ancestor(p, |c, o| c.traits_of(o).isolated_from_above)
+}
+
+/// An isolation scope as the walk's tables keep it: 1 for none, else the
+/// scope op's index + 2 (never `UNVISITED`).
+fn scope_code(scope: Option<Op>) -> u32 {
+    scope.map_or(1, |o| o.index() as u32 + 2)
 }
 
 /// What a branch forwards to each successor matches the successor's
@@ -539,66 +563,200 @@ fn misplaced_successors(ctx: &Context, op: Op) -> IrError {
     )
 }
 
+/// How the verifier accepts an op whose definition declares no parents,
+/// no regions, no successors and no operand segments (`arith.mulf`,
+/// `memref.load`): when the op has no regions and no successors, every
+/// rule but the counts, the required attributes, the operands' kinds, a
+/// terminator's place and the op's own verifier has nothing to check.
+/// Only ever a shortcut to "valid": an op it does not accept goes through
+/// every rule in order, so errors are found and worded as before.
+#[derive(Clone, Copy)]
+pub(crate) struct QuickCheck {
+    /// The operand and result counts the definition allows (inclusive).
+    operands: (usize, usize),
+    results: (usize, usize),
+    /// The shape's attributes and operand kinds, ODS's required attributes.
+    attrs: &'static [(&'static str, AttrClass)],
+    operand_kinds: &'static [(usize, OperandKind)],
+    required_attrs: &'static [&'static str],
+    /// None of the three above: nothing to look at but counts.
+    counts_only: bool,
+    hook: Option<VerifyHook>,
+}
+
+impl QuickCheck {
+    /// The quick check of `def`, if it declares nothing more than counts.
+    pub(crate) fn of(def: &OpDef) -> Option<QuickCheck> {
+        let st = &def.structure;
+        if !st.parents.is_empty() {
+            return None;
+        }
+        let mut q = QuickCheck {
+            operands: (0, usize::MAX),
+            results: (0, usize::MAX),
+            attrs: &[],
+            operand_kinds: &[],
+            required_attrs: &[],
+            counts_only: false,
+            hook: def.verify,
+        };
+        if let Some(s) = &st.shape {
+            if s.regions != 0 || s.successors != 0 || !s.entry.is_empty() {
+                return None;
+            }
+            q.attrs = s.attrs;
+            q.operand_kinds = s.operand_kinds;
+            let range = |n: N| match n {
+                N::Exactly(k) => (k, k),
+                N::AtLeast(k) => (k, usize::MAX),
+                N::AtMost(k) => (0, k),
+            };
+            q.operands = meet(q.operands, range(s.operands));
+            q.results = meet(q.results, range(s.results));
+        }
+        if let Some(inv) = &def.invariants {
+            let range = |a: Arity| match a {
+                Arity::Exactly(k) => (k, k),
+                Arity::AtLeast(k) => (k, usize::MAX),
+                Arity::Any => (0, usize::MAX),
+            };
+            let fits_none = |a: Arity| range(a).0 == 0;
+            if inv.operand_segments.is_some()
+                || !fits_none(inv.regions)
+                || !fits_none(inv.successors)
+            {
+                return None;
+            }
+            q.required_attrs = inv.required_attrs;
+            q.operands = meet(q.operands, range(inv.operands));
+            q.results = meet(q.results, range(inv.results));
+        }
+        q.counts_only =
+            q.attrs.is_empty() && q.operand_kinds.is_empty() && q.required_attrs.is_empty();
+        Some(q)
+    }
+
+    #[inline]
+    fn counts_fit(&self, data: &OperationData) -> bool {
+        let within = |n: usize, (lo, hi): (usize, usize)| lo <= n && n <= hi;
+        data.num_regions() == 0
+            && data.num_successors() == 0
+            && within(data.num_operands(), self.operands)
+            && within(data.num_results(), self.results)
+    }
+
+    /// The required attributes are there, of their classes, and the
+    /// operands of their kinds (the counts fit).
+    #[inline(never)]
+    fn attrs_and_kinds_fit(&self, ctx: &Context, op: Op, edition: Edition) -> bool {
+        check_attrs(ctx, op, self.attrs, edition).is_ok()
+            && check_operand_kinds(ctx, op, self.operand_kinds).is_ok()
+            && self
+                .required_attrs
+                .iter()
+                .all(|name| ctx.get_attr(op, name).is_some())
+    }
+}
+
+/// The counts two ranges both allow (empty if none: then no op fits).
+fn meet(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    (a.0.max(b.0), a.1.min(b.1))
+}
+
 /// A block the dominance walk has not entered yet (its scope is unknown).
 /// Zero, so that a thread's table (sized for the whole IR) is allocated
 /// zeroed and only mapped where the thread's functions are.
 const UNVISITED: u32 = 0;
 
+/// The dominance checks riding along the rules' walk.
 struct DomWalk {
     dom: DominanceInfo,
-    /// Isolation scope of each entered block, by block: `UNVISITED`, 1
-    /// for none, else the scope op's index + 2.
+    /// Isolation scope of each entered block, by block: `UNVISITED`, else
+    /// its [`scope_code`].
     block_scope: Vec<u32>,
-    /// How far the walk got with each op: it goes through each block in
-    /// order, so an op of the user's block it reached precedes the user.
-    walked: Vec<Walked>,
-    /// The blocks the walk is inside of: those holding an ancestor of the
-    /// op being checked.
-    on_path: Vec<bool>,
+    /// The ops the walk is done with, nested ops included: it goes
+    /// through each block in order, so such an op of a block enclosing
+    /// the user comes before the user's ancestor there.
+    done: Vec<bool>,
+    /// The blocks the walk is inside of (those holding an ancestor of the
+    /// op being checked), by block: their isolation scope as in
+    /// `block_scope`, `UNVISITED` for the others.
+    on_path: Vec<u32>,
     top: Op,
+    /// The isolation scope of the blocks being walked, and whether they
+    /// are a graph region's.
+    scope: Option<Op>,
+    graph: bool,
+    /// The operands [`DomWalk::note_operands`] could not tell dominate,
+    /// in the order MLIR's dominance walk meets them.
+    deferred: Vec<Deferred>,
 }
 
-/// Where the dominance walk is with an op (a byte, not an enum, so that
-/// the table is allocated zeroed like the others).
-type Walked = u8;
-
-mod walked {
-    /// Not reached yet.
-    pub const NOT: u8 = 0;
-    /// Its operands are checked and its regions are being walked: it is
-    /// an ancestor of the ops checked now.
-    pub const ENTERED: u8 = 1;
-    /// It and everything nested in it are checked.
-    pub const DONE: u8 = 2;
+/// An operand whose dominance is checked after the rules.
+struct Deferred {
+    user: Op,
+    index: u32,
+    /// The user's block, its graph-region-ness and isolation scope.
+    block: Block,
+    graph: bool,
+    scope: Option<Op>,
 }
 
 impl DomWalk {
-    /// Whether `v` is defined in a block enclosing the op being checked,
-    /// before the ancestor of that op in the block (a block's argument, or
-    /// the result of an op the walk is done with): then it dominates the
-    /// use, with no climb from the user and no dominator tree. The values
-    /// a loop or a branch of a function reads from outside are most of
-    /// the uses that leave their block.
-    fn encloses_def(&self, ctx: &Context, v: Value) -> bool {
-        let Some(b) = ctx.value_block(v) else {
-            return false;
-        };
-        if !self.on_path[b.index()] {
-            return false;
-        }
-        match ctx.value_def(v) {
-            ValueDef::BlockArg(..) => true,
-            ValueDef::Result(d, _) => self.walked[d.index()] == walked::DONE,
-        }
-    }
-
-    fn new(ctx: &Context, top: Op) -> Self {
+    fn new(ctx: &Context, top: Op, scope: Option<Op>) -> Self {
         DomWalk {
             dom: DominanceInfo::new(),
             block_scope: vec![UNVISITED; ctx.num_blocks()],
-            walked: vec![walked::NOT; ctx.num_ops()],
-            on_path: vec![false; ctx.num_blocks()],
+            done: vec![false; ctx.num_ops()],
+            on_path: vec![UNVISITED; ctx.num_blocks()],
             top,
+            scope,
+            graph: false,
+            deferred: Vec::new(),
+        }
+    }
+
+    /// Notes the operands of `op` (in block `b`, the walk inside `b`)
+    /// that need checking: not those defined in a block enclosing `op`,
+    /// of `op`'s isolation scope, before the ancestor of `op` in that
+    /// block (a block's argument, or the result of an op the walk is done
+    /// with). These dominate the use, and are nearly all: the user's
+    /// block's earlier ops, and the values a loop or a branch reads from
+    /// outside.
+    #[inline]
+    fn note_operands(&mut self, ctx: &Context, op: Op, b: Block) {
+        let code = scope_code(self.scope);
+        let operands = ctx.operands(op);
+        // Asked first with nothing written, so that the tables stay in
+        // registers through the loop.
+        if !operands.iter().all(|&v| self.dominates(ctx, v, code)) {
+            self.defer_operands(ctx, op, b, code);
+        }
+    }
+
+    /// Whether the walk tells `v` dominates a use in the blocks it is in,
+    /// of isolation scope `code` (see [`DomWalk::note_operands`]).
+    #[inline]
+    fn dominates(&self, ctx: &Context, v: Value, code: u32) -> bool {
+        let (def_block, done) = match ctx.value_def(v) {
+            ValueDef::Result(d, _) => (ctx.op(d).parent_block(), self.done[d.index()]),
+            ValueDef::BlockArg(db, _) => (Some(db), true),
+        };
+        done && def_block.is_some_and(|db| self.on_path[db.index()] == code)
+    }
+
+    #[inline(never)]
+    fn defer_operands(&mut self, ctx: &Context, op: Op, b: Block, code: u32) {
+        for (i, &v) in ctx.operands(op).iter().enumerate() {
+            if !self.dominates(ctx, v, code) {
+                self.deferred.push(Deferred {
+                    user: op,
+                    index: i as u32,
+                    block: b,
+                    graph: self.graph,
+                    scope: self.scope,
+                });
+            }
         }
     }
 }
@@ -606,9 +764,9 @@ impl DomWalk {
 /// Verifies `top` and everything nested in it; the ops of `top`'s body
 /// (a module's functions) on several threads.
 pub fn verify(ctx: &Context, reg: &Registry, top: Op, edition: Edition) -> Result<(), IrError> {
-    let v = Verifier::new(ctx, reg, edition, Some(top));
+    let mut v = Verifier::new(ctx, reg, edition, Some(top), top, isolation_scope(ctx, top));
     v.verify_op(top)?;
-    v.verify_dominance(top)
+    v.check_deferred()
 }
 
 /// MLIR's `IsTerminator` trait: a terminator ends its block.
@@ -729,7 +887,18 @@ fn check_shape(
             _ => {}
         }
     }
-    for &(name, class) in s.attrs {
+    check_attrs(ctx, op, s.attrs, edition)?;
+    check_operand_kinds(ctx, op, s.operand_kinds)
+}
+
+/// The attributes a [`Shape`] requires, each of its class.
+fn check_attrs(
+    ctx: &Context,
+    op: Op,
+    attrs: &[(&'static str, AttrClass)],
+    edition: Edition,
+) -> Result<(), String> {
+    for &(name, class) in attrs {
         let ok = ctx
             .get_attr(op, name)
             .is_some_and(|a| match (ctx.attr_kind(a), class) {
@@ -765,7 +934,16 @@ fn check_shape(
             return Err(format!("requires attribute '{name}'"));
         }
     }
-    for &(i, kind) in s.operand_kinds {
+    Ok(())
+}
+
+/// The types a [`Shape`] requires of some operands.
+fn check_operand_kinds(
+    ctx: &Context,
+    op: Op,
+    kinds: &[(usize, OperandKind)],
+) -> Result<(), String> {
+    for &(i, kind) in kinds {
         let t = ctx.value_type(ctx.operand(op, i));
         let ok = match kind {
             OperandKind::AsyncValue => crate::asyncd::types::value_inner(ctx, t).is_some(),

@@ -226,6 +226,39 @@ pub struct OperationData {
 }
 
 impl OperationData {
+    // The lengths of the op's lists, read from its record alone: the
+    // verifier compares counts at every op and needs no pool for that.
+    #[inline]
+    pub fn num_operands(&self) -> usize {
+        self.operands.len as usize
+    }
+    #[inline]
+    pub fn num_results(&self) -> usize {
+        self.results.len as usize
+    }
+    #[inline]
+    pub fn num_regions(&self) -> usize {
+        self.regions.len as usize
+    }
+    #[inline]
+    pub fn num_successors(&self) -> usize {
+        self.successors.len as usize
+    }
+    #[inline]
+    pub fn num_attrs(&self) -> usize {
+        self.attrs.len as usize
+    }
+    /// The op after this one in its block.
+    #[inline]
+    pub fn next_op(&self) -> Option<Op> {
+        self.next
+    }
+    /// The block holding the op.
+    #[inline]
+    pub fn parent_block(&self) -> Option<Block> {
+        self.parent
+    }
+
     /// The record of an op in no block yet, whose lists are in the pools.
     fn detached(
         name: Symbol,
@@ -867,6 +900,7 @@ impl Context {
         self.traits[s.index()] = Some(traits);
         s
     }
+    #[inline]
     pub fn op_traits(&self, name: Symbol) -> Option<&OpTraits> {
         self.traits.get(name.index()).and_then(|t| t.as_ref())
     }
@@ -1034,6 +1068,7 @@ impl Context {
 
     // ----- entity access -----
 
+    #[inline]
     pub fn op(&self, op: Op) -> &OperationData {
         &self.ops[op]
     }
@@ -1102,6 +1137,7 @@ impl Context {
             self.stamp(u);
         }
     }
+    #[inline]
     pub fn value_def(&self, v: Value) -> ValueDef {
         self.values[v].def
     }

@@ -33,7 +33,7 @@ use crate::util::{attr_dict, attr_dict_kw};
 use mlir_async_ir::{
     AttrKind, Attribute, Block, Context, DenseElem, Op, OperationState, Type, Value,
 };
-use mlir_async_syntax::{Edition, PResult, Parser, Printer};
+use mlir_async_syntax::{printer, Edition, PResult, Parser, Printer};
 
 /// How many values an operand or result (or blocks a successor) stands
 /// for. Of a region: `One` for a region of one block (`SingleBlock`,
@@ -379,7 +379,8 @@ pub struct Format {
     /// (`operand_group` per element per op cost more than the rest of an
     /// `arith.mulf` line).
     plan: Vec<Step>,
-    /// The text the plan's [`Step::Text`] steps print, back to back.
+    /// The text the plan's [`Step::Text`] steps print, back to back, then
+    /// [`printer::PAD`] spaces (for `printer::Output::push_padded`).
     plan_text: String,
 }
 
@@ -721,6 +722,7 @@ fn plan(d: &Decl, elems: &[Elem], prefixes: &[String]) -> (Vec<Step>, String) {
         let len = (steps.len() - at - 1) as u16;
         steps[at] = Step::Optional { len, anchor };
     }
+    text.push_str(&" ".repeat(printer::PAD));
     (steps, text)
 }
 
@@ -2133,17 +2135,21 @@ impl View<'_> {
 
 fn print_with(d: &Decl, f: &Format, p: &mut Printer, op: Op) {
     let ctx = p.ctx;
+    let operands = ctx.operands(op);
     let mut i = 0;
     while i < f.plan.len() {
         match f.plan[i] {
-            Step::Text(from, to) => p.w(&f.plan_text[from as usize..to as usize]),
+            Step::Text(from, to) => {
+                p.out
+                    .push_padded(&f.plan_text, from as usize, (to - from) as usize)
+            }
             Step::Operand(k) => {
-                if let Some(&v) = ctx.operands(op).get(k as usize) {
+                if let Some(&v) = operands.get(k as usize) {
                     p.operand(v);
                 }
             }
             Step::OperandType(k) => {
-                if let Some(&v) = ctx.operands(op).get(k as usize) {
+                if let Some(&v) = operands.get(k as usize) {
                     p.ty(ctx.value_type(v));
                 }
             }

@@ -398,6 +398,9 @@ enum Step {
     OperandType(u16),
     /// The type of the result at this index (likewise).
     ResultType(u16),
+    /// `attr-dict` (`attr-dict-with-keyword`): most ops have no
+    /// attributes, seen without a call.
+    AttrDict { keyword: bool },
     /// Element `i` of [`Format::elems`], its prefix printed before.
     Elem(u16),
     /// An optional group: the next `len` steps, printed when element
@@ -709,6 +712,7 @@ fn plan(d: &Decl, elems: &[Elem], prefixes: &[String]) -> (Vec<Step>, String) {
             Elem::Type(TypeOf::Result(r)) if r < fixed_results && no_short(&d.results[r]) => {
                 Step::ResultType(r as u16)
             }
+            Elem::AttrDict { keyword } => Step::AttrDict { keyword },
             _ => Step::Elem(i as u16),
         };
         flush(&mut steps, &text, &mut pending);
@@ -2158,6 +2162,14 @@ fn print_with(d: &Decl, f: &Format, p: &mut Printer, op: Op) {
                     p.ty(ctx.value_type(v));
                 }
             }
+            Step::AttrDict { keyword } => {
+                if !ctx.attrs(op).is_empty() {
+                    match keyword {
+                        false => p.attr_dict(op, &f.elided),
+                        true => p.attr_dict_kw(op, &f.elided),
+                    }
+                }
+            }
             Step::Elem(e) => print_elem(d, f, p, op, f.elems[e as usize]),
             Step::Optional { len, anchor } => {
                 if !present(d, ctx, op, f.elems[anchor as usize]) {
@@ -3412,7 +3424,7 @@ mod tests {
                 "Optional { len: 2, anchor: 9 }",
                 r#"" u""#,
                 "Elem(9)",
-                "Elem(10)",
+                "AttrDict { keyword: false }",
                 r#"" : ""#,
                 "ResultType(0)",
             ]

@@ -213,6 +213,8 @@ struct Namer<'a> {
     /// The ops with regions in the region just numbered, in order (their
     /// regions are numbered next, from the counters it ends with).
     nested: Vec<Op>,
+    /// How many ops were numbered: what a part's text is sized for.
+    ops: usize,
 }
 
 /// The names in use in the open scopes, as indices of `Names::spans`
@@ -444,6 +446,7 @@ impl<'a> Namer<'a> {
                 }
             }
             for o in self.ctx.block_ops_iter(b) {
+                self.ops += 1;
                 self.number_op(o);
                 if !self.ctx.regions_of(o).is_empty() {
                     self.nested.push(o);
@@ -477,6 +480,7 @@ impl<'a> Namer<'a> {
             arg_buf: String::new(),
             namers: vec![],
             nested: vec![],
+            ops: 0,
         }
     }
 
@@ -637,8 +641,9 @@ pub struct Printer<'a> {
     hooks: &'a dyn DialectHooks,
     names: Names,
     indent: usize,
-    /// Per op name symbol: its custom printer, once asked.
-    custom: Vec<Option<Option<CustomPrintFn>>>,
+    /// Per op name symbol: its custom printer, once asked, and where its
+    /// one spelling is in `spelling_text` (see [`OpPrint`]).
+    custom: Vec<Option<OpPrint>>,
     /// Per op name symbol: the printer of its generic attribute dictionary.
     generic_attrs: Vec<Option<Option<CustomPrintFn>>>,
     /// The printed text of each type printed so far, by handle: a few
@@ -656,10 +661,9 @@ pub struct Printer<'a> {
     /// `func.func` body, and whether that is all there is to know (no
     /// rule of `spelled` looks at the op's parent).
     spellings: Vec<Option<(&'a str, &'a str, bool)>>,
-    /// The spellings outside a function body, back to back (ending in
-    /// [`PADDING`]), and where each op name's is, by symbol.
+    /// ` = ` and the spelling outside a function body of each op name
+    /// printed, back to back (ending in [`PADDING`]).
     spelling_text: String,
-    spelling_at: Vec<u32>,
     /// Text of runs of body ops printed by other threads (see
     /// `print_parallel`).
     prerendered: Option<Prerendered>,
@@ -682,6 +686,21 @@ pub struct BodySource<'a> {
     /// The module holding `ops`: their names are numbered under it.
     pub top: Op,
     pub ops: Vec<Op>,
+}
+
+/// About what one op takes in the text (45 bytes on average for a module of
+/// arithmetic): a part's text is reserved for this much at once.
+const BYTES_PER_OP: usize = 64;
+
+/// How the printer prints ops of one name: its custom printer, if any,
+/// and ` = ` and its spelling at `Printer::spelling_text[at..]` (`len`
+/// bytes of name), which is all there is to its spelling if `plain`.
+#[derive(Clone, Copy)]
+struct OpPrint {
+    print: Option<CustomPrintFn>,
+    at: u32,
+    len: u32,
+    plain: bool,
 }
 
 /// Runs of consecutive ops already printed: (first op, last op, text),
@@ -722,7 +741,6 @@ impl<'a> Printer<'a> {
             attr_spans: [vec![], vec![]],
             spellings: vec![],
             spelling_text: String::new(),
-            spelling_at: vec![],
             prerendered: None,
             pieces: vec![],
             locs: vec![],
@@ -770,8 +788,9 @@ impl<'a> Printer<'a> {
     }
 
     /// Names `top` and the values under the ops of `part` (see
-    /// `Namer::run_part`), keeping the tables (and names) of earlier parts.
-    fn name_part(&mut self, top: Op, part: &[Op]) {
+    /// `Namer::run_part`), keeping the tables (and names) of earlier parts;
+    /// returns how many ops that is.
+    fn name_part(&mut self, top: Op, part: &[Op]) -> usize {
         let names = std::mem::take(&mut self.names);
         let mut namer = Namer::new(
             self.ctx,
@@ -782,6 +801,7 @@ impl<'a> Printer<'a> {
         );
         namer.run_part(top, part);
         self.names = namer.names;
+        namer.ops
     }
 
     /// Prints `top` with the ops of its body (a module's functions)
@@ -910,7 +930,7 @@ impl<'a> Printer<'a> {
                         Printer::with_names(s.ctx, s.hooks, opts, Names::default())
                     });
                     let ops: Vec<Op> = part.iter().map(|&(_, o)| o).collect();
-                    p.name_part(s.top, &ops);
+                    let nested = p.name_part(s.top, &ops);
                     p.indent = 2;
                     p.out = Output::reusing(
                         spare
@@ -919,6 +939,10 @@ impl<'a> Printer<'a> {
                             .pop()
                             .unwrap_or_default(),
                     );
+                    // Room for the part at once: grown by doubling, the
+                    // text was copied over and over, and each copy mapped
+                    // fresh pages.
+                    p.out.reserve(BYTES_PER_OP * (nested + ops.len()));
                     for o in ops {
                         p.op(o);
                         p.newline();
@@ -944,14 +968,33 @@ impl<'a> Printer<'a> {
         Some(r)
     }
 
-    /// `hooks.custom_printer`, asked once per op name rather than per op.
-    fn custom_printer(&mut self, op: Op) -> Option<CustomPrintFn> {
+    /// `hooks.custom_printer`, asked once per op name rather than per op,
+    /// with the spelling that goes with it.
+    fn custom_printer(&mut self, op: Op) -> OpPrint {
         let s = self.ctx.op(op).name.index();
+        if let Some(&Some(p)) = self.custom.get(s) {
+            return p;
+        }
         if self.custom.len() <= s {
             self.custom.resize(s + 1, None);
         }
-        let (ctx, hooks) = (self.ctx, self.hooks);
-        *self.custom[s].get_or_insert_with(|| hooks.custom_printer(ctx.name(op)))
+        let print = self.hooks.custom_printer(self.ctx.name(op));
+        // Fills `spellings[s]`: whether `spelled` reads the op's name
+        // alone (nearly every op).
+        self.spelled(op);
+        let (outside, _, plain) = self.spellings[s].unwrap_or(("", "", false));
+        let at = open_piece(&mut self.spelling_text) as u32;
+        self.spelling_text.push_str(" = ");
+        self.spelling_text.push_str(outside);
+        close_piece(&mut self.spelling_text);
+        let p = OpPrint {
+            print,
+            at,
+            len: outside.len() as u32,
+            plain,
+        };
+        self.custom[s] = Some(p);
+        p
     }
 
     /// `hooks.generic_attrs_printer`, asked once per op name.
@@ -964,19 +1007,6 @@ impl<'a> Printer<'a> {
         *self.generic_attrs[s].get_or_insert_with(|| hooks.generic_attrs_printer(ctx.name(op)))
     }
 
-    /// Prints the op's name as `spelled` gives it: for nearly every op
-    /// its one spelling, from the padded cache.
-    fn push_spelled(&mut self, op: Op) {
-        let s = self.ctx.op(op).name.index();
-        if let Some(Some((outside, _, true))) = self.spellings.get(s) {
-            let at = self.spelling_at[s] as usize;
-            self.out.push_padded(&self.spelling_text, at, outside.len());
-            return;
-        }
-        let spelled = self.spelled(op);
-        self.w(spelled);
-    }
-
     /// `custom_name` of the op, looked up once per op name: it searches
     /// the rename tables, which showed up at every printed op.
     fn spelled(&mut self, op: Op) -> &'a str {
@@ -984,10 +1014,9 @@ impl<'a> Printer<'a> {
         let s = ctx.op(op).name.index();
         if self.spellings.len() <= s {
             self.spellings.resize(s + 1, None);
-            self.spelling_at.resize(s + 1, 0);
         }
         let ed = self.opts.edition;
-        if self.spellings[s].is_none() {
+        let (outside, inside, plain) = *self.spellings[s].get_or_insert_with(|| {
             let name = ctx.name(op);
             let (outside, inside) = (custom_name(name, ed, false), custom_name(name, ed, true));
             // None of the rules below can apply (nearly every op).
@@ -995,15 +1024,8 @@ impl<'a> Printer<'a> {
             let builtin =
                 ed != Edition::V13 && outside.len() != name.len() && name.starts_with("builtin.");
             let plain = !func_14 && !builtin && std::ptr::eq(outside, inside);
-            self.spellings[s] = Some((outside, inside, plain));
-            let at = open_piece(&mut self.spelling_text);
-            self.spelling_text.push_str(outside);
-            close_piece(&mut self.spelling_text);
-            self.spelling_at[s] = at as u32;
-        }
-        let Some((outside, inside, plain)) = self.spellings[s] else {
-            unreachable!("set above")
-        };
+            (outside, inside, plain)
+        });
         if plain {
             return outside;
         }
@@ -1332,7 +1354,6 @@ impl<'a> Printer<'a> {
                 self.out.push(':');
                 push_u32(&mut self.out, results.len() as u32);
             }
-            self.w(" = ");
         } else if !results.is_empty() {
             // Only ops with several named result groups have an entry, so
             // the clone is rare.
@@ -1349,18 +1370,39 @@ impl<'a> Printer<'a> {
                     push_u32(&mut self.out, end - start);
                 }
             }
-            self.w(" = ");
         }
+        let equals = if results.is_empty() { "" } else { " = " };
         let custom = if self.opts.generic {
             None
         } else {
-            self.custom_printer(op)
+            Some(self.custom_printer(op))
         };
-        if let Some(print) = custom {
-            self.push_spelled(op);
-            print(self, op);
-        } else {
-            self.generic_op(op);
+        match custom {
+            Some(OpPrint {
+                print: Some(print),
+                at,
+                len,
+                plain,
+            }) => {
+                if plain {
+                    // ` = ` (if there are results) and the name in one copy.
+                    let skip = 3 - equals.len() as u32;
+                    self.out.push_padded(
+                        &self.spelling_text,
+                        (at + skip) as usize,
+                        (len + 3 - skip) as usize,
+                    );
+                } else {
+                    self.w(equals);
+                    let spelled = self.spelled(op);
+                    self.w(spelled);
+                }
+                print(self, op);
+            }
+            _ => {
+                self.w(equals);
+                self.generic_op(op);
+            }
         }
         if let Some(id) = loc_id {
             // A placeholder for the alias, named once all are known.

@@ -162,14 +162,24 @@ impl Names {
     }
     /// Appends `v`'s name with its `%` when it has one of text (not a
     /// number); returns whether it did.
+    #[inline]
     fn push_named(&self, slot: u32, out: &mut Output) {
         let (s, e) = self.spans[(slot & !(NAMED | MULTI)) as usize];
         out.push_padded(&self.text, s as usize - 1, (e - s) as usize + 1);
     }
+    #[inline]
     fn set_slot(&mut self, v: Value, s: u32) {
-        if self.slots.len() <= v.index() {
-            self.slots.resize(v.index() + 1, 0);
+        match self.slots.get_mut(v.index()) {
+            Some(slot) => *slot = !s,
+            None => self.grow_slots(v, s),
         }
+    }
+    /// The tables are sized for the context's values: only a value made
+    /// after that lands here.
+    #[cold]
+    #[inline(never)]
+    fn grow_slots(&mut self, v: Value, s: u32) {
+        self.slots.resize(v.index() + 1, 0);
         self.slots[v.index()] = !s;
     }
 }
@@ -328,6 +338,7 @@ impl<'a> Namer<'a> {
         self.buf = buf;
         h
     }
+    #[inline]
     fn number_value(&mut self, v: Value) {
         self.names.set_slot(v, self.next_value);
         self.next_value += 1;
@@ -349,41 +360,57 @@ impl<'a> Namer<'a> {
             self.names.set_slot(v, NAMED | i);
         }
     }
+    #[inline]
     fn number_op(&mut self, op: Op) {
         let results = self.ctx.results(op);
-        let Some(&first) = results.first() else {
-            return;
-        };
-        if results.len() > 1 {
-            self.number_op_inner(op, first);
-            for &r in results {
-                let s = self.names.slot(r);
-                if s != NONE {
-                    self.names.set_slot(r, s | MULTI);
+        match *results {
+            [] => {}
+            [first] => self.number_results(op, first),
+            [first, ..] => {
+                self.number_results(op, first);
+                for &r in results {
+                    let s = self.names.slot(r);
+                    if s != NONE {
+                        self.names.set_slot(r, s | MULTI);
+                    }
                 }
             }
-        } else {
-            self.number_op_inner(op, first);
         }
     }
-    fn number_op_inner(&mut self, op: Op, first: Value) {
+    #[inline]
+    fn number_results(&mut self, op: Op, first: Value) {
+        match self.result_namer(op) {
+            Some(f) => self.number_op_with_hints(op, f),
+            // Most ops suggest no names: their results are numbered.
+            None => {
+                if !self.names.has(first) {
+                    self.number_value(first);
+                }
+            }
+        }
+    }
+    /// The op's result name hints, asked once per op name.
+    #[inline]
+    fn result_namer(&mut self, op: Op) -> Option<ResultNamesFn> {
         // The generic form names no values after op hints.
-        if !self.generic {
-            let s = self.ctx.op(op).name.index();
-            if self.namers.len() <= s {
-                self.namers.resize(s + 1, None);
-            }
-            let (ctx, hooks) = (self.ctx, self.hooks);
-            let namer = *self.namers[s].get_or_insert_with(|| hooks.result_namer(ctx.name(op)));
-            if let Some(f) = namer {
-                self.number_op_with_hints(op, f);
-                return;
-            }
+        if self.generic {
+            return None;
         }
-        // Most ops suggest no names: their results are numbered.
-        if !self.names.has(first) {
-            self.number_value(first);
+        match self.namers.get(self.ctx.op(op).name.index()) {
+            Some(&Some(namer)) => namer,
+            _ => self.ask_result_namer(op),
         }
+    }
+    #[cold]
+    #[inline(never)]
+    fn ask_result_namer(&mut self, op: Op) -> Option<ResultNamesFn> {
+        let s = self.ctx.op(op).name.index();
+        if self.namers.len() <= s {
+            self.namers.resize(s + 1, None);
+        }
+        let namer = self.hooks.result_namer(self.ctx.name(op));
+        self.namers[s] = Some(namer);
+        namer
     }
     fn number_op_with_hints(&mut self, op: Op, namer: ResultNamesFn) {
         let ctx = self.ctx;
@@ -1074,14 +1101,22 @@ impl<'a> Printer<'a> {
 
     // ----- values -----
 
+    #[inline]
     fn value_id(&mut self, v: Value, with_result_no: bool) {
         let slot = self.names.slot(v);
         // Nearly every operand: a block argument or the one result of its
         // op, printed as its name (no look at the value's definition).
         if slot & MULTI == 0 {
             self.push_slot(slot);
-            return;
+        } else {
+            self.result_id(v, with_result_no);
         }
+    }
+    /// [`Printer::value_id`] of a result of an op with several (or of a
+    /// value with no name).
+    #[cold]
+    #[inline(never)]
+    fn result_id(&mut self, v: Value, with_result_no: bool) {
         let (lookup, no) = match self.ctx.value_def(v) {
             ValueDef::BlockArg(..) => (v, None),
             ValueDef::Result(op, i) => {
@@ -1138,6 +1173,7 @@ impl<'a> Printer<'a> {
     }
     /// `%N`, from the texts of the numbers printed so far (the same few
     /// hundred recur in every function), each [`NUM_STRIDE`] bytes apart.
+    #[inline]
     fn push_number(&mut self, n: u32) {
         let at = n as usize * NUM_STRIDE;
         if let Some(window) = self.nums.as_bytes().get(at..at + NUM_STRIDE) {
@@ -1145,8 +1181,14 @@ impl<'a> Printer<'a> {
             let keep = self.out.len() + 1 + decimal_digits(n);
             self.out.0.extend_from_slice(window);
             self.out.0.truncate(keep);
-            return;
+        } else {
+            self.push_new_number(n);
         }
+    }
+    /// [`Printer::push_number`] of a number not in the table yet.
+    #[cold]
+    #[inline(never)]
+    fn push_new_number(&mut self, n: u32) {
         if n >= NUM_CACHED {
             self.out.push('%');
             push_u32(&mut self.out, n);
@@ -1164,6 +1206,7 @@ impl<'a> Printer<'a> {
         }
         self.push_number(n);
     }
+    #[inline]
     pub fn operand(&mut self, v: Value) {
         self.value_id(v, true);
     }
@@ -1196,14 +1239,21 @@ impl<'a> Printer<'a> {
 
     // ----- types and attributes -----
 
+    #[inline]
     pub fn ty(&mut self, t: Type) {
-        let i = t.index();
-        if let Some(&(s, e)) = self.type_spans.get(i) {
-            if s != NONE {
+        match self.type_spans.get(t.index()) {
+            Some(&(s, e)) if s != NONE => {
                 self.out.push_padded(&self.type_text, s as usize, (e - s) as usize);
-                return;
             }
-        } else {
+            _ => self.new_ty(t),
+        }
+    }
+    /// [`Printer::ty`] of a type not printed before.
+    #[cold]
+    #[inline(never)]
+    fn new_ty(&mut self, t: Type) {
+        let i = t.index();
+        if self.type_spans.len() <= i {
             self.type_spans.resize(i + 1, (NONE, NONE));
         }
         let s = open_piece(&mut self.type_text);

@@ -2181,7 +2181,9 @@ fn print_with(d: &Decl, f: &Format, p: &mut Printer, op: Op) {
     }
 }
 
-/// Prints one element, its prefix already printed.
+/// Prints one element, its prefix already printed. Not inlined into
+/// `print_with`: what the rarer elements read was loaded at every op.
+#[inline(never)]
 fn print_elem(d: &Decl, f: &Format, p: &mut Printer, op: Op, e: Elem) {
     let ctx = p.ctx;
     match e {
@@ -2227,6 +2229,7 @@ fn print_elem(d: &Decl, f: &Format, p: &mut Printer, op: Op, e: Elem) {
 }
 
 /// Whether an optional group's anchor is there.
+#[inline(never)]
 fn present(d: &Decl, ctx: &Context, op: Op, anchor: Elem) -> bool {
     match anchor {
         Elem::Operand(g) | Elem::Type(TypeOf::Operand(g)) => {

@@ -28,7 +28,7 @@ const MULTI: u32 = 1 << 30;
 
 /// How far the printer's caches of text (names, types, attributes,
 /// literals of declared formats) run on past the start of their last
-/// piece: see [`push_padded`].
+/// piece: see [`Output::push_padded`].
 pub const PAD: usize = 16;
 const PADDING: &str = "                ";
 
@@ -58,9 +58,6 @@ impl Output {
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
-    }
-    pub fn clear(&mut self) {
-        self.0.clear();
     }
     pub fn reserve(&mut self, n: usize) {
         self.0.reserve(n);
@@ -160,8 +157,7 @@ impl Names {
     fn has(&self, v: Value) -> bool {
         self.slot(v) != NONE
     }
-    /// Appends `v`'s name with its `%` when it has one of text (not a
-    /// number); returns whether it did.
+    /// Appends the name of text (not a number) a slot holds, with its `%`.
     #[inline]
     fn push_named(&self, slot: u32, out: &mut Output) {
         let (s, e) = self.spans[(slot & !(NAMED | MULTI)) as usize];

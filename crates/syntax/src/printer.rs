@@ -1239,7 +1239,8 @@ impl<'a> Printer<'a> {
     pub fn ty(&mut self, t: Type) {
         match self.type_spans.get(t.index()) {
             Some(&(s, e)) if s != NONE => {
-                self.out.push_padded(&self.type_text, s as usize, (e - s) as usize);
+                self.out
+                    .push_padded(&self.type_text, s as usize, (e - s) as usize);
             }
             _ => self.new_ty(t),
         }
@@ -1296,7 +1297,8 @@ impl<'a> Printer<'a> {
         let spans = &mut self.attr_spans[usize::from(elide_type)];
         if let Some(&(s, e)) = spans.get(i) {
             if s != NONE {
-                self.out.push_padded(&self.type_text, s as usize, (e - s) as usize);
+                self.out
+                    .push_padded(&self.type_text, s as usize, (e - s) as usize);
                 return;
             }
         } else {

@@ -33,7 +33,7 @@ use crate::util::{attr_dict, attr_dict_kw};
 use mlir_async_ir::{
     AttrKind, Attribute, Block, Context, DenseElem, Op, OperationState, Type, Value,
 };
-use mlir_async_syntax::{Edition, PResult, Parser, Printer};
+use mlir_async_syntax::{printer, Edition, PResult, Parser, Printer};
 
 /// How many values an operand or result (or blocks a successor) stands
 /// for. Of a region: `One` for a region of one block (`SingleBlock`,
@@ -379,7 +379,8 @@ pub struct Format {
     /// (`operand_group` per element per op cost more than the rest of an
     /// `arith.mulf` line).
     plan: Vec<Step>,
-    /// The text the plan's [`Step::Text`] steps print, back to back.
+    /// The text the plan's [`Step::Text`] steps print, back to back, then
+    /// [`printer::PAD`] spaces (for `printer::Output::push_padded`).
     plan_text: String,
 }
 
@@ -397,6 +398,9 @@ enum Step {
     OperandType(u16),
     /// The type of the result at this index (likewise).
     ResultType(u16),
+    /// `attr-dict` (`attr-dict-with-keyword`): most ops have no
+    /// attributes, seen without a call.
+    AttrDict { keyword: bool },
     /// Element `i` of [`Format::elems`], its prefix printed before.
     Elem(u16),
     /// An optional group: the next `len` steps, printed when element
@@ -708,6 +712,7 @@ fn plan(d: &Decl, elems: &[Elem], prefixes: &[String]) -> (Vec<Step>, String) {
             Elem::Type(TypeOf::Result(r)) if r < fixed_results && no_short(&d.results[r]) => {
                 Step::ResultType(r as u16)
             }
+            Elem::AttrDict { keyword } => Step::AttrDict { keyword },
             _ => Step::Elem(i as u16),
         };
         flush(&mut steps, &text, &mut pending);
@@ -721,6 +726,7 @@ fn plan(d: &Decl, elems: &[Elem], prefixes: &[String]) -> (Vec<Step>, String) {
         let len = (steps.len() - at - 1) as u16;
         steps[at] = Step::Optional { len, anchor };
     }
+    text.push_str(&" ".repeat(printer::PAD));
     (steps, text)
 }
 
@@ -2133,23 +2139,35 @@ impl View<'_> {
 
 fn print_with(d: &Decl, f: &Format, p: &mut Printer, op: Op) {
     let ctx = p.ctx;
+    let operands = ctx.operands(op);
     let mut i = 0;
     while i < f.plan.len() {
         match f.plan[i] {
-            Step::Text(from, to) => p.w(&f.plan_text[from as usize..to as usize]),
+            Step::Text(from, to) => {
+                p.out
+                    .push_padded(&f.plan_text, from as usize, (to - from) as usize)
+            }
             Step::Operand(k) => {
-                if let Some(&v) = ctx.operands(op).get(k as usize) {
+                if let Some(&v) = operands.get(k as usize) {
                     p.operand(v);
                 }
             }
             Step::OperandType(k) => {
-                if let Some(&v) = ctx.operands(op).get(k as usize) {
+                if let Some(&v) = operands.get(k as usize) {
                     p.ty(ctx.value_type(v));
                 }
             }
             Step::ResultType(k) => {
                 if let Some(&v) = ctx.results(op).get(k as usize) {
                     p.ty(ctx.value_type(v));
+                }
+            }
+            Step::AttrDict { keyword } => {
+                if !ctx.attrs(op).is_empty() {
+                    match keyword {
+                        false => p.attr_dict(op, &f.elided),
+                        true => p.attr_dict_kw(op, &f.elided),
+                    }
                 }
             }
             Step::Elem(e) => print_elem(d, f, p, op, f.elems[e as usize]),
@@ -2163,7 +2181,9 @@ fn print_with(d: &Decl, f: &Format, p: &mut Printer, op: Op) {
     }
 }
 
-/// Prints one element, its prefix already printed.
+/// Prints one element, its prefix already printed. Not inlined into
+/// `print_with`: what the rarer elements read was loaded at every op.
+#[inline(never)]
 fn print_elem(d: &Decl, f: &Format, p: &mut Printer, op: Op, e: Elem) {
     let ctx = p.ctx;
     match e {
@@ -2209,6 +2229,7 @@ fn print_elem(d: &Decl, f: &Format, p: &mut Printer, op: Op, e: Elem) {
 }
 
 /// Whether an optional group's anchor is there.
+#[inline(never)]
 fn present(d: &Decl, ctx: &Context, op: Op, anchor: Elem) -> bool {
     match anchor {
         Elem::Operand(g) | Elem::Type(TypeOf::Operand(g)) => {
@@ -3406,7 +3427,7 @@ mod tests {
                 "Optional { len: 2, anchor: 9 }",
                 r#"" u""#,
                 "Elem(9)",
-                "Elem(10)",
+                "AttrDict { keyword: false }",
                 r#"" : ""#,
                 "ResultType(0)",
             ]

@@ -678,9 +678,10 @@ fn print_generic(p: &mut Printer, op: Op) {
         .copied()
         .collect();
     if !traits.is_empty() {
-        p.w("{");
-        print_dict_entries(p.ctx, &traits, &mut p.out);
-        p.w("}");
+        let mut text = String::from("{");
+        print_dict_entries(p.ctx, &traits, &mut text);
+        text.push('}');
+        p.w(&text);
     }
     let segs = segments(p.ctx, op, 2);
     for (kw, vs) in [(" ins(", &segs[0]), (" outs(", &segs[1])] {

@@ -379,11 +379,11 @@ pub fn print_op_pieces(
 ) -> Vec<String> {
     let mut pieces = vec![];
     let parallel = Printer::print_parallel_with(ctx, hooks, op, opts, &mut |piece| {
-        pieces.push(piece);
+        pieces.push(printer::printed_text(piece));
         Ok::<_, std::convert::Infallible>(None)
     });
     if parallel.is_none() {
-        pieces = vec![print_sequential(ctx, hooks, op, opts)];
+        pieces = vec![print_sequential(ctx, hooks, op, opts).into_string()];
     }
     // One scan of the (large) output in the common case of no maps.
     if pieces.iter().any(|p| p.contains("affine_")) {
@@ -393,7 +393,12 @@ pub fn print_op_pieces(
     }
 }
 
-fn print_sequential(ctx: &Context, hooks: &dyn DialectHooks, op: Op, opts: PrintOptions) -> String {
+fn print_sequential(
+    ctx: &Context,
+    hooks: &dyn DialectHooks,
+    op: Op,
+    opts: PrintOptions,
+) -> printer::Output {
     let mut p = Printer::new(ctx, hooks, op, opts);
     p.op(op);
     p.out.push('\n');
@@ -419,7 +424,7 @@ pub fn write_op(
         return Ok(());
     }
     let parallel = Printer::print_parallel_with(ctx, hooks, op, opts, &mut |piece| {
-        out.write_all(piece.as_bytes()).map(|()| Some(piece))
+        out.write_all(&piece).map(|()| Some(piece))
     });
     match parallel {
         Some(r) => r,
@@ -440,7 +445,7 @@ pub fn write_sources(
         return None;
     }
     Printer::print_sources_with(sources, opts, &mut |piece| {
-        out.write_all(piece.as_bytes()).map(|()| Some(piece))
+        out.write_all(&piece).map(|()| Some(piece))
     })
 }
 

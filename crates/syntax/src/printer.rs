@@ -20,6 +20,109 @@ pub struct PrintOptions {
 const NONE: u32 = u32::MAX;
 /// Slots at or above this hold `NAMED | index into Names::spans`.
 const NAMED: u32 = 1 << 31;
+/// Marks the name of a result of an op with several: as an operand it
+/// takes a `#N` suffix (or belongs to a named group), so `value_id`
+/// looks at the op; every other named value prints as its name alone.
+/// `NONE` has the bit too.
+const MULTI: u32 = 1 << 30;
+
+/// How far the printer's caches of text (names, types, attributes,
+/// literals of declared formats) run on past the start of their last
+/// piece: see [`Output::push_padded`].
+pub const PAD: usize = 16;
+const PADDING: &str = "                ";
+
+/// The printer's output: bytes, holding UTF-8 (only whole `str`s go in),
+/// so that a short piece of text cached by the printer is appended as a
+/// copy of a fixed size ([`Output::push_padded`]). On a `String` every
+/// piece was a call to `memcpy` of a few bytes behind checks of char
+/// boundaries, at nearly every name, type and literal printed.
+#[derive(Default, Debug)]
+pub struct Output(Vec<u8>);
+
+impl Output {
+    #[inline]
+    pub fn push_str(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    #[inline]
+    pub fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            self.0.push(c as u8);
+        } else {
+            self.push_str(c.encode_utf8(&mut [0; 4]));
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn reserve(&mut self, n: usize) {
+        self.0.reserve(n);
+    }
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+    /// The text (UTF-8 by construction: nothing is lost).
+    pub fn into_string(self) -> String {
+        printed_text(self.0)
+    }
+    /// An empty output writing into `buf`'s memory: a piece handed back
+    /// by a consumer of printed pieces (see
+    /// [`Printer::print_sources_with`]), whose pages are mapped already.
+    pub fn reusing(mut buf: Vec<u8>) -> Output {
+        buf.clear();
+        Output(buf)
+    }
+    /// Appends `text[at..at + len]`, a whole piece of `text`, which runs on
+    /// for at least [`PAD`] bytes from `at`: a piece of up to `PAD` bytes
+    /// is copied as `PAD` bytes and the output cut back to its end.
+    #[inline]
+    pub fn push_padded(&mut self, text: &str, at: usize, len: usize) {
+        let bytes = text.as_bytes();
+        match bytes.get(at..at + PAD) {
+            Some(window) if len <= PAD => {
+                let keep = self.0.len() + len;
+                self.0.extend_from_slice(window);
+                self.0.truncate(keep);
+            }
+            _ => self.0.extend_from_slice(&bytes[at..at + len]),
+        }
+    }
+}
+
+/// Printed bytes (a piece of [`Printer::print_sources_with`]) as text.
+pub fn printed_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+impl std::fmt::Write for Output {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+/// Starts a piece at the end of `text`, which ends in [`PADDING`] (or is
+/// empty): the padding goes, and is put back by [`close_piece`].
+fn open_piece(text: &mut String) -> usize {
+    if !text.is_empty() {
+        text.truncate(text.len() - PAD);
+    }
+    text.len()
+}
+
+/// Ends a piece begun by [`open_piece`]; returns where it ends.
+fn close_piece(text: &mut String) -> usize {
+    let end = text.len();
+    text.push_str(PADDING);
+    end
+}
 
 /// Value and block names, in dense tables indexed by handle: the printer
 /// asks for a name at every operand, and a hash lookup per operand showed
@@ -32,7 +135,9 @@ struct Names {
     /// each printing thread then touches only where its values are (one
     /// table per thread, sized for the whole IR).
     slots: Vec<u32>,
-    /// All names, back to back: one buffer instead of a string each.
+    /// All names, back to back, each after a `%` (printed with it in one
+    /// copy), the last followed by [`PADDING`]: one buffer instead of a
+    /// string each.
     text: String,
     spans: Vec<(u32, u32)>,
     /// Result group starts of ops with several groups (rare).
@@ -52,10 +157,25 @@ impl Names {
     fn has(&self, v: Value) -> bool {
         self.slot(v) != NONE
     }
+    /// Appends the name of text (not a number) a slot holds, with its `%`.
+    #[inline]
+    fn push_named(&self, slot: u32, out: &mut Output) {
+        let (s, e) = self.spans[(slot & !(NAMED | MULTI)) as usize];
+        out.push_padded(&self.text, s as usize - 1, (e - s) as usize + 1);
+    }
+    #[inline]
     fn set_slot(&mut self, v: Value, s: u32) {
-        if self.slots.len() <= v.index() {
-            self.slots.resize(v.index() + 1, 0);
+        match self.slots.get_mut(v.index()) {
+            Some(slot) => *slot = !s,
+            None => self.grow_slots(v, s),
         }
+    }
+    /// The tables are sized for the context's values: only a value made
+    /// after that lands here.
+    #[cold]
+    #[inline(never)]
+    fn grow_slots(&mut self, v: Value, s: u32) {
+        self.slots.resize(v.index() + 1, 0);
         self.slots[v.index()] = !s;
     }
 }
@@ -99,6 +219,8 @@ struct Namer<'a> {
     /// The ops with regions in the region just numbered, in order (their
     /// regions are numbered next, from the counters it ends with).
     nested: Vec<Op>,
+    /// How many ops were numbered: what a part's text is sized for.
+    ops: usize,
 }
 
 /// The names in use in the open scopes, as indices of `Names::spans`
@@ -212,6 +334,7 @@ impl<'a> Namer<'a> {
         self.buf = buf;
         h
     }
+    #[inline]
     fn number_value(&mut self, v: Value) {
         self.names.set_slot(v, self.next_value);
         self.next_value += 1;
@@ -222,36 +345,68 @@ impl<'a> Namer<'a> {
         } else {
             let h = self.unique(name);
             let i = self.names.spans.len() as u32;
+            open_piece(&mut self.names.text);
+            self.names.text.push('%');
             let start = self.names.text.len() as u32;
             self.names.text.push_str(&self.buf);
-            self.names.spans.push((start, self.names.text.len() as u32));
+            let end = close_piece(&mut self.names.text) as u32;
+            self.names.spans.push((start, end));
             self.used.insert(h, i);
             self.log.push(i);
             self.names.set_slot(v, NAMED | i);
         }
     }
+    #[inline]
     fn number_op(&mut self, op: Op) {
         let results = self.ctx.results(op);
-        let Some(&first) = results.first() else {
-            return;
-        };
+        match *results {
+            [] => {}
+            [first] => self.number_results(op, first),
+            [first, ..] => {
+                self.number_results(op, first);
+                for &r in results {
+                    let s = self.names.slot(r);
+                    if s != NONE {
+                        self.names.set_slot(r, s | MULTI);
+                    }
+                }
+            }
+        }
+    }
+    #[inline]
+    fn number_results(&mut self, op: Op, first: Value) {
+        match self.result_namer(op) {
+            Some(f) => self.number_op_with_hints(op, f),
+            // Most ops suggest no names: their results are numbered.
+            None => {
+                if !self.names.has(first) {
+                    self.number_value(first);
+                }
+            }
+        }
+    }
+    /// The op's result name hints, asked once per op name.
+    #[inline]
+    fn result_namer(&mut self, op: Op) -> Option<ResultNamesFn> {
         // The generic form names no values after op hints.
-        if !self.generic {
-            let s = self.ctx.op(op).name.index();
-            if self.namers.len() <= s {
-                self.namers.resize(s + 1, None);
-            }
-            let (ctx, hooks) = (self.ctx, self.hooks);
-            let namer = *self.namers[s].get_or_insert_with(|| hooks.result_namer(ctx.name(op)));
-            if let Some(f) = namer {
-                self.number_op_with_hints(op, f);
-                return;
-            }
+        if self.generic {
+            return None;
         }
-        // Most ops suggest no names: their results are numbered.
-        if !self.names.has(first) {
-            self.number_value(first);
+        match self.namers.get(self.ctx.op(op).name.index()) {
+            Some(&Some(namer)) => namer,
+            _ => self.ask_result_namer(op),
         }
+    }
+    #[cold]
+    #[inline(never)]
+    fn ask_result_namer(&mut self, op: Op) -> Option<ResultNamesFn> {
+        let s = self.ctx.op(op).name.index();
+        if self.namers.len() <= s {
+            self.namers.resize(s + 1, None);
+        }
+        let namer = self.hooks.result_namer(self.ctx.name(op));
+        self.namers[s] = Some(namer);
+        namer
     }
     fn number_op_with_hints(&mut self, op: Op, namer: ResultNamesFn) {
         let ctx = self.ctx;
@@ -314,6 +469,7 @@ impl<'a> Namer<'a> {
                 }
             }
             for o in self.ctx.block_ops_iter(b) {
+                self.ops += 1;
                 self.number_op(o);
                 if !self.ctx.regions_of(o).is_empty() {
                     self.nested.push(o);
@@ -347,6 +503,7 @@ impl<'a> Namer<'a> {
             arg_buf: String::new(),
             namers: vec![],
             nested: vec![],
+            ops: 0,
         }
     }
 
@@ -406,26 +563,57 @@ impl<'a> Namer<'a> {
     }
 }
 
+/// The bytes the text of each number takes in `Printer::nums`: `%` and
+/// up to seven digits.
+const NUM_STRIDE: usize = 8;
+/// Numbers from this on print without the cache (8 MB of it).
+const NUM_CACHED: u32 = 1 << 20;
+
+/// The number of decimal digits of `n` (below [`NUM_CACHED`]).
+fn decimal_digits(n: u32) -> usize {
+    1 + usize::from(n >= 10)
+        + usize::from(n >= 100)
+        + usize::from(n >= 1_000)
+        + usize::from(n >= 10_000)
+        + usize::from(n >= 100_000)
+        + usize::from(n >= 1_000_000)
+}
+
 /// The two-digit spellings of 0 to 99, back to back.
 const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/// Where [`push_u32`] writes: a `String` or the printer's [`Output`].
+pub trait Sink {
+    fn push_str(&mut self, s: &str);
+}
+
+impl Sink for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+}
+
+impl Sink for Output {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        Output::push_str(self, s);
+    }
+}
 
 /// Appends a decimal number without going through `fmt` (called for
 /// nearly every operand), two digits at a time: copies of a constant
 /// length, which compile to a load and a store (a buffer pushed byte by
 /// byte cost twice as much).
-pub fn push_u32(out: &mut String, n: u32) {
-    let pair = |out: &mut String, n: u32| {
-        let i = 2 * n as usize;
-        out.push_str(&PAIRS[i..i + 2]);
-    };
+pub fn push_u32(out: &mut impl Sink, n: u32) {
     if n < 10 {
-        out.push(char::from(b'0' + n as u8));
+        digit(out, n);
     } else if n < 100 {
         pair(out, n);
     } else if n < 10_000 {
         let high = n / 100;
         if high < 10 {
-            out.push(char::from(b'0' + high as u8));
+            digit(out, high);
         } else {
             pair(out, high);
         }
@@ -434,6 +622,18 @@ pub fn push_u32(out: &mut String, n: u32) {
         push_u32(out, n / 100);
         pair(out, n % 100);
     }
+}
+
+/// The digit `n` (below 10): the second of its pair.
+fn digit(out: &mut impl Sink, n: u32) {
+    let i = 2 * n as usize + 1;
+    out.push_str(&PAIRS[i..i + 1]);
+}
+
+/// The two digits of `n` (below 100).
+fn pair(out: &mut impl Sink, n: u32) {
+    let i = 2 * n as usize;
+    out.push_str(&PAIRS[i..i + 2]);
 }
 
 /// MLIR's `sanitizeIdentifier`: keeps `[a-zA-Z0-9$._-]`, maps others to
@@ -459,20 +659,24 @@ fn sanitize_into(name: &str, s: &mut String) {
 
 pub struct Printer<'a> {
     pub ctx: &'a Context,
-    pub out: String,
+    pub out: Output,
     pub opts: PrintOptions,
     hooks: &'a dyn DialectHooks,
     names: Names,
     indent: usize,
-    /// Per op name symbol: its custom printer, once asked.
-    custom: Vec<Option<Option<CustomPrintFn>>>,
+    /// Per op name symbol: its custom printer, once asked, and where its
+    /// one spelling is in `spelling_text` (see [`OpPrint`]).
+    custom: Vec<Option<OpPrint>>,
     /// Per op name symbol: the printer of its generic attribute dictionary.
     generic_attrs: Vec<Option<Option<CustomPrintFn>>>,
     /// The printed text of each type printed so far, by handle: a few
     /// types repeat at nearly every op, and printing one walks its
-    /// structure (integers go through `fmt`).
+    /// structure (integers go through `fmt`). The text ends in
+    /// [`PADDING`].
     type_spans: Vec<(u32, u32)>,
     type_text: String,
+    /// `%0`, `%1`, ...: see [`Printer::push_number`].
+    nums: String,
     /// Printed attributes by handle, with and without their type (the
     /// same callees, predicates and constants recur); text in `type_text`.
     attr_spans: [Vec<(u32, u32)>; 2],
@@ -480,11 +684,14 @@ pub struct Printer<'a> {
     /// `func.func` body, and whether that is all there is to know (no
     /// rule of `spelled` looks at the op's parent).
     spellings: Vec<Option<(&'a str, &'a str, bool)>>,
+    /// ` = ` and the spelling outside a function body of each op name
+    /// printed, back to back (ending in [`PADDING`]).
+    spelling_text: String,
     /// Text of runs of body ops printed by other threads (see
     /// `print_parallel`).
     prerendered: Option<Prerendered>,
     /// Text before `out`, when prerendered runs were handed over.
-    pieces: Vec<String>,
+    pieces: Vec<Vec<u8>>,
     /// With debug info: each distinct location printed, in the order a
     /// dry run of mlir-opt's printer meets them, and whether one of its
     /// uses cannot take an alias (see [`Printer::finish_locations`]).
@@ -504,10 +711,25 @@ pub struct BodySource<'a> {
     pub ops: Vec<Op>,
 }
 
+/// About what one op takes in the text (45 bytes on average for a module of
+/// arithmetic): a part's text is reserved for this much at once.
+const BYTES_PER_OP: usize = 64;
+
+/// How the printer prints ops of one name: its custom printer, if any,
+/// and ` = ` and its spelling at `Printer::spelling_text[at..]` (`len`
+/// bytes of name), which is all there is to its spelling if `plain`.
+#[derive(Clone, Copy)]
+struct OpPrint {
+    print: Option<CustomPrintFn>,
+    at: u32,
+    len: u32,
+    plain: bool,
+}
+
 /// Runs of consecutive ops already printed: (first op, last op, text),
 /// in block order; `next` is the first run not yet emitted.
 struct Prerendered {
-    runs: Vec<(Op, Op, String)>,
+    runs: Vec<(Op, Op, Vec<u8>)>,
     next: usize,
     /// Where in `pieces` each run's text went.
     slots: Vec<usize>,
@@ -529,7 +751,7 @@ impl<'a> Printer<'a> {
     ) -> Self {
         Printer {
             ctx,
-            out: String::new(),
+            out: Output::default(),
             opts,
             hooks,
             names,
@@ -538,8 +760,10 @@ impl<'a> Printer<'a> {
             generic_attrs: vec![],
             type_spans: vec![],
             type_text: String::new(),
+            nums: String::new(),
             attr_spans: [vec![], vec![]],
             spellings: vec![],
+            spelling_text: String::new(),
             prerendered: None,
             pieces: vec![],
             locs: vec![],
@@ -567,12 +791,13 @@ impl<'a> Printer<'a> {
         let mut p = Printer::new(ctx, hooks, scope, opts);
         p.elide_large_elements = opts.edition != Edition::V13;
         p.op(op);
+        let text = std::mem::take(&mut p.out).into_string();
         if p.locs.is_empty() {
-            return p.out;
+            return text;
         }
         // Locations inline: replace the alias placeholders by the text.
-        let mut out = String::with_capacity(p.out.len());
-        let mut rest = p.out.as_str();
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
         while let Some(i) = rest.find('\u{1}') {
             out.push_str(&rest[..i]);
             let after = &rest[i + 1..];
@@ -586,8 +811,9 @@ impl<'a> Printer<'a> {
     }
 
     /// Names `top` and the values under the ops of `part` (see
-    /// `Namer::run_part`), keeping the tables (and names) of earlier parts.
-    fn name_part(&mut self, top: Op, part: &[Op]) {
+    /// `Namer::run_part`), keeping the tables (and names) of earlier parts;
+    /// returns how many ops that is.
+    fn name_part(&mut self, top: Op, part: &[Op]) -> usize {
         let names = std::mem::take(&mut self.names);
         let mut namer = Namer::new(
             self.ctx,
@@ -598,6 +824,7 @@ impl<'a> Printer<'a> {
         );
         namer.run_part(top, part);
         self.names = namer.names;
+        namer.ops
     }
 
     /// Prints `top` with the ops of its body (a module's functions)
@@ -610,7 +837,7 @@ impl<'a> Printer<'a> {
         hooks: &'a dyn DialectHooks,
         top: Op,
         opts: PrintOptions,
-        consume: &mut dyn FnMut(String) -> Result<Option<String>, E>,
+        consume: &mut dyn FnMut(Vec<u8>) -> Result<Option<Vec<u8>>, E>,
     ) -> Option<Result<(), E>> {
         /// Below this many nested ops, threads cost more than they save.
         const MIN_OPS: usize = 2_000;
@@ -666,7 +893,7 @@ impl<'a> Printer<'a> {
     pub fn print_sources_with<E>(
         sources: &[BodySource<'a>],
         opts: PrintOptions,
-        consume: &mut dyn FnMut(String) -> Result<Option<String>, E>,
+        consume: &mut dyn FnMut(Vec<u8>) -> Result<Option<Vec<u8>>, E>,
     ) -> Option<Result<(), E>> {
         let frame_src = sources.first()?;
         let (ctx, top) = (frame_src.ctx, frame_src.top);
@@ -693,7 +920,7 @@ impl<'a> Printer<'a> {
         let mut p = Printer::with_names(ctx, frame_src.hooks, opts, Names::default());
         p.name_part(top, &[]);
         p.prerendered = Some(Prerendered {
-            runs: vec![(first, last, String::new())],
+            runs: vec![(first, last, vec![])],
             next: 0,
             slots: vec![],
         });
@@ -704,9 +931,9 @@ impl<'a> Printer<'a> {
             return None;
         };
         let mut frame = std::mem::take(&mut p.pieces);
-        frame.push(std::mem::take(&mut p.out));
+        frame.push(std::mem::take(&mut p.out).into_bytes());
         let (before, after) = frame.split_at_mut(slot);
-        let spare: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(vec![]);
+        let spare: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(vec![]);
         let r = (|| {
             for piece in before {
                 if !piece.is_empty() {
@@ -719,25 +946,31 @@ impl<'a> Printer<'a> {
                 |printers, range| {
                     let part = &items[range];
                     let Some(&(k, _)) = part.first() else {
-                        return String::new();
+                        return vec![];
                     };
                     let s = &sources[k];
                     let p = printers[k].get_or_insert_with(|| {
                         Printer::with_names(s.ctx, s.hooks, opts, Names::default())
                     });
                     let ops: Vec<Op> = part.iter().map(|&(_, o)| o).collect();
-                    p.name_part(s.top, &ops);
+                    let nested = p.name_part(s.top, &ops);
                     p.indent = 2;
-                    p.out = spare
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .pop()
-                        .unwrap_or_default();
+                    p.out = Output::reusing(
+                        spare
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .pop()
+                            .unwrap_or_default(),
+                    );
+                    // Room for the part at once: grown by doubling, the
+                    // text was copied over and over, and each copy mapped
+                    // fresh pages.
+                    p.out.reserve(BYTES_PER_OP * (nested + ops.len()));
                     for o in ops {
                         p.op(o);
                         p.newline();
                     }
-                    std::mem::take(&mut p.out)
+                    std::mem::take(&mut p.out).into_bytes()
                 },
                 |text| {
                     if let Some(mut back) = consume(text)? {
@@ -758,14 +991,33 @@ impl<'a> Printer<'a> {
         Some(r)
     }
 
-    /// `hooks.custom_printer`, asked once per op name rather than per op.
-    fn custom_printer(&mut self, op: Op) -> Option<CustomPrintFn> {
+    /// `hooks.custom_printer`, asked once per op name rather than per op,
+    /// with the spelling that goes with it.
+    fn custom_printer(&mut self, op: Op) -> OpPrint {
         let s = self.ctx.op(op).name.index();
+        if let Some(&Some(p)) = self.custom.get(s) {
+            return p;
+        }
         if self.custom.len() <= s {
             self.custom.resize(s + 1, None);
         }
-        let (ctx, hooks) = (self.ctx, self.hooks);
-        *self.custom[s].get_or_insert_with(|| hooks.custom_printer(ctx.name(op)))
+        let print = self.hooks.custom_printer(self.ctx.name(op));
+        // Fills `spellings[s]`: whether `spelled` reads the op's name
+        // alone (nearly every op).
+        self.spelled(op);
+        let (outside, _, plain) = self.spellings[s].unwrap_or(("", "", false));
+        let at = open_piece(&mut self.spelling_text) as u32;
+        self.spelling_text.push_str(" = ");
+        self.spelling_text.push_str(outside);
+        close_piece(&mut self.spelling_text);
+        let p = OpPrint {
+            print,
+            at,
+            len: outside.len() as u32,
+            plain,
+        };
+        self.custom[s] = Some(p);
+        p
     }
 
     /// `hooks.generic_attrs_printer`, asked once per op name.
@@ -845,7 +1097,22 @@ impl<'a> Printer<'a> {
 
     // ----- values -----
 
+    #[inline]
     fn value_id(&mut self, v: Value, with_result_no: bool) {
+        let slot = self.names.slot(v);
+        // Nearly every operand: a block argument or the one result of its
+        // op, printed as its name (no look at the value's definition).
+        if slot & MULTI == 0 {
+            self.push_slot(slot);
+        } else {
+            self.result_id(v, with_result_no);
+        }
+    }
+    /// [`Printer::value_id`] of a result of an op with several (or of a
+    /// value with no name).
+    #[cold]
+    #[inline(never)]
+    fn result_id(&mut self, v: Value, with_result_no: bool) {
         let (lookup, no) = match self.ctx.value_def(v) {
             ValueDef::BlockArg(..) => (v, None),
             ValueDef::Result(op, i) => {
@@ -889,14 +1156,53 @@ impl<'a> Printer<'a> {
             self.out.push_str("<<UNKNOWN SSA VALUE>>");
             return;
         }
-        self.out.push('%');
+        self.push_slot(slot & !MULTI);
+    }
+    /// Prints the name a (not `NONE`) slot holds.
+    #[inline]
+    fn push_slot(&mut self, slot: u32) {
         if slot >= NAMED {
-            let (s, e) = self.names.spans[(slot & !NAMED) as usize];
-            self.out.push_str(&self.names.text[s as usize..e as usize]);
+            self.names.push_named(slot, &mut self.out);
         } else {
-            push_u32(&mut self.out, slot);
+            self.push_number(slot);
         }
     }
+    /// `%N`, from the texts of the numbers printed so far (the same few
+    /// hundred recur in every function), each [`NUM_STRIDE`] bytes apart.
+    #[inline]
+    fn push_number(&mut self, n: u32) {
+        let at = n as usize * NUM_STRIDE;
+        if let Some(window) = self.nums.as_bytes().get(at..at + NUM_STRIDE) {
+            // A whole `%N`: the rest of the window is cut off.
+            let keep = self.out.len() + 1 + decimal_digits(n);
+            self.out.0.extend_from_slice(window);
+            self.out.0.truncate(keep);
+        } else {
+            self.push_new_number(n);
+        }
+    }
+    /// [`Printer::push_number`] of a number not in the table yet.
+    #[cold]
+    #[inline(never)]
+    fn push_new_number(&mut self, n: u32) {
+        if n >= NUM_CACHED {
+            self.out.push('%');
+            push_u32(&mut self.out, n);
+            return;
+        }
+        // Texts for every number up to `n`, each `%N` and spaces.
+        let mut k = (self.nums.len() / NUM_STRIDE) as u32;
+        while k <= n {
+            let start = self.nums.len();
+            self.nums.push('%');
+            push_u32(&mut self.nums, k);
+            let pad = start + NUM_STRIDE - self.nums.len();
+            self.nums.push_str(&PADDING[..pad]);
+            k += 1;
+        }
+        self.push_number(n);
+    }
+    #[inline]
     pub fn operand(&mut self, v: Value) {
         self.value_id(v, true);
     }
@@ -929,20 +1235,29 @@ impl<'a> Printer<'a> {
 
     // ----- types and attributes -----
 
+    #[inline]
     pub fn ty(&mut self, t: Type) {
-        let i = t.index();
-        if let Some(&(s, e)) = self.type_spans.get(i) {
-            if s != NONE {
-                self.out.push_str(&self.type_text[s as usize..e as usize]);
-                return;
+        match self.type_spans.get(t.index()) {
+            Some(&(s, e)) if s != NONE => {
+                self.out
+                    .push_padded(&self.type_text, s as usize, (e - s) as usize);
             }
-        } else {
+            _ => self.new_ty(t),
+        }
+    }
+    /// [`Printer::ty`] of a type not printed before.
+    #[cold]
+    #[inline(never)]
+    fn new_ty(&mut self, t: Type) {
+        let i = t.index();
+        if self.type_spans.len() <= i {
             self.type_spans.resize(i + 1, (NONE, NONE));
         }
-        let s = self.type_text.len();
+        let s = open_piece(&mut self.type_text);
         print_type_into(self.ctx, t, &mut self.type_text);
         self.out.push_str(&self.type_text[s..]);
-        self.type_spans[i] = (s as u32, self.type_text.len() as u32);
+        let e = close_piece(&mut self.type_text);
+        self.type_spans[i] = (s as u32, e as u32);
     }
     pub fn types(&mut self, ts: &[Type]) {
         for (i, &t) in ts.iter().enumerate() {
@@ -982,20 +1297,22 @@ impl<'a> Printer<'a> {
         let spans = &mut self.attr_spans[usize::from(elide_type)];
         if let Some(&(s, e)) = spans.get(i) {
             if s != NONE {
-                self.out.push_str(&self.type_text[s as usize..e as usize]);
+                self.out
+                    .push_padded(&self.type_text, s as usize, (e - s) as usize);
                 return;
             }
         } else {
             spans.resize(i + 1, (NONE, NONE));
         }
-        let s = self.type_text.len();
+        let s = open_piece(&mut self.type_text);
         let style = AttrStyle {
             ed: self.opts.edition,
             elide_large: self.elide_large_elements,
         };
         print_attr_ed(self.ctx, a, &mut self.type_text, elide_type, style);
         self.out.push_str(&self.type_text[s..]);
-        self.attr_spans[usize::from(elide_type)][i] = (s as u32, self.type_text.len() as u32);
+        let e = close_piece(&mut self.type_text);
+        self.attr_spans[usize::from(elide_type)][i] = (s as u32, e as u32);
     }
     /// ` {a = 1 : i64, b}` without the elided names; nothing when empty.
     pub fn attr_dict(&mut self, op: Op, elided: &[&str]) {
@@ -1031,7 +1348,9 @@ impl<'a> Printer<'a> {
             ed: self.opts.edition,
             elide_large: self.elide_large_elements,
         };
-        print_dict_entries_ed(self.ctx, attrs, &mut self.out, style);
+        let mut text = String::new();
+        print_dict_entries_ed(self.ctx, attrs, &mut text, style);
+        self.out.push_str(&text);
         self.w("}");
     }
 
@@ -1049,12 +1368,14 @@ impl<'a> Printer<'a> {
         self.indent -= extra;
     }
     fn do_indent(&mut self) {
-        const SPACES: &str = "                                                                ";
+        // Copies of a fixed size (see `push_padded`).
         let mut n = self.indent;
-        while n > 0 {
-            let k = n.min(SPACES.len());
-            self.out.push_str(&SPACES[..k]);
-            n -= k;
+        while n >= PAD {
+            self.out.push_str(PADDING);
+            n -= PAD;
+        }
+        if n > 0 {
+            self.out.push_padded(PADDING, 0, n);
         }
     }
 
@@ -1081,7 +1402,6 @@ impl<'a> Printer<'a> {
                 self.out.push(':');
                 push_u32(&mut self.out, results.len() as u32);
             }
-            self.w(" = ");
         } else if !results.is_empty() {
             // Only ops with several named result groups have an entry, so
             // the clone is rare.
@@ -1098,19 +1418,39 @@ impl<'a> Printer<'a> {
                     push_u32(&mut self.out, end - start);
                 }
             }
-            self.w(" = ");
         }
+        let equals = if results.is_empty() { "" } else { " = " };
         let custom = if self.opts.generic {
             None
         } else {
-            self.custom_printer(op)
+            Some(self.custom_printer(op))
         };
-        if let Some(print) = custom {
-            let spelled = self.spelled(op);
-            self.w(spelled);
-            print(self, op);
-        } else {
-            self.generic_op(op);
+        match custom {
+            Some(OpPrint {
+                print: Some(print),
+                at,
+                len,
+                plain,
+            }) => {
+                if plain {
+                    // ` = ` (if there are results) and the name in one copy.
+                    let skip = 3 - equals.len() as u32;
+                    self.out.push_padded(
+                        &self.spelling_text,
+                        (at + skip) as usize,
+                        (len + 3 - skip) as usize,
+                    );
+                } else {
+                    self.w(equals);
+                    let spelled = self.spelled(op);
+                    self.w(spelled);
+                }
+                print(self, op);
+            }
+            _ => {
+                self.w(equals);
+                self.generic_op(op);
+            }
         }
         if let Some(id) = loc_id {
             // A placeholder for the alias, named once all are known.
@@ -1124,7 +1464,7 @@ impl<'a> Printer<'a> {
     fn location_text(&mut self, l: Location) -> String {
         let saved = std::mem::take(&mut self.out);
         self.location_inner(l);
-        std::mem::replace(&mut self.out, saved)
+        std::mem::replace(&mut self.out, saved).into_string()
     }
 
     /// Records a location met by the printer; `deferrable`: printed
@@ -1182,9 +1522,11 @@ impl<'a> Printer<'a> {
                 bottom.push_str(&def);
             }
         }
-        let mut out = String::with_capacity(top.len() + self.out.len() + bottom.len());
+        let text = std::mem::take(&mut self.out).into_string();
+        let mut out = Output::default();
+        out.reserve(top.len() + text.len() + bottom.len());
         out.push_str(&top);
-        let mut rest = self.out.as_str();
+        let mut rest = text.as_str();
         while let Some(i) = rest.find('\u{1}') {
             out.push_str(&rest[..i]);
             let after = &rest[i + 1..];
@@ -1208,11 +1550,15 @@ impl<'a> Printer<'a> {
         match self.ctx.loc_kind(l).clone() {
             LocKind::Unknown => self.w("unknown"),
             LocKind::FileLineCol(f, line, col) => {
-                print_string(self.ctx.str(f), &mut self.out);
+                let mut text = String::new();
+                print_string(self.ctx.str(f), &mut text);
+                self.out.push_str(&text);
                 let _ = write!(self.out, ":{line}:{col}");
             }
             LocKind::Name(n, child) => {
-                print_string(self.ctx.str(n), &mut self.out);
+                let mut text = String::new();
+                print_string(self.ctx.str(n), &mut text);
+                self.out.push_str(&text);
                 // An unknown child is not printed: `loc("name")`.
                 let child = child.filter(|&c| *self.ctx.loc_kind(c) != LocKind::Unknown);
                 if let Some(c) = child {
@@ -1250,7 +1596,9 @@ impl<'a> Printer<'a> {
     /// The generic form `"name"(...) ... : (...) -> ...`.
     pub fn generic_op(&mut self, op: Op) {
         let name = generic_name(self.ctx.name(op), self.opts.edition);
-        print_string(&name, &mut self.out);
+        let mut text = String::new();
+        print_string(&name, &mut text);
+        self.out.push_str(&text);
         self.w("(");
         let operands = self.ctx.operands(op);
         self.operands(operands);
@@ -1416,7 +1764,7 @@ impl<'a> Printer<'a> {
                     if *first == o {
                         // Handed over whole: copying hundreds of MB
                         // costs more in page faults than printing it.
-                        self.pieces.push(std::mem::take(&mut self.out));
+                        self.pieces.push(std::mem::take(&mut self.out).into_bytes());
                         pre.slots.push(self.pieces.len());
                         self.pieces.push(std::mem::take(text));
                         pre.next += 1;

@@ -1003,26 +1003,31 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.expected(k)
         }
     }
+    /// MLIR's `suffix-id` at `pos`, consumed; empty if there is none
+    /// (quoted names, `@"foo bar"`, are handled by the callers).
     pub fn suffix_id(&mut self) -> &'a str {
         let s = self.pos;
-        if s < self.b.len() && self.b[s] == b'"' {
-            // quoted names (`@"foo bar"`) are handled by the callers
-            return "";
-        }
+        let e = self.suffix_end(s);
+        self.pos = e;
+        &self.src[s..e]
+    }
+    /// Where the `suffix-id` starting at `s` ends: digits only if it
+    /// starts with one (`%12i32` is `%12`, then `i32`). A quote is no
+    /// suffix character: a quoted name ends where it starts.
+    #[inline]
+    fn suffix_end(&self, s: usize) -> usize {
+        let b = self.b;
         let mut e = s;
-        // MLIR's `suffix-id`: digits only if it starts with one (`%12i32`
-        // is `%12`, then `i32`).
-        if self.b.get(s).is_some_and(u8::is_ascii_digit) {
-            while e < self.b.len() && self.b[e].is_ascii_digit() {
+        if b.get(s).is_some_and(u8::is_ascii_digit) {
+            while e < b.len() && b[e].is_ascii_digit() {
                 e += 1;
             }
         } else {
-            while e < self.b.len() && is_suffix_char(self.b[e]) {
+            while e < b.len() && is_suffix_char(b[e]) {
                 e += 1;
             }
         }
-        self.pos = e;
-        &self.src[s..e]
+        e
     }
     /// A string literal with MLIR's escapes, as text (names, locations):
     /// bytes that are not UTF-8 become U+FFFD.
@@ -1857,8 +1862,29 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     // ----- values -----
 
-    /// `%name` or `%name#3`.
+    /// `%name` or `%name#3`. Inlined: every operand of every op is read
+    /// here, and the common `%name` is a scan and a hash.
+    #[inline]
     pub fn parse_operand_ref(&mut self) -> PResult<UnresolvedOperand<'a>> {
+        self.skip_ws();
+        let pos = self.pos;
+        let (s, e) = (pos + 1, self.suffix_end(pos + 1));
+        if self.b.get(pos) != Some(&b'%') || e == s || self.b.get(e) == Some(&b'#') {
+            return self.parse_operand_ref_slow();
+        }
+        self.pos = e;
+        Ok(UnresolvedOperand {
+            name: &self.src[s..e],
+            index: 0,
+            pos,
+            hash: hash_range(self.b, s, e),
+        })
+    }
+    /// [`Parser::parse_operand_ref`] of a result number (`%name#3`), and
+    /// its errors.
+    #[cold]
+    #[inline(never)]
+    fn parse_operand_ref_slow(&mut self) -> PResult<UnresolvedOperand<'a>> {
         self.skip_ws();
         let pos = self.pos;
         if self.b.get(pos) != Some(&b'%') {
@@ -1923,6 +1949,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(mark)
     }
     /// Pushes one operand reference onto the pending stack; returns its mark.
+    #[inline]
     pub fn parse_operand_pending(&mut self) -> PResult<usize> {
         let mark = self.pending_operands.len();
         let u = self.parse_operand_ref()?;
@@ -2075,6 +2102,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         Name { hash, s: name }
     }
 
+    #[inline]
     fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
         match self.bindings.get(key).map(|s| &s.b) {
             Some(b) if b.scope as usize >= self.isolated_at && self.live(b) => {
@@ -2161,6 +2189,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     /// Resolves an operand reference to a value of type `ty`.
+    #[inline]
     pub fn resolve_operand(&mut self, u: &UnresolvedOperand<'a>, ty: Type) -> PResult<Value> {
         let key = Name {
             hash: u.hash,

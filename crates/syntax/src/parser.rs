@@ -203,6 +203,19 @@ fn word_at(b: &[u8], s: usize, n: usize) -> u64 {
 /// are mixed. A bijection of the bytes for names of up to 8 bytes.
 #[inline]
 fn hash_range(b: &[u8], s: usize, e: usize) -> u64 {
+    // Most names: one word, loaded whole (the loop's first round).
+    if e - s <= 8 {
+        if let Some(c) = b.get(s..s + 8) {
+            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+            let w = if e - s == 8 {
+                w
+            } else {
+                w & ((1u64 << (8 * (e - s))) - 1)
+            };
+            let h = w.wrapping_mul(HASH_K);
+            return h ^ (h >> 32);
+        }
+    }
     let mut h = 0u64;
     let mut i = s;
     loop {
@@ -1324,43 +1337,23 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.skip_ws();
         let start = self.pos;
         // Result list: `%a, %b:2 =`, on the shared stack from `names_at`
-        // (nested ops push and pop above it while this op's body parses).
+        // (nested ops push and pop above it while this op's body parses);
+        // the common single name, `%a =`, kept here instead.
         let names_at = self.result_names.len();
+        let mut one = None;
         if self.peek() == b'%' {
-            loop {
-                self.skip_ws();
-                let p = self.pos;
-                if self.peek() != b'%' {
-                    return self.err_here("expected SSA value name");
-                }
-                self.pos += 1;
-                let ns = self.pos;
-                let name = self.suffix_id();
-                if name.is_empty() {
-                    return self.err(p, "expected valid SSA identifier");
-                }
-                let name = Name {
-                    hash: hash_range(self.b, ns, self.pos),
-                    s: name,
-                };
-                let mut count = 1;
-                if self.eat(":") {
-                    match self.int_lit() {
-                        Some(n) if (1..1 << 20).contains(&n) => count = n as usize,
-                        _ => return self.err_here("expected integer number of results"),
-                    }
-                }
-                self.result_names.push((name, count, p));
-                if !self.eat(",") {
-                    break;
-                }
-            }
-            if !self.eat("=") {
-                return self.err_here("expected '=' after SSA name");
+            one = self.single_result_name();
+            if one.is_none() {
+                self.parse_result_names()?;
             }
         }
-        let total: usize = self.result_names[names_at..].iter().map(|r| r.1).sum();
-        let has_names = self.result_names.len() > names_at;
+        let (total, has_names) = match one {
+            Some(_) => (1, true),
+            None => (
+                self.result_names[names_at..].iter().map(|r| r.1).sum(),
+                self.result_names.len() > names_at,
+            ),
+        };
         self.skip_ws();
         let name_pos = self.pos;
         // MLIR locates an op at its name, not at its result list.
@@ -1466,6 +1459,11 @@ impl<'a, 'c> Parser<'a, 'c> {
                     e
                 });
         }
+        if let Some((name, p)) = one {
+            let v = self.ctx.result(op, 0);
+            self.define_name(name, &[v], p)?;
+            return Ok(op);
+        }
         let mut i = 0;
         for k in names_at..self.result_names.len() {
             let (name, count, p) = self.result_names[k];
@@ -1480,6 +1478,65 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         self.result_names.truncate(names_at);
         Ok(op)
+    }
+
+    /// `%name =` at `pos` (a `%`): the name and where it stands, consumed
+    /// with the `=`. `None` for anything else (a list, a result count,
+    /// an error), with nothing consumed.
+    #[inline]
+    fn single_result_name(&mut self) -> Option<(Name<'a>, usize)> {
+        let p = self.pos;
+        let (s, e) = (p + 1, self.suffix_end(p + 1));
+        if e == s {
+            return None;
+        }
+        self.pos = e;
+        if self.eat_byte(b'=') {
+            let name = Name {
+                hash: hash_range(self.b, s, e),
+                s: &self.src[s..e],
+            };
+            return Some((name, p));
+        }
+        self.pos = p;
+        None
+    }
+
+    /// The result list of an op (`%a, %b:2 =`) onto `result_names`.
+    #[inline(never)]
+    fn parse_result_names(&mut self) -> PResult<()> {
+        loop {
+            self.skip_ws();
+            let p = self.pos;
+            if self.peek() != b'%' {
+                return self.err_here("expected SSA value name");
+            }
+            self.pos += 1;
+            let ns = self.pos;
+            let name = self.suffix_id();
+            if name.is_empty() {
+                return self.err(p, "expected valid SSA identifier");
+            }
+            let name = Name {
+                hash: hash_range(self.b, ns, self.pos),
+                s: name,
+            };
+            let mut count = 1;
+            if self.eat(":") {
+                match self.int_lit() {
+                    Some(n) if (1..1 << 20).contains(&n) => count = n as usize,
+                    _ => return self.err_here("expected integer number of results"),
+                }
+            }
+            self.result_names.push((name, count, p));
+            if !self.eat(",") {
+                break;
+            }
+        }
+        if !self.eat("=") {
+            return self.err_here("expected '=' after SSA name");
+        }
+        Ok(())
     }
 
     /// In the 15 syntax, `call`, `return`, `constant` and `call_indirect`
@@ -2102,7 +2159,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         Name { hash, s: name }
     }
 
-    #[inline]
+    #[inline(always)]
     fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
         match self.bindings.get(key).map(|s| &s.b) {
             Some(b) if b.scope as usize >= self.isolated_at && self.live(b) => {

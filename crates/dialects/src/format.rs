@@ -1471,6 +1471,8 @@ fn read_simple(
         *read_to = p.pos;
         match e {
             Elem::Literal(l) => p.expect(l.text)?,
+            // Nearly every op has no attributes: no call for them.
+            Elem::AttrDict { .. } if p.peek() != b'{' => {}
             Elem::AttrDict { .. } => attr_dict(p, st)?,
             Elem::Operand(_) => {
                 p.parse_operand_pending()?;

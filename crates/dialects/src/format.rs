@@ -1477,7 +1477,13 @@ fn read_simple(
             Elem::Operand(_) => {
                 p.parse_operand_pending()?;
             }
-            Elem::Type(t) => spelled = Some((p.parse_type()?, t)),
+            Elem::Type(t) => {
+                let ty = match p.parse_scalar_type() {
+                    Some(ty) => ty,
+                    None => p.parse_type()?,
+                };
+                spelled = Some((ty, t));
+            }
             _ => {}
         }
     }

@@ -408,6 +408,21 @@ struct OpNameEntry {
     canon: Rc<str>,
     sym: Symbol,
     ed: Option<Edition>,
+    /// `DialectHooks::custom_parser` of `sym`.
+    parse: Option<crate::CustomParseFn>,
+}
+
+/// What `Parser::custom_op_name` knows of a custom op name.
+struct OpName<'a> {
+    /// As spelled.
+    name: &'a str,
+    /// The canonical name (`func.func` for 14's `func`) and its symbol.
+    canon: Rc<str>,
+    sym: Symbol,
+    /// The generation the spelling betrays.
+    ed: Option<Edition>,
+    /// `DialectHooks::custom_parser` of `sym`.
+    parse: Option<crate::CustomParseFn>,
 }
 
 const OP_BUCKETS: usize = 256;
@@ -664,6 +679,9 @@ fn is_id_start(c: u8) -> bool {
 /// Character classes of the lexer, one table lookup per byte.
 const ID_CHAR: u8 = 1;
 const SUFFIX_CHAR: u8 = 2;
+/// A byte `skip_ws` must look past: a space or control character (the
+/// whitespace, and what ends the text), or `/` (a comment may start).
+const WS_OR_SLASH: u8 = 4;
 const CLASSES: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut c = 0;
@@ -674,6 +692,9 @@ const CLASSES: [u8; 256] = {
         }
         if b == b'-' {
             t[c] |= SUFFIX_CHAR;
+        }
+        if b <= b' ' || b == b'/' {
+            t[c] |= WS_OR_SLASH;
         }
         c += 1;
     }
@@ -871,7 +892,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         // Fast path: most tokens are not preceded by whitespace or a
         // comment, and the lexer asks at every token.
-        let clear = |c: &u8| *c > b' ' && *c != b'/';
+        let clear = |c: &u8| CLASSES[*c as usize] & WS_OR_SLASH == 0;
         match self.b.get(self.pos) {
             Some(c) if clear(c) => {}
             None => {}
@@ -1359,11 +1380,22 @@ impl<'a, 'c> Parser<'a, 'c> {
         let name_pos = self.pos;
         // MLIR locates an op at its name, not at its result list.
         let loc = self.loc_at(name_pos);
+        // The number of results the op has.
+        let nres;
         let op = if self.peek() == b'"' {
             let name = self.string_lit()?;
-            self.parse_generic_op(&name, loc, name_pos)?
+            let op = self.parse_generic_op(&name, loc, name_pos)?;
+            nres = self.ctx.results(op).len();
+            op
         } else {
-            let Some((name, canon, sym, ed)) = self.custom_op_name() else {
+            let Some(OpName {
+                name,
+                canon,
+                sym,
+                ed,
+                parse,
+            }) = self.custom_op_name()
+            else {
                 return self.err_here("expected operation name in quotes");
             };
             if let Some(e) = ed {
@@ -1409,7 +1441,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             let hooks = self.hooks;
             self.custom_parents.push(sym);
             self.op_name_pos = name_pos;
-            let parsed = hooks.parse_custom(&canon, self, &mut st, total, name_pos);
+            let parsed = match parse {
+                Some(parse) => parse(self, &mut st, total).map(|()| true),
+                None => hooks.parse_custom(&canon, self, &mut st, total, name_pos),
+            };
             self.custom_parents.pop();
             if !parsed? {
                 return self.err(name_pos, format!("custom op '{name}' is unknown"));
@@ -1425,6 +1460,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     return self.err(name_pos, m);
                 }
             }
+            nres = st.result_types.len();
             let op = self.ctx.create_op_from(
                 st.name,
                 st.loc,
@@ -1443,7 +1479,6 @@ impl<'a, 'c> Parser<'a, 'c> {
             op
         };
         self.parse_trailing_loc(op)?;
-        let nres = self.ctx.results(op).len();
         if nres == 0 && has_names {
             return self.err(start, "cannot name an operation with no results");
         }
@@ -1600,8 +1635,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// Reads the name at `self.pos` (the op name position). A name seen
     /// before is recognized by comparing the words at the position with
     /// its bytes, without scanning the identifier or hashing it.
-    #[allow(clippy::type_complexity)]
-    fn custom_op_name(&mut self) -> Option<(&'a str, Rc<str>, Symbol, Option<Edition>)> {
+    fn custom_op_name(&mut self) -> Option<OpName<'a>> {
         let (b, pos) = (self.b, self.pos);
         let avail = b.len() - pos;
         let w0 = word_at(b, pos, avail.min(8));
@@ -1624,13 +1658,20 @@ impl<'a, 'c> Parser<'a, 'c> {
                 && !b.get(pos + e.len).is_some_and(|&c| is_id_char(c))
             {
                 self.pos += e.len;
-                return Some((&self.src[pos..pos + e.len], e.canon.clone(), e.sym, e.ed));
+                return Some(OpName {
+                    name: &self.src[pos..pos + e.len],
+                    canon: e.canon.clone(),
+                    sym: e.sym,
+                    ed: e.ed,
+                    parse: e.parse,
+                });
             }
         }
         let name = self.ident()?;
         let (canon, ed) = canonical_name_cow(name);
         let sym = self.ctx.sym(&canon);
         let canon: Rc<str> = canon.into();
+        let parse = self.hooks.custom_parser(sym);
         let n = name.len();
         // One-byte names are not kept: the bucket of a short name is
         // chosen by its first two bytes, of a long one by eight.
@@ -1647,6 +1688,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 canon: canon.clone(),
                 sym,
                 ed,
+                parse,
             };
             let i = self.op_entries.len() as u32;
             self.op_entries.push(entry);
@@ -1657,7 +1699,13 @@ impl<'a, 'c> Parser<'a, 'c> {
             };
             self.op_buckets[k].push(i);
         }
-        Some((name, canon, sym, ed))
+        Some(OpName {
+            name,
+            canon,
+            sym,
+            ed,
+            parse,
+        })
     }
 
     fn parse_trailing_loc(&mut self, op: Op) -> PResult<()> {
@@ -2707,15 +2755,24 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     #[inline]
     pub fn parse_type(&mut self) -> PResult<Type> {
-        // The fast path only where the general one cannot reach the depth
-        // limit (it reports the nesting at the type).
+        match self.parse_scalar_type() {
+            Some(t) => Ok(t),
+            None => self.parse_type_general(),
+        }
+    }
+    /// [`Parser::parse_type`] of the common builtin scalar types (`f32`,
+    /// `index`, `i64`), `None` (nothing consumed but whitespace) for any
+    /// other: for callers that read a type at nearly every op, inlined
+    /// where `parse_type` is a call.
+    #[inline(always)]
+    pub fn parse_scalar_type(&mut self) -> Option<Type> {
+        // Only where the general path cannot reach the depth limit (it
+        // reports the nesting at the type).
         if self.depth < MAX_DEPTH {
             self.skip_ws();
-            if let Some(t) = self.scalar_type_fast() {
-                return Ok(t);
-            }
+            return self.scalar_type_fast();
         }
-        self.parse_type_general()
+        None
     }
 
     /// [`Parser::parse_type`] past its fast path, out of line: the common

@@ -378,7 +378,7 @@ pub struct Format {
     /// type, of a type computed from it, or of a fixed type: read by
     /// [`parse_simple`], which keeps no [`Frame`] (setting up one cost a
     /// quarter of reading an `arith.mulf` line).
-    simple: bool,
+    simple: Option<Simple>,
     /// The op's [`Decl::uniform`], decided once (it compares the
     /// generations' format texts).
     uniform: bool,
@@ -391,6 +391,24 @@ pub struct Format {
     plan: Vec<Step>,
     /// The text the plan's [`Step::Text`] steps print, back to back.
     plan_text: String,
+}
+
+/// The parser of a [`Format::simple`] format: its elements that read
+/// something, and what the one spelled type is the type of.
+#[derive(Debug)]
+struct Simple {
+    steps: Vec<SimpleStep>,
+    spelled: TypeOf,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum SimpleStep {
+    Punct(&'static str),
+    /// The next operand group (of one value: they come in order).
+    Operand,
+    AttrDict,
+    /// The spelled type.
+    Type,
 }
 
 /// One step of a format's printer (see [`Format::plan`]).
@@ -652,7 +670,7 @@ fn compile_text(d: &Decl, text: &'static str, ed: Edition) -> Result<Format, For
         && d.operands
             .iter()
             .all(|a| a.count == Count::One && matches!(a.ty, Ty::Any));
-    let simple = one_sweep
+    let is_simple = one_sweep
         && elems.iter().all(|e| match *e {
             Elem::Literal(l) => !l.keyword,
             Elem::Space(_) | Elem::Newline | Elem::AttrDict { keyword: false } => true,
@@ -663,6 +681,23 @@ fn compile_text(d: &Decl, text: &'static str, ed: Edition) -> Result<Format, For
         && d.results
             .iter()
             .all(|a| a.count == Count::One && matches!(a.ty, Ty::Any | Ty::Fixed(_)));
+    let simple = is_simple.then(|| {
+        let mut spelled = TypeOf::Operands;
+        let steps = elems
+            .iter()
+            .filter_map(|e| match *e {
+                Elem::Literal(l) => Some(SimpleStep::Punct(l.text)),
+                Elem::AttrDict { .. } => Some(SimpleStep::AttrDict),
+                Elem::Operand(_) => Some(SimpleStep::Operand),
+                Elem::Type(t) => {
+                    spelled = t;
+                    Some(SimpleStep::Type)
+                }
+                _ => None,
+            })
+            .collect();
+        Simple { steps, spelled }
+    });
     let (plan, plan_text) = plan(d, &elems, &prefixes);
     Ok(Format {
         elems,
@@ -1401,8 +1436,8 @@ fn parse_with(
     st: &mut OperationState,
     read_to: &mut usize,
 ) -> PResult<()> {
-    if f.simple {
-        return parse_simple(d, f, p, st, read_to);
+    if let Some(simple) = &f.simple {
+        return parse_simple(d, simple, p, st, read_to);
     }
     let obase = p.pending(0).len();
     let tbase = p.pending_types(0).len();
@@ -1432,18 +1467,18 @@ fn parse_with(
 /// `one_sweep` format, the spelled type kept in a local.
 fn parse_simple(
     d: &Decl,
-    f: &Format,
+    f: &Simple,
     p: &mut Parser,
     st: &mut OperationState,
     read_to: &mut usize,
 ) -> PResult<()> {
     let obase = p.pending(0).len();
-    let r = read_simple(f, p, st, read_to).and_then(|(ty, spelled)| {
+    let r = read_simple(f, p, st, read_to).and_then(|ty| {
         *read_to = p.pos;
         p.resolve_pending_same(obase, ty, &mut st.operands)?;
         for (r, a) in d.results.iter().enumerate() {
             let t = match (d.infer, a.ty) {
-                _ if spelled == TypeOf::Result(r) => ty,
+                _ if f.spelled == TypeOf::Result(r) => ty,
                 (Infer::SameOperands(result_of), Ty::Any) => result_of(p.ctx, ty),
                 (_, Ty::Fixed(make)) => make(p.ctx),
                 // `group_type`: the spelled type (`AllSame`).
@@ -1457,37 +1492,38 @@ fn parse_simple(
     r
 }
 
-/// The elements of a [`Format::simple`] format: the spelled type, and
-/// what it is the type of.
+/// The elements of a [`Format::simple`] format; the spelled type. On an
+/// error, `read_to` is where the element that failed began.
 #[inline(always)]
 fn read_simple(
-    f: &Format,
+    f: &Simple,
     p: &mut Parser,
     st: &mut OperationState,
     read_to: &mut usize,
-) -> PResult<(Type, TypeOf)> {
-    let mut spelled = None;
-    for &e in &f.elems {
-        *read_to = p.pos;
-        match e {
-            Elem::Literal(l) => p.expect(l.text)?,
+) -> PResult<Type> {
+    let mut ty = None;
+    for &step in &f.steps {
+        let at = p.pos;
+        let r = match step {
+            SimpleStep::Punct(text) => p.expect(text),
             // Nearly every op has no attributes: no call for them.
-            Elem::AttrDict { .. } if p.peek() != b'{' => {}
-            Elem::AttrDict { .. } => attr_dict(p, st)?,
-            Elem::Operand(_) => {
-                p.parse_operand_pending()?;
-            }
-            Elem::Type(t) => {
-                let ty = match p.parse_scalar_type() {
-                    Some(ty) => ty,
-                    None => p.parse_type()?,
-                };
-                spelled = Some((ty, t));
-            }
-            _ => {}
+            SimpleStep::AttrDict if p.peek() != b'{' => Ok(()),
+            SimpleStep::AttrDict => attr_dict(p, st),
+            SimpleStep::Operand => p.parse_operand_pending().map(|_| ()),
+            SimpleStep::Type => match p.parse_scalar_type() {
+                Some(t) => {
+                    ty = Some(t);
+                    Ok(())
+                }
+                None => p.parse_type().map(|t| ty = Some(t)),
+            },
+        };
+        if let Err(e) = r {
+            *read_to = at;
+            return Err(e);
         }
     }
-    Ok(spelled.expect("a simple format spells one type"))
+    Ok(ty.expect("a simple format spells one type"))
 }
 
 /// The generation the input has shown so far (a legacy `func`: 14 at

@@ -372,6 +372,16 @@ pub struct Format {
     /// Every operand is one value of the one spelled type, read in the
     /// declared order: they resolve in one sweep of the parser's stack.
     one_sweep: bool,
+    /// A `one_sweep` format of nothing but single operands, punctuation,
+    /// `attr-dict` and the one `type(...)` (of an operand, or of a result
+    /// of any type), whose results are single values of the spelled
+    /// type, of a type computed from it, or of a fixed type: read by
+    /// [`parse_simple`], which keeps no [`Frame`] (setting up one cost a
+    /// quarter of reading an `arith.mulf` line).
+    simple: Option<Simple>,
+    /// The op's [`Decl::uniform`], decided once (it compares the
+    /// generations' format texts).
+    uniform: bool,
     /// The printer's program: the elements with the text between them
     /// merged (what is printed before each element, a space or nothing,
     /// and for a literal the literal too: `OpFormatGen`'s spacing depends
@@ -382,6 +392,24 @@ pub struct Format {
     /// The text the plan's [`Step::Text`] steps print, back to back, then
     /// [`printer::PAD`] spaces (for `printer::Output::push_padded`).
     plan_text: String,
+}
+
+/// The parser of a [`Format::simple`] format: its elements that read
+/// something, and what the one spelled type is the type of.
+#[derive(Debug)]
+struct Simple {
+    steps: Vec<SimpleStep>,
+    spelled: TypeOf,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum SimpleStep {
+    Punct(&'static str),
+    /// The next operand group (of one value: they come in order).
+    Operand,
+    AttrDict,
+    /// The spelled type.
+    Type,
 }
 
 /// One step of a format's printer (see [`Format::plan`]).
@@ -646,12 +674,42 @@ fn compile_text(d: &Decl, text: &'static str, ed: Edition) -> Result<Format, For
         && d.operands
             .iter()
             .all(|a| a.count == Count::One && matches!(a.ty, Ty::Any));
+    let is_simple = one_sweep
+        && elems.iter().all(|e| match *e {
+            Elem::Literal(l) => !l.keyword,
+            Elem::Space(_) | Elem::Newline | Elem::AttrDict { keyword: false } => true,
+            Elem::Operand(_) | Elem::Type(TypeOf::Operand(_)) => true,
+            Elem::Type(TypeOf::Result(r)) => matches!(d.results[r].ty, Ty::Any),
+            _ => false,
+        })
+        && d.results
+            .iter()
+            .all(|a| a.count == Count::One && matches!(a.ty, Ty::Any | Ty::Fixed(_)));
+    let simple = is_simple.then(|| {
+        let mut spelled = TypeOf::Operands;
+        let steps = elems
+            .iter()
+            .filter_map(|e| match *e {
+                Elem::Literal(l) => Some(SimpleStep::Punct(l.text)),
+                Elem::AttrDict { .. } => Some(SimpleStep::AttrDict),
+                Elem::Operand(_) => Some(SimpleStep::Operand),
+                Elem::Type(t) => {
+                    spelled = t;
+                    Some(SimpleStep::Type)
+                }
+                _ => None,
+            })
+            .collect();
+        Simple { steps, spelled }
+    });
     let (plan, plan_text) = plan(d, &elems, &prefixes);
     Ok(Format {
         elems,
         args,
         elided,
         one_sweep,
+        simple,
+        uniform: d.uniform(),
         plan,
         plan_text,
     })
@@ -974,8 +1032,7 @@ pub trait Declared {
 pub fn parse<T: Declared>(p: &mut Parser, st: &mut OperationState, n: usize) -> PResult<()> {
     let d = T::decl();
     let first = evidence(p);
-    if d.uniform() {
-        let f = T::format(first).expect("a declared format");
+    if let Some(f) = T::format(first).filter(|f| f.uniform) {
         parse_with(d, f, p, st, &mut 0)?;
         return canonicalize(d, p, st);
     }
@@ -1385,6 +1442,9 @@ fn parse_with(
     st: &mut OperationState,
     read_to: &mut usize,
 ) -> PResult<()> {
+    if let Some(simple) = &f.simple {
+        return parse_simple(d, simple, p, st, read_to);
+    }
     let obase = p.pending(0).len();
     let tbase = p.pending_types(0).len();
     let mut fr = Frame {
@@ -1406,6 +1466,70 @@ fn parse_with(
     p.drop_pending(obase);
     p.drop_pending_types(tbase);
     r
+}
+
+/// [`parse_with`] of a [`Format::simple`] format: the elements read as
+/// `parse_elems` reads them, and resolved as `resolve` resolves a
+/// `one_sweep` format, the spelled type kept in a local.
+fn parse_simple(
+    d: &Decl,
+    f: &Simple,
+    p: &mut Parser,
+    st: &mut OperationState,
+    read_to: &mut usize,
+) -> PResult<()> {
+    let obase = p.pending(0).len();
+    let r = read_simple(f, p, st, read_to).and_then(|ty| {
+        *read_to = p.pos;
+        p.resolve_pending_same(obase, ty, &mut st.operands)?;
+        for (r, a) in d.results.iter().enumerate() {
+            let t = match (d.infer, a.ty) {
+                _ if f.spelled == TypeOf::Result(r) => ty,
+                (Infer::SameOperands(result_of), Ty::Any) => result_of(p.ctx, ty),
+                (_, Ty::Fixed(make)) => make(p.ctx),
+                // `group_type`: the spelled type (`AllSame`).
+                _ => ty,
+            };
+            st.result_types.push(t);
+        }
+        Ok(())
+    });
+    p.drop_pending(obase);
+    r
+}
+
+/// The elements of a [`Format::simple`] format; the spelled type. On an
+/// error, `read_to` is where the element that failed began.
+#[inline(always)]
+fn read_simple(
+    f: &Simple,
+    p: &mut Parser,
+    st: &mut OperationState,
+    read_to: &mut usize,
+) -> PResult<Type> {
+    let mut ty = None;
+    for &step in &f.steps {
+        let at = p.pos;
+        let r = match step {
+            SimpleStep::Punct(text) => p.expect(text),
+            // Nearly every op has no attributes: no call for them.
+            SimpleStep::AttrDict if p.peek() != b'{' => Ok(()),
+            SimpleStep::AttrDict => attr_dict(p, st),
+            SimpleStep::Operand => p.parse_operand_pending().map(|_| ()),
+            SimpleStep::Type => match p.parse_scalar_type() {
+                Some(t) => {
+                    ty = Some(t);
+                    Ok(())
+                }
+                None => p.parse_type().map(|t| ty = Some(t)),
+            },
+        };
+        if let Err(e) = r {
+            *read_to = at;
+            return Err(e);
+        }
+    }
+    Ok(ty.expect("a simple format spells one type"))
 }
 
 /// The generation the input has shown so far (a legacy `func`: 14 at

@@ -28,7 +28,7 @@ use mlir_async_ir::{
 };
 use mlir_async_syntax::{DialectHooks, PResult, Parser, Printer};
 
-pub type ParseFn = fn(&mut Parser, &mut OperationState, usize) -> PResult<()>;
+pub type ParseFn = mlir_async_syntax::CustomParseFn;
 pub type PrintFn = fn(&mut Printer, Op);
 /// An op verifier: its message gets MLIR's `'name' op ` prefix (as
 /// `emitOpError`), unless it starts with [`PLAIN_ERROR`] (as `emitError`).
@@ -722,6 +722,11 @@ impl DialectHooks for Registry {
     fn knows_every_op_of(&self, dialect: &str) -> bool {
         COMPLETE_DIALECTS.contains(&dialect)
     }
+    fn custom_parser(&self, name: mlir_async_ir::Symbol) -> Option<ParseFn> {
+        // What `parse_custom` calls first, for a name that has one.
+        self.parsers.get(name.index()).copied().flatten()
+    }
+
     fn parse_custom(
         &self,
         name: &str,

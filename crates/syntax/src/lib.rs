@@ -43,6 +43,13 @@ pub trait DialectHooks: Sync {
         num_results: usize,
         name_pos: usize,
     ) -> PResult<bool>;
+    /// The parser of the custom form of the op named by symbol `name`
+    /// (canonical spelling), where calling it is all `parse_custom`
+    /// would do for that name: the parser asks once per spelling and
+    /// calls it directly, without a look-up per op.
+    fn custom_parser(&self, _name: Symbol) -> Option<CustomParseFn> {
+        None
+    }
     /// The printer of the custom form of op `name` (canonical spelling),
     /// if it has one. A function rather than a call per op: the printer
     /// asks once per op name, and a lookup by name at every printed op
@@ -83,6 +90,9 @@ pub trait DialectHooks: Sync {
 
 /// Prints the rest of a custom op after its name.
 pub type CustomPrintFn = fn(&mut Printer, Op);
+/// A custom op's parser: reads the op after its name into the state;
+/// the `usize` is the number of results the text binds.
+pub type CustomParseFn = fn(&mut Parser, &mut OperationState, usize) -> PResult<()>;
 /// Reports result name hints as `set(result_index, name)`.
 pub type ResultNamesFn = fn(&Context, Op, Edition, &mut dyn FnMut(usize, &str));
 

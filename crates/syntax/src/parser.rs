@@ -203,6 +203,19 @@ fn word_at(b: &[u8], s: usize, n: usize) -> u64 {
 /// are mixed. A bijection of the bytes for names of up to 8 bytes.
 #[inline]
 fn hash_range(b: &[u8], s: usize, e: usize) -> u64 {
+    // Most names: one word, loaded whole (the loop's first round).
+    if e - s <= 8 {
+        if let Some(c) = b.get(s..s + 8) {
+            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+            let w = if e - s == 8 {
+                w
+            } else {
+                w & ((1u64 << (8 * (e - s))) - 1)
+            };
+            let h = w.wrapping_mul(HASH_K);
+            return h ^ (h >> 32);
+        }
+    }
     let mut h = 0u64;
     let mut i = s;
     loop {
@@ -395,6 +408,21 @@ struct OpNameEntry {
     canon: Rc<str>,
     sym: Symbol,
     ed: Option<Edition>,
+    /// `DialectHooks::custom_parser` of `sym`.
+    parse: Option<crate::CustomParseFn>,
+}
+
+/// What `Parser::custom_op_name` knows of a custom op name.
+struct OpName<'a> {
+    /// As spelled.
+    name: &'a str,
+    /// The canonical name (`func.func` for 14's `func`) and its symbol.
+    canon: Rc<str>,
+    sym: Symbol,
+    /// The generation the spelling betrays.
+    ed: Option<Edition>,
+    /// `DialectHooks::custom_parser` of `sym`.
+    parse: Option<crate::CustomParseFn>,
 }
 
 const OP_BUCKETS: usize = 256;
@@ -651,6 +679,9 @@ fn is_id_start(c: u8) -> bool {
 /// Character classes of the lexer, one table lookup per byte.
 const ID_CHAR: u8 = 1;
 const SUFFIX_CHAR: u8 = 2;
+/// A byte `skip_ws` must look past: a space or control character (the
+/// whitespace, and what ends the text), or `/` (a comment may start).
+const WS_OR_SLASH: u8 = 4;
 const CLASSES: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut c = 0;
@@ -661,6 +692,9 @@ const CLASSES: [u8; 256] = {
         }
         if b == b'-' {
             t[c] |= SUFFIX_CHAR;
+        }
+        if b <= b' ' || b == b'/' {
+            t[c] |= WS_OR_SLASH;
         }
         c += 1;
     }
@@ -789,6 +823,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         (cur.line + 1 + self.line_offset, col as u32 + 1)
     }
 
+    #[inline]
     pub fn loc_at(&mut self, pos: usize) -> Location {
         let pos = pos.min(self.b.len());
         if self.newlines.is_none() {
@@ -857,7 +892,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         // Fast path: most tokens are not preceded by whitespace or a
         // comment, and the lexer asks at every token.
-        let clear = |c: &u8| *c > b' ' && *c != b'/';
+        let clear = |c: &u8| CLASSES[*c as usize] & WS_OR_SLASH == 0;
         match self.b.get(self.pos) {
             Some(c) if clear(c) => {}
             None => {}
@@ -1003,26 +1038,31 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.expected(k)
         }
     }
+    /// MLIR's `suffix-id` at `pos`, consumed; empty if there is none
+    /// (quoted names, `@"foo bar"`, are handled by the callers).
     pub fn suffix_id(&mut self) -> &'a str {
         let s = self.pos;
-        if s < self.b.len() && self.b[s] == b'"' {
-            // quoted names (`@"foo bar"`) are handled by the callers
-            return "";
-        }
+        let e = self.suffix_end(s);
+        self.pos = e;
+        &self.src[s..e]
+    }
+    /// Where the `suffix-id` starting at `s` ends: digits only if it
+    /// starts with one (`%12i32` is `%12`, then `i32`). A quote is no
+    /// suffix character: a quoted name ends where it starts.
+    #[inline]
+    fn suffix_end(&self, s: usize) -> usize {
+        let b = self.b;
         let mut e = s;
-        // MLIR's `suffix-id`: digits only if it starts with one (`%12i32`
-        // is `%12`, then `i32`).
-        if self.b.get(s).is_some_and(u8::is_ascii_digit) {
-            while e < self.b.len() && self.b[e].is_ascii_digit() {
+        if b.get(s).is_some_and(u8::is_ascii_digit) {
+            while e < b.len() && b[e].is_ascii_digit() {
                 e += 1;
             }
         } else {
-            while e < self.b.len() && is_suffix_char(self.b[e]) {
+            while e < b.len() && is_suffix_char(b[e]) {
                 e += 1;
             }
         }
-        self.pos = e;
-        &self.src[s..e]
+        e
     }
     /// A string literal with MLIR's escapes, as text (names, locations):
     /// bytes that are not UTF-8 become U+FFFD.
@@ -1319,52 +1359,43 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.skip_ws();
         let start = self.pos;
         // Result list: `%a, %b:2 =`, on the shared stack from `names_at`
-        // (nested ops push and pop above it while this op's body parses).
+        // (nested ops push and pop above it while this op's body parses);
+        // the common single name, `%a =`, kept here instead.
         let names_at = self.result_names.len();
+        let mut one = None;
         if self.peek() == b'%' {
-            loop {
-                self.skip_ws();
-                let p = self.pos;
-                if self.peek() != b'%' {
-                    return self.err_here("expected SSA value name");
-                }
-                self.pos += 1;
-                let ns = self.pos;
-                let name = self.suffix_id();
-                if name.is_empty() {
-                    return self.err(p, "expected valid SSA identifier");
-                }
-                let name = Name {
-                    hash: hash_range(self.b, ns, self.pos),
-                    s: name,
-                };
-                let mut count = 1;
-                if self.eat(":") {
-                    match self.int_lit() {
-                        Some(n) if (1..1 << 20).contains(&n) => count = n as usize,
-                        _ => return self.err_here("expected integer number of results"),
-                    }
-                }
-                self.result_names.push((name, count, p));
-                if !self.eat(",") {
-                    break;
-                }
-            }
-            if !self.eat("=") {
-                return self.err_here("expected '=' after SSA name");
+            one = self.single_result_name();
+            if one.is_none() {
+                self.parse_result_names()?;
             }
         }
-        let total: usize = self.result_names[names_at..].iter().map(|r| r.1).sum();
-        let has_names = self.result_names.len() > names_at;
+        let (total, has_names) = match one {
+            Some(_) => (1, true),
+            None => (
+                self.result_names[names_at..].iter().map(|r| r.1).sum(),
+                self.result_names.len() > names_at,
+            ),
+        };
         self.skip_ws();
         let name_pos = self.pos;
         // MLIR locates an op at its name, not at its result list.
         let loc = self.loc_at(name_pos);
+        // The number of results the op has.
+        let nres;
         let op = if self.peek() == b'"' {
             let name = self.string_lit()?;
-            self.parse_generic_op(&name, loc, name_pos)?
+            let op = self.parse_generic_op(&name, loc, name_pos)?;
+            nres = self.ctx.results(op).len();
+            op
         } else {
-            let Some((name, canon, sym, ed)) = self.custom_op_name() else {
+            let Some(OpName {
+                name,
+                canon,
+                sym,
+                ed,
+                parse,
+            }) = self.custom_op_name()
+            else {
                 return self.err_here("expected operation name in quotes");
             };
             if let Some(e) = ed {
@@ -1410,7 +1441,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             let hooks = self.hooks;
             self.custom_parents.push(sym);
             self.op_name_pos = name_pos;
-            let parsed = hooks.parse_custom(&canon, self, &mut st, total, name_pos);
+            let parsed = match parse {
+                Some(parse) => parse(self, &mut st, total).map(|()| true),
+                None => hooks.parse_custom(&canon, self, &mut st, total, name_pos),
+            };
             self.custom_parents.pop();
             if !parsed? {
                 return self.err(name_pos, format!("custom op '{name}' is unknown"));
@@ -1426,6 +1460,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                     return self.err(name_pos, m);
                 }
             }
+            nres = st.result_types.len();
             let op = self.ctx.create_op_from(
                 st.name,
                 st.loc,
@@ -1444,7 +1479,6 @@ impl<'a, 'c> Parser<'a, 'c> {
             op
         };
         self.parse_trailing_loc(op)?;
-        let nres = self.ctx.results(op).len();
         if nres == 0 && has_names {
             return self.err(start, "cannot name an operation with no results");
         }
@@ -1461,6 +1495,11 @@ impl<'a, 'c> Parser<'a, 'c> {
                     e
                 });
         }
+        if let Some((name, p)) = one {
+            let v = self.ctx.result(op, 0);
+            self.define_name(name, &[v], p)?;
+            return Ok(op);
+        }
         let mut i = 0;
         for k in names_at..self.result_names.len() {
             let (name, count, p) = self.result_names[k];
@@ -1475,6 +1514,65 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         self.result_names.truncate(names_at);
         Ok(op)
+    }
+
+    /// `%name =` at `pos` (a `%`): the name and where it stands, consumed
+    /// with the `=`. `None` for anything else (a list, a result count,
+    /// an error), with nothing consumed.
+    #[inline]
+    fn single_result_name(&mut self) -> Option<(Name<'a>, usize)> {
+        let p = self.pos;
+        let (s, e) = (p + 1, self.suffix_end(p + 1));
+        if e == s {
+            return None;
+        }
+        self.pos = e;
+        if self.eat_byte(b'=') {
+            let name = Name {
+                hash: hash_range(self.b, s, e),
+                s: &self.src[s..e],
+            };
+            return Some((name, p));
+        }
+        self.pos = p;
+        None
+    }
+
+    /// The result list of an op (`%a, %b:2 =`) onto `result_names`.
+    #[inline(never)]
+    fn parse_result_names(&mut self) -> PResult<()> {
+        loop {
+            self.skip_ws();
+            let p = self.pos;
+            if self.peek() != b'%' {
+                return self.err_here("expected SSA value name");
+            }
+            self.pos += 1;
+            let ns = self.pos;
+            let name = self.suffix_id();
+            if name.is_empty() {
+                return self.err(p, "expected valid SSA identifier");
+            }
+            let name = Name {
+                hash: hash_range(self.b, ns, self.pos),
+                s: name,
+            };
+            let mut count = 1;
+            if self.eat(":") {
+                match self.int_lit() {
+                    Some(n) if (1..1 << 20).contains(&n) => count = n as usize,
+                    _ => return self.err_here("expected integer number of results"),
+                }
+            }
+            self.result_names.push((name, count, p));
+            if !self.eat(",") {
+                break;
+            }
+        }
+        if !self.eat("=") {
+            return self.err_here("expected '=' after SSA name");
+        }
+        Ok(())
     }
 
     /// In the 15 syntax, `call`, `return`, `constant` and `call_indirect`
@@ -1537,8 +1635,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// Reads the name at `self.pos` (the op name position). A name seen
     /// before is recognized by comparing the words at the position with
     /// its bytes, without scanning the identifier or hashing it.
-    #[allow(clippy::type_complexity)]
-    fn custom_op_name(&mut self) -> Option<(&'a str, Rc<str>, Symbol, Option<Edition>)> {
+    fn custom_op_name(&mut self) -> Option<OpName<'a>> {
         let (b, pos) = (self.b, self.pos);
         let avail = b.len() - pos;
         let w0 = word_at(b, pos, avail.min(8));
@@ -1561,13 +1658,20 @@ impl<'a, 'c> Parser<'a, 'c> {
                 && !b.get(pos + e.len).is_some_and(|&c| is_id_char(c))
             {
                 self.pos += e.len;
-                return Some((&self.src[pos..pos + e.len], e.canon.clone(), e.sym, e.ed));
+                return Some(OpName {
+                    name: &self.src[pos..pos + e.len],
+                    canon: e.canon.clone(),
+                    sym: e.sym,
+                    ed: e.ed,
+                    parse: e.parse,
+                });
             }
         }
         let name = self.ident()?;
         let (canon, ed) = canonical_name_cow(name);
         let sym = self.ctx.sym(&canon);
         let canon: Rc<str> = canon.into();
+        let parse = self.hooks.custom_parser(sym);
         let n = name.len();
         // One-byte names are not kept: the bucket of a short name is
         // chosen by its first two bytes, of a long one by eight.
@@ -1584,6 +1688,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 canon: canon.clone(),
                 sym,
                 ed,
+                parse,
             };
             let i = self.op_entries.len() as u32;
             self.op_entries.push(entry);
@@ -1594,7 +1699,13 @@ impl<'a, 'c> Parser<'a, 'c> {
             };
             self.op_buckets[k].push(i);
         }
-        Some((name, canon, sym, ed))
+        Some(OpName {
+            name,
+            canon,
+            sym,
+            ed,
+            parse,
+        })
     }
 
     fn parse_trailing_loc(&mut self, op: Op) -> PResult<()> {
@@ -1857,8 +1968,29 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     // ----- values -----
 
-    /// `%name` or `%name#3`.
+    /// `%name` or `%name#3`. Inlined: every operand of every op is read
+    /// here, and the common `%name` is a scan and a hash.
+    #[inline]
     pub fn parse_operand_ref(&mut self) -> PResult<UnresolvedOperand<'a>> {
+        self.skip_ws();
+        let pos = self.pos;
+        let (s, e) = (pos + 1, self.suffix_end(pos + 1));
+        if self.b.get(pos) != Some(&b'%') || e == s || self.b.get(e) == Some(&b'#') {
+            return self.parse_operand_ref_slow();
+        }
+        self.pos = e;
+        Ok(UnresolvedOperand {
+            name: &self.src[s..e],
+            index: 0,
+            pos,
+            hash: hash_range(self.b, s, e),
+        })
+    }
+    /// [`Parser::parse_operand_ref`] of a result number (`%name#3`), and
+    /// its errors.
+    #[cold]
+    #[inline(never)]
+    fn parse_operand_ref_slow(&mut self) -> PResult<UnresolvedOperand<'a>> {
         self.skip_ws();
         let pos = self.pos;
         if self.b.get(pos) != Some(&b'%') {
@@ -1923,6 +2055,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(mark)
     }
     /// Pushes one operand reference onto the pending stack; returns its mark.
+    #[inline]
     pub fn parse_operand_pending(&mut self) -> PResult<usize> {
         let mark = self.pending_operands.len();
         let u = self.parse_operand_ref()?;
@@ -1942,9 +2075,12 @@ impl<'a, 'c> Parser<'a, 'c> {
         out: &mut Vec<Value>,
     ) -> PResult<()> {
         for i in mark..self.pending_operands.len() {
+            if let Some(v) = self.resolve_defined(&self.pending_operands[i], ty) {
+                out.push(v);
+                continue;
+            }
             let u = self.pending_operands[i];
-            let v = self.resolve_operand(&u, ty);
-            match v {
+            match self.resolve_operand(&u, ty) {
                 Ok(v) => out.push(v),
                 Err(e) => {
                     self.pending_operands.truncate(mark);
@@ -2075,6 +2211,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         Name { hash, s: name }
     }
 
+    #[inline]
     fn lookup_value(&self, key: &Name<'a>) -> Option<&[Value]> {
         match self.bindings.get(key).map(|s| &s.b) {
             Some(b) if b.scope as usize >= self.isolated_at && self.live(b) => {
@@ -2160,7 +2297,31 @@ impl<'a, 'c> Parser<'a, 'c> {
         s
     }
 
+    /// The value of an operand reference to a single value defined in a
+    /// visible scope, if it has type `ty`: `resolve_operand`'s common
+    /// case, without its errors or forward references.
+    #[inline(always)]
+    fn resolve_defined(&self, u: &UnresolvedOperand<'a>, ty: Type) -> Option<Value> {
+        let key = Name {
+            hash: u.hash,
+            s: u.name,
+        };
+        let b = &self.bindings.get(&key)?.b;
+        match b.bound {
+            Bound::One(v)
+                if u.index == 0
+                    && b.scope as usize >= self.isolated_at
+                    && self.live(b)
+                    && self.ctx.value_type(v) == ty =>
+            {
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
     /// Resolves an operand reference to a value of type `ty`.
+    #[inline]
     pub fn resolve_operand(&mut self, u: &UnresolvedOperand<'a>, ty: Type) -> PResult<Value> {
         let key = Name {
             hash: u.hash,
@@ -2272,6 +2433,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         })
     }
 
+    #[inline]
     fn define_name(&mut self, key: Name<'a>, vals: &[Value], pos: usize) -> PResult<()> {
         let name = key.s;
         let scope_idx = self.isolated_at;
@@ -2324,6 +2486,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     /// Replaces the placeholders of forward uses of a name being defined.
+    #[inline(never)]
     fn resolve_pending_forward(
         &mut self,
         key: Name<'a>,
@@ -2477,16 +2640,20 @@ impl<'a, 'c> Parser<'a, 'c> {
                 }
             }
             loop {
-                if self.eat("}") {
-                    break;
-                }
-                if self.at_end() {
+                match self.peek() {
+                    b'}' => {
+                        self.pos += 1;
+                        break;
+                    }
+                    b'^' => {
+                        cur = self.parse_block_header(region)?;
+                        continue;
+                    }
                     // Where an op or `}` should stand, as MLIR says it.
-                    return self.err_here("expected operation name in quotes");
-                }
-                if self.peek() == b'^' {
-                    cur = self.parse_block_header(region)?;
-                    continue;
+                    0 if self.at_end() => {
+                        return self.err_here("expected operation name in quotes")
+                    }
+                    _ => {}
                 }
                 let op = self.parse_operation()?;
                 self.ctx.append_op(cur, op);
@@ -2588,15 +2755,24 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     #[inline]
     pub fn parse_type(&mut self) -> PResult<Type> {
-        // The fast path only where the general one cannot reach the depth
-        // limit (it reports the nesting at the type).
+        match self.parse_scalar_type() {
+            Some(t) => Ok(t),
+            None => self.parse_type_general(),
+        }
+    }
+    /// [`Parser::parse_type`] of the common builtin scalar types (`f32`,
+    /// `index`, `i64`), `None` (nothing consumed but whitespace) for any
+    /// other: for callers that read a type at nearly every op, inlined
+    /// where `parse_type` is a call.
+    #[inline(always)]
+    pub fn parse_scalar_type(&mut self) -> Option<Type> {
+        // Only where the general path cannot reach the depth limit (it
+        // reports the nesting at the type).
         if self.depth < MAX_DEPTH {
             self.skip_ws();
-            if let Some(t) = self.scalar_type_fast() {
-                return Ok(t);
-            }
+            return self.scalar_type_fast();
         }
-        self.parse_type_general()
+        None
     }
 
     /// [`Parser::parse_type`] past its fast path, out of line: the common
@@ -4001,6 +4177,32 @@ mod tests {
                     None => 3,
                 };
                 assert_eq!((got.pos, got.line, got.line_start), (end, 5 + n, ls));
+            }
+        }
+    }
+
+    #[test]
+    fn newline_index_matches_a_byte_loop() {
+        // Newlines next to the bytes a word-at-a-time test may mistake
+        // for one (`\v` = 0x0b after a newline, 0x8a, 0x0a ^ 0x80), at
+        // every offset and length.
+        let text: Vec<u8> = (0..300u32)
+            .map(|i| match i % 11 {
+                0 | 3 | 4 => b'\n',
+                1 | 5 => 0x0b,
+                2 => 0x8a,
+                _ => b'a' + (i % 26) as u8,
+            })
+            .collect();
+        for start in 0..20 {
+            for end in start..text.len() {
+                let seg = &text[start..end];
+                let ix = super::NewlineIndex::new(seg).expect("small");
+                let want: Vec<u32> = (0..seg.len() as u32)
+                    .filter(|&i| seg[i as usize] == b'\n')
+                    .collect();
+                assert_eq!(ix.nl, want);
+                assert_eq!(ix.ascii, seg.is_ascii());
             }
         }
     }

@@ -716,41 +716,41 @@ fn intrinsics() -> Vec<OpDef> {
     }
     // Math intrinsics: generic form only in 14 and 15.
     for n in [
-        "fabs",
-        "ceil",
-        "floor",
-        "sqrt",
-        "exp",
-        "exp2",
-        "log",
-        "log2",
-        "log10",
-        "sin",
-        "cos",
-        "ctpop",
-        "bitreverse",
+        "llvm.intr.fabs",
+        "llvm.intr.ceil",
+        "llvm.intr.floor",
+        "llvm.intr.sqrt",
+        "llvm.intr.exp",
+        "llvm.intr.exp2",
+        "llvm.intr.log",
+        "llvm.intr.log2",
+        "llvm.intr.log10",
+        "llvm.intr.sin",
+        "llvm.intr.cos",
+        "llvm.intr.ctpop",
+        "llvm.intr.bitreverse",
     ] {
-        let name: &'static str = Box::leak(format!("llvm.intr.{n}").into_boxed_str());
-        v.push(OpDef::new(name).pure().invariants(inv(ONE, ONE)));
+        v.push(OpDef::new(n).pure().invariants(inv(ONE, ONE)));
     }
     for n in [
-        "pow", "powi", "copysign", "maxnum", "minnum", "maximum", "minimum", "smax", "smin",
-        "umax", "umin", "ctlz", "cttz",
+        "llvm.intr.pow",
+        "llvm.intr.powi",
+        "llvm.intr.copysign",
+        "llvm.intr.maxnum",
+        "llvm.intr.minnum",
+        "llvm.intr.maximum",
+        "llvm.intr.minimum",
+        "llvm.intr.smax",
+        "llvm.intr.smin",
+        "llvm.intr.umax",
+        "llvm.intr.umin",
+        "llvm.intr.ctlz",
+        "llvm.intr.cttz",
     ] {
-        let name: &'static str = Box::leak(format!("llvm.intr.{n}").into_boxed_str());
-        v.push(
-            OpDef::new(name)
-                .pure()
-                .invariants(inv(Arity::Exactly(2), ONE)),
-        );
+        v.push(OpDef::new(n).pure().invariants(inv(Arity::Exactly(2), ONE)));
     }
-    for n in ["fma", "fmuladd"] {
-        let name: &'static str = Box::leak(format!("llvm.intr.{n}").into_boxed_str());
-        v.push(
-            OpDef::new(name)
-                .pure()
-                .invariants(inv(Arity::Exactly(3), ONE)),
-        );
+    for n in ["llvm.intr.fma", "llvm.intr.fmuladd"] {
+        v.push(OpDef::new(n).pure().invariants(inv(Arity::Exactly(3), ONE)));
     }
     v
 }

@@ -4008,8 +4008,13 @@ fn dense_int_fits(v: i128, neg: bool, k: &TypeKind) -> bool {
     }
 }
 
+/// Does integer literal `i` fit an integer type of width `w` (below 128)?
+/// A zero-width integer holds only 0, whatever its signedness: upstream
+/// counts the bits the literal needs, and `-1` needs one.
 fn fits(i: i128, w: u32, s: Signedness) -> bool {
-    let w = w as i32;
+    if w == 0 {
+        return i == 0;
+    }
     match s {
         Signedness::Unsigned => i >= 0 && i < (1i128 << w),
         Signedness::Signed => i >= -(1i128 << (w - 1)) && i < (1i128 << (w - 1)),

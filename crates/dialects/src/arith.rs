@@ -245,19 +245,21 @@ pub fn ops() -> Vec<OpDef> {
             .commutative_since(Edition::V15),
     ]);
     // `extf` has no folder in 13, 14 or 15.
-    let cast = |def: fn() -> OpDef| def().shape(ods::UNARY).pure();
+    let cast = |def: fn() -> OpDef, check: crate::EditionVerifyFn| {
+        def().shape(ods::UNARY).pure().verify_in_edition(check)
+    };
     v.extend([
-        cast(IndexCastOp::def).folder(fold::fold_index_cast),
-        cast(SIToFPOp::def).fold_hook(since(Edition::V14, fold::fold_sitofp)),
-        cast(UIToFPOp::def).fold_hook(since(Edition::V14, fold::fold_uitofp)),
-        cast(FPToSIOp::def).fold_hook(since(Edition::V14, fold::fold_fptosi)),
-        cast(FPToUIOp::def).fold_hook(since(Edition::V14, fold::fold_fptoui)),
-        cast(ExtFOp::def),
-        cast(TruncFOp::def).fold_hook(since(Edition::V14, fold::fold_truncf)),
-        cast(ExtSIOp::def).folder(fold::fold_extsi),
-        cast(ExtUIOp::def).fold_hook(since(Edition::V14, fold::fold_extui)),
-        cast(TruncIOp::def).folder(fold::fold_trunci),
-        cast(BitcastOp::def).folder(fold::fold_bitcast),
+        cast(IndexCastOp::def, verify_index_cast).folder(fold::fold_index_cast),
+        cast(SIToFPOp::def, verify_int_to_float).fold_hook(since(Edition::V14, fold::fold_sitofp)),
+        cast(UIToFPOp::def, verify_int_to_float).fold_hook(since(Edition::V14, fold::fold_uitofp)),
+        cast(FPToSIOp::def, verify_float_to_int).fold_hook(since(Edition::V14, fold::fold_fptosi)),
+        cast(FPToUIOp::def, verify_float_to_int).fold_hook(since(Edition::V14, fold::fold_fptoui)),
+        cast(ExtFOp::def, verify_float_ext),
+        cast(TruncFOp::def, verify_float_trunc).fold_hook(since(Edition::V14, fold::fold_truncf)),
+        cast(ExtSIOp::def, verify_int_ext).folder(fold::fold_extsi),
+        cast(ExtUIOp::def, verify_int_ext).fold_hook(since(Edition::V14, fold::fold_extui)),
+        cast(TruncIOp::def, verify_int_trunc).folder(fold::fold_trunci),
+        cast(BitcastOp::def, verify_bitcast).folder(fold::fold_bitcast),
     ]);
     v
 }
@@ -422,6 +424,324 @@ fn verify_binary(ctx: &Context, op: Op, float_op: bool) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The element kinds an `arith` cast converts between, as its
+/// `areCastCompatible` and its ODS operand and result constraints read
+/// them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cast {
+    /// `extsi`, `extui` (`true`: wider) and `trunci` (`false`).
+    IntWidth(bool),
+    /// `extf` and `truncf`.
+    FloatWidth(bool),
+    IntToFloat,
+    FloatToInt,
+    Index,
+    Bitcast,
+}
+
+fn verify_int_ext(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::IntWidth(true))
+}
+fn verify_int_trunc(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::IntWidth(false))
+}
+fn verify_float_ext(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::FloatWidth(true))
+}
+fn verify_float_trunc(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::FloatWidth(false))
+}
+fn verify_int_to_float(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::IntToFloat)
+}
+fn verify_float_to_int(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::FloatToInt)
+}
+fn verify_index_cast(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::Index)
+}
+fn verify_bitcast(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cast(ctx, op, ed, Cast::Bitcast)
+}
+
+/// A cast's checks: ODS's operand and result constraints, the
+/// `SameOperandsAndResultShape` trait, `CastOpInterface`'s
+/// `areCastCompatible` and the `ElementwiseMappable` trait. Each
+/// generation runs them in its own order: 15 the constraints first (its
+/// `OpInvariants` trait), 14 the traits and the interface first and the
+/// constraints last, 13 (`std`'s casts) the elementwise trait first and
+/// then its own per-op checks.
+fn verify_cast(ctx: &Context, op: Op, ed: Edition, cast: Cast) -> Result<(), String> {
+    let (&[x], &[r]) = (ctx.operands(op), ctx.results(op)) else {
+        return Ok(());
+    };
+    let (from, to) = (ctx.value_type(x), ctx.value_type(r));
+    if ed == Edition::V13 {
+        verify_elementwise(ctx, from, to)?;
+        return verify_cast13(ctx, cast, from, to);
+    }
+    if ed == Edition::V15 {
+        cast_constraints(ctx, cast, from, to)?;
+    }
+    if !cast_shapes_compatible(ctx, from, to) {
+        return Err("requires the same shape for all operands and results".into());
+    }
+    if !cast_compatible(ctx, cast, from, to) {
+        return Err(cast_incompatible(ctx, from, to));
+    }
+    verify_elementwise(ctx, from, to)?;
+    if ed != Edition::V15 {
+        cast_constraints(ctx, cast, from, to)?;
+    }
+    Ok(())
+}
+
+fn cast_incompatible(ctx: &Context, from: Type, to: Type) -> String {
+    format!(
+        "operand type '{}' and result type '{}' are cast incompatible",
+        tyname(ctx, from),
+        tyname(ctx, to)
+    )
+}
+
+/// 13's `std` casts: the integer width casts check their types by hand
+/// (index is "signless-integer-like" to ODS but not valid here); the
+/// int/float conversions know scalars and vectors only, not tensors.
+fn verify_cast13(ctx: &Context, cast: Cast, from: Type, to: Type) -> Result<(), String> {
+    let elem = |t: Type| match ctx.kind(t) {
+        TypeKind::Vector { elem, .. }
+        | TypeKind::Tensor { elem, .. }
+        | TypeKind::UnrankedTensor(elem) => ctx.kind(*elem),
+        k => k,
+    };
+    let Cast::IntWidth(ext) = cast else {
+        if !cast_shapes_compatible(ctx, from, to) {
+            return Err("requires the same shape for all operands and results".into());
+        }
+        let vector_or_scalar = |t: Type| match ctx.kind(t) {
+            TypeKind::Vector { elem, .. } => Some(ctx.kind(*elem)),
+            k if k.element_type().is_none() => Some(k),
+            _ => None,
+        };
+        let ok = match cast {
+            Cast::IntToFloat | Cast::FloatToInt => {
+                let (a, b) = match (vector_or_scalar(from), vector_or_scalar(to)) {
+                    (Some(a), Some(b)) if cast == Cast::IntToFloat => (a, b),
+                    (Some(a), Some(b)) => (b, a),
+                    _ => return Err(cast_incompatible(ctx, from, to)),
+                };
+                cast_shapes_compatible(ctx, from, to)
+                    && matches!(a, TypeKind::Integer(_, Signedness::Signless))
+                    && b.is_float()
+            }
+            _ => cast_shapes_compatible(ctx, from, to) && cast_compatible(ctx, cast, from, to),
+        };
+        return if ok {
+            Ok(())
+        } else {
+            Err(cast_incompatible(ctx, from, to))
+        };
+    };
+    for (what, t) in [("operand", from), ("result", to)] {
+        if !matches!(
+            elem(t),
+            TypeKind::Integer(_, Signedness::Signless) | TypeKind::Index
+        ) {
+            return Err(format!(
+                "{what} #0 must be signless-integer-like, but got '{}'",
+                tyname(ctx, t)
+            ));
+        }
+    }
+    for (what, t) in [("operand", from), ("result", to)] {
+        if *elem(t) == TypeKind::Index {
+            return Err(format!(
+                "{}'index' is not a valid {what} type",
+                crate::PLAIN_ERROR
+            ));
+        }
+    }
+    if !cast_shapes_compatible(ctx, from, to) {
+        return Err("requires the same shape for all operands and results".into());
+    }
+    // 13 names the element types here.
+    let scalar = |t: Type| ctx.kind(t).element_type().unwrap_or(t);
+    let (from, to) = (scalar(from), scalar(to));
+    let (narrow, wide, msg) = if ext {
+        (
+            from,
+            to,
+            "result type '{w}' must be wider than operand type '{n}'",
+        )
+    } else {
+        (
+            to,
+            from,
+            "operand type '{w}' must be wider than result type '{n}'",
+        )
+    };
+    if ctx.kind(wide).bit_width() <= ctx.kind(narrow).bit_width() {
+        return Err(format!(
+            "{}{}",
+            crate::PLAIN_ERROR,
+            msg.replace("{w}", &tyname(ctx, wide))
+                .replace("{n}", &tyname(ctx, narrow))
+        ));
+    }
+    Ok(())
+}
+
+/// The `ElementwiseMappable` trait's check of a one-operand,
+/// one-result op: vectors and tensors are mapped, everything else
+/// (memrefs too) is a scalar; mapped types share their kind (vector,
+/// ranked or unranked tensor) and a compatible shape.
+fn verify_elementwise(ctx: &Context, from: Type, to: Type) -> Result<(), String> {
+    let mapped = |t: Type| {
+        matches!(
+            ctx.kind(t),
+            TypeKind::Vector { .. } | TypeKind::Tensor { .. } | TypeKind::UnrankedTensor(_)
+        )
+    };
+    match (mapped(from), mapped(to)) {
+        (false, false) => Ok(()),
+        (false, true) => {
+            Err("if a result is non-scalar, then at least one operand must be non-scalar".into())
+        }
+        (true, false) => Err(
+            "if an operand is non-scalar, then there must be at least one non-scalar result".into(),
+        ),
+        (true, true) => {
+            let kind = |t: Type| std::mem::discriminant(ctx.kind(t));
+            if kind(from) == kind(to) && cast_shapes_compatible(ctx, from, to) {
+                Ok(())
+            } else {
+                Err("all non-scalar operands/results must have the same shape and base type".into())
+            }
+        }
+    }
+}
+
+/// MLIR's `verifyCompatibleShape` of two types: both shaped or neither;
+/// ranks equal unless one is unranked; static sizes equal where both are
+/// static.
+fn cast_shapes_compatible(ctx: &Context, a: Type, b: Type) -> bool {
+    fn dims(k: &TypeKind) -> Option<Option<Vec<Option<i64>>>> {
+        Some(match k {
+            TypeKind::MemRef { shape, .. } | TypeKind::Tensor { shape, .. } => Some(shape.clone()),
+            TypeKind::Vector { shape, .. } => Some(shape.iter().map(|&d| Some(d)).collect()),
+            TypeKind::UnrankedMemRef { .. } | TypeKind::UnrankedTensor(_) => None,
+            _ => return None,
+        })
+    }
+    match (dims(ctx.kind(a)), dims(ctx.kind(b))) {
+        (None, None) => true,
+        (Some(Some(x)), Some(Some(y))) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(&y)
+                    .all(|(p, q)| p.is_none() || q.is_none() || p == q)
+        }
+        (Some(_), Some(_)) => true,
+        _ => false,
+    }
+}
+
+/// The element type of `t` if it is a vector or tensor (or, with
+/// `memref`, a memref) of one, `t` itself if it is not shaped; `None`
+/// for any other shaped type (MLIR's `getTypeIfLike`).
+fn cast_element(ctx: &Context, t: Type, memref: bool) -> Option<&TypeKind> {
+    match ctx.kind(t) {
+        TypeKind::Vector { elem, .. }
+        | TypeKind::Tensor { elem, .. }
+        | TypeKind::UnrankedTensor(elem) => Some(ctx.kind(*elem)),
+        TypeKind::MemRef { elem, .. } | TypeKind::UnrankedMemRef { elem, .. } => {
+            memref.then(|| ctx.kind(*elem))
+        }
+        k => Some(k),
+    }
+}
+
+/// `areCastCompatible` of each cast (shapes aside).
+fn cast_compatible(ctx: &Context, cast: Cast, from: Type, to: Type) -> bool {
+    let memref = matches!(cast, Cast::Index | Cast::Bitcast);
+    let (Some(a), Some(b)) = (
+        cast_element(ctx, from, memref),
+        cast_element(ctx, to, memref),
+    ) else {
+        return false;
+    };
+    let int = |k: &TypeKind| matches!(k, TypeKind::Integer(..));
+    let signless = |k: &TypeKind| matches!(k, TypeKind::Integer(_, Signedness::Signless));
+    let wider = |wider: bool| match (a.bit_width(), b.bit_width()) {
+        (Some(x), Some(y)) if wider => y > x,
+        (Some(x), Some(y)) => y < x,
+        _ => false,
+    };
+    match cast {
+        Cast::IntWidth(ext) => int(a) && int(b) && wider(ext),
+        Cast::FloatWidth(ext) => a.is_float() && b.is_float() && wider(ext),
+        Cast::IntToFloat => int(a) && b.is_float(),
+        Cast::FloatToInt => a.is_float() && int(b),
+        Cast::Index => {
+            (*a == TypeKind::Index && signless(b)) || (signless(a) && *b == TypeKind::Index)
+        }
+        Cast::Bitcast => {
+            a == b
+                || (int(a) || a.is_float())
+                    && (int(b) || b.is_float())
+                    && a.bit_width() == b.bit_width()
+        }
+    }
+}
+
+/// ODS's constraints on a cast's operand, then its result.
+fn cast_constraints(ctx: &Context, cast: Cast, from: Type, to: Type) -> Result<(), String> {
+    const INT: &str = "signless-fixed-width-integer-like";
+    const FLOAT: &str = "floating-point-like";
+    const INDEX: &str = "signless-integer-like or memref of signless-integer";
+    const BITS: &str = "signless-integer-or-float-like or memref of signless-integer or float";
+    let (of_from, of_to) = match cast {
+        Cast::IntWidth(_) => (INT, INT),
+        Cast::FloatWidth(_) => (FLOAT, FLOAT),
+        Cast::IntToFloat => (INT, FLOAT),
+        Cast::FloatToInt => (FLOAT, INT),
+        Cast::Index => (INDEX, INDEX),
+        Cast::Bitcast => (BITS, BITS),
+    };
+    for (what, t, of) in [("operand", from, of_from), ("result", to, of_to)] {
+        if !satisfies(ctx, t, of) {
+            return Err(format!(
+                "{what} #0 must be {of}, but got '{}'",
+                tyname(ctx, t)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `t` is of the ODS type constraint described as `of` (one of
+/// [`cast_constraints`]'s).
+fn satisfies(ctx: &Context, t: Type, of: &str) -> bool {
+    let signless = |k: &TypeKind| matches!(k, TypeKind::Integer(_, Signedness::Signless));
+    let memref = matches!(
+        ctx.kind(t),
+        TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }
+    );
+    let elem = match ctx.kind(t).element_type() {
+        Some(e) => ctx.kind(e),
+        None => ctx.kind(t),
+    };
+    let scalar_or_shaped = |ok: bool| ok && !memref;
+    match of {
+        "signless-fixed-width-integer-like" => scalar_or_shaped(signless(elem)),
+        "floating-point-like" => scalar_or_shaped(elem.is_float()),
+        "signless-integer-like or memref of signless-integer" => {
+            signless(elem) || *elem == TypeKind::Index
+        }
+        _ => signless(elem) || *elem == TypeKind::Index || elem.is_float(),
+    }
 }
 
 fn parse_select(p: &mut Parser, st: &mut OperationState, _: usize) -> PResult<()> {

@@ -127,10 +127,11 @@ fn dense_elem(cx: Cx, elems: &[DenseElem], splat: bool) -> Option<DenseElem> {
 
 /// The bit width of a scalar integer or index type, or of the elements
 /// of a vector or tensor of them (index is 64 bits wide, as MLIR folds
-/// it); `None` for anything else or above 128 bits.
+/// it); `None` for anything else or above 128 bits. A zero-width integer
+/// folds too: its one value is 0.
 pub(crate) fn width(ctx: &Context, t: Type) -> Option<u32> {
     match ctx.kind(scalar_of(ctx, t)) {
-        TypeKind::Integer(w, _) if (1..=128).contains(w) => Some(*w),
+        TypeKind::Integer(w, _) if *w <= 128 => Some(*w),
         TypeKind::Index => Some(64),
         _ => None,
     }
@@ -146,6 +147,9 @@ pub(crate) fn mask(w: u32) -> u128 {
 
 /// `bits` (of width `w`) read as a signed number.
 fn signed(bits: u128, w: u32) -> i128 {
+    if w == 0 {
+        return 0;
+    }
     let shift = 128 - w;
     ((bits << shift) as i128) >> shift
 }
@@ -644,8 +648,22 @@ fn float_to_int(f: Arith, signed_out: bool) -> Option<Folded> {
     Some(Folded::Const(bits & mask(w)))
 }
 
-/// A constant's bits in the other type.
+/// A constant's bits in the other type, or the operand itself when the
+/// types are the same.
 pub fn fold_bitcast(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
+    let folded = bitcast_constant(ctx, op, ed);
+    // `CastOpInterface`'s own fold, tried after the op's: a cast to the
+    // type it already has is its operand.
+    match (&folded, ctx.operands(op), ctx.results(op)) {
+        (rw::Folded::No, &[x], &[r]) if ctx.value_type(x) == ctx.value_type(r) => {
+            rw::Folded::Results(vec![FoldResult::Value(x)])
+        }
+        _ => folded,
+    }
+}
+
+/// The op's own fold: a constant's bits in the other type.
+fn bitcast_constant(ctx: &mut Context, op: Op, ed: Edition) -> rw::Folded {
     elementwise(ctx, op, ed, |f| {
         let &[x] = f.ops else {
             return None;
@@ -964,11 +982,16 @@ fn min_max(f: Arith, kind: MinMax) -> Option<Folded> {
         MinMax::MinS => (smin, smax),
         MinMax::MinU => (0, m),
     };
-    if b == Some(wins) {
-        return Some(Folded::Value(r));
-    }
-    if b == Some(loses) {
-        return Some(Folded::Value(l));
+    // A zero-width integer has no signed bounds (upstream's APInt checks
+    // answer no), only unsigned ones.
+    let signed_kind = matches!(kind, MinMax::MaxS | MinMax::MinS);
+    if !(signed_kind && rw == 0) {
+        if b == Some(wins) {
+            return Some(Folded::Value(r));
+        }
+        if b == Some(loses) {
+            return Some(Folded::Value(l));
+        }
     }
     let (a, b) = (a?, b?);
     let (sa, sb) = (signed(a, rw), signed(b, rw));

@@ -2478,6 +2478,30 @@ fn dense_nested(ctx: &Context, elems: &[DenseElem], shape: &[i64], et: Type, out
     out.push(']');
 }
 
+/// 14 and 15 never see a splat of zero-width integers: their storage
+/// holds no bits to tell one, so the elements are listed (up to the hex
+/// threshold, and then the raw storage is empty). A rank-0 one, where
+/// upstream crashes, prints its element.
+fn dense_zero_width(ctx: &Context, elems: &[DenseElem], t: Type, et: Type, out: &mut String) {
+    let shape: Vec<i64> = match ctx.kind(t) {
+        TypeKind::Vector { shape, .. } => shape.clone(),
+        TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => {
+            shape.iter().map(|d| d.unwrap_or(0)).collect()
+        }
+        _ => vec![1],
+    };
+    let n = shape.iter().product::<i64>().max(0) as usize;
+    if n > DENSE_HEX_THRESHOLD {
+        out.push_str("\"0x\"");
+        return;
+    }
+    // No elements at all print as nothing, not as empty lists.
+    let Some(e) = elems.first().filter(|_| n > 0) else {
+        return;
+    };
+    dense_nested(ctx, &vec![e.clone(); n], &shape, et, out);
+}
+
 /// Prints an attribute; `elide_type` drops the `: type` of scalars.
 pub fn print_attr_into(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool) {
     print_attr_ed(ctx, a, out, elide_type, AttrStyle::V15)
@@ -2628,7 +2652,9 @@ fn print_attr_ed(ctx: &Context, a: Attribute, out: &mut String, elide_type: bool
         AttrKind::Dense(elems, t, splat) => {
             out.push_str("dense<");
             let et = ctx.kind(*t).element_type().expect("dense of shaped type");
-            if *splat {
+            if *splat && ed != Edition::V13 && matches!(ctx.kind(et), TypeKind::Integer(0, _)) {
+                dense_zero_width(ctx, elems, *t, et, out);
+            } else if *splat {
                 if let Some(e) = elems.first() {
                     dense_elem(ctx, e, et, out);
                 }

@@ -33,3 +33,11 @@ func @unsigned_one() {
   %c = arith.constant 1 : ui0
   return
 }
+
+// -----
+
+func @hex_byte_for_no_bits() {
+  // expected-error@+1 {{elements hex data size is invalid for provided type: 'tensor<3xi0>'}}
+  %c = arith.constant dense<"0x00"> : tensor<3xi0>
+  return
+}

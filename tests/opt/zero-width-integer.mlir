@@ -26,3 +26,15 @@ func @dense() {
   "test.use"(%a, %b, %c, %d) : (vector<3xi0>, tensor<2x2xui0>, tensor<2x0xi0>, tensor<101xi0>) -> ()
   return
 }
+
+// The empty raw storage reads back, for any number of elements; a byte
+// of it is too much.
+// CHECK-LABEL: func @hex
+// CHECK-NEXT: arith.constant dense<"0x"> : tensor<200xi0>
+// CHECK-NEXT: arith.constant dense<[0, 0]> : vector<2xi0>
+func @hex() {
+  %a = arith.constant dense<"0x"> : tensor<200xi0>
+  %b = arith.constant dense<"0x"> : vector<2xi0>
+  "test.use"(%a, %b) : (tensor<200xi0>, vector<2xi0>) -> ()
+  return
+}

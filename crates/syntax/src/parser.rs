@@ -3663,23 +3663,18 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let mut elems = vec![];
         let mut splat = true;
-        let mut hex = None;
         self.dense_at.clear();
-        if self.peek() == b'"' {
-            hex = Some(self.string_lit()?);
-        } else if self.peek() == b'[' {
+        if self.peek() == b'[' {
             splat = false;
             self.parse_dense_list(&mut elems)?;
         } else if self.peek() != b'>' {
             elems.push(self.parse_dense_elem(0)?);
         }
         self.expect(">")?;
-        let mut type_at = p;
         let t = match ty {
             Some(t) => t,
             None => {
                 self.skip_ws();
-                type_at = self.pos;
                 self.expect(":")?;
                 self.parse_type()?
             }
@@ -3695,22 +3690,6 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             _ => 0,
         };
-        if let Some(text) = hex {
-            match dense_from_hex(&text, &ek, n.max(0) as usize) {
-                Some((e, sp)) => {
-                    elems = e;
-                    splat = sp;
-                }
-                None => {
-                    let mut name = String::new();
-                    crate::printer::print_type_into(self.ctx, t, &mut name);
-                    return self.err(
-                        type_at,
-                        format!("elements hex data size is invalid for provided type: '{name}'"),
-                    );
-                }
-            }
-        }
         // Each element against the element type, in order, as upstream's
         // tensor literal parser checks them (13-15 alike).
         if ek.is_float() {
@@ -3855,6 +3834,17 @@ impl<'a, 'c> Parser<'a, 'c> {
                 ),
             )
         };
+        // Zero-width elements take no storage: their raw data is empty,
+        // however many there are (14 and 15 print them so above the hex
+        // threshold), and each is 0.
+        if let TypeKind::Integer(0, _) = ek {
+            if !data.is_empty() {
+                return invalid(self);
+            }
+            return Ok(self
+                .ctx
+                .attr(AttrKind::Dense(vec![DenseElem::Int(0)], t, true)));
+        }
         if ek == TypeKind::Integer(1, Signedness::Signless) {
             if data.len() == 1 && (data[0] == 0 || data[0] == 0xff) {
                 let e = DenseElem::Bool(data[0] != 0);
@@ -4040,63 +4030,6 @@ fn normalize_int(i: i128, k: &TypeKind) -> i128 {
         TypeKind::Integer(1, _) => i & 1,
         _ => i,
     }
-}
-
-/// Dense elements from the raw storage mlir-opt prints for large ones
-/// (`"0x..."`, see `printer::dense_raw_hex`): `n` elements, or one for a
-/// splat; `i1` packed eight to a byte, possibly padded to a byte each.
-fn dense_from_hex(text: &str, k: &TypeKind, n: usize) -> Option<(Vec<DenseElem>, bool)> {
-    let digits = text.strip_prefix("0x")?.as_bytes();
-    if digits.len() % 2 != 0 {
-        return None;
-    }
-    let bytes: Vec<u8> = digits
-        .chunks(2)
-        .map(|c| u8::from_str_radix(std::str::from_utf8(c).ok()?, 16).ok())
-        .collect::<Option<_>>()?;
-    if *k == TypeKind::Integer(1, Signedness::Signless) {
-        let count = if bytes.len() == 1 && n != 1 {
-            // A splat: one byte, all ones or zeros.
-            return Some((vec![DenseElem::Bool(bytes[0] != 0)], true));
-        } else if bytes.len() == n.div_ceil(8) || bytes.len() == n {
-            n
-        } else {
-            return None;
-        };
-        let elems = (0..count)
-            .map(|i| DenseElem::Bool(bytes[i / 8] >> (i % 8) & 1 == 1))
-            .collect();
-        return Some((elems, false));
-    }
-    let width = match k {
-        TypeKind::Index => 64,
-        _ => k.bit_width()?,
-    };
-    let size = width.div_ceil(8) as usize;
-    let splat = bytes.len() == size && n != 1;
-    if !splat && bytes.len() != size * n {
-        return None;
-    }
-    let elems = bytes
-        .chunks(size)
-        .map(|c| {
-            let mut b = [0u8; 16];
-            b[..c.len()].copy_from_slice(c);
-            let raw = u128::from_le_bytes(b);
-            if k.is_float() {
-                float_elem_from_bits(k, raw)
-            } else {
-                let unsigned = matches!(k, TypeKind::Integer(_, Signedness::Unsigned));
-                let v = if unsigned || width >= 128 {
-                    raw as i128
-                } else {
-                    ((raw << (128 - width)) as i128) >> (128 - width)
-                };
-                DenseElem::Int(v)
-            }
-        })
-        .collect();
-    Some((elems, splat))
 }
 
 /// A float attribute of the bit pattern `bits` of `t` (kind `k`): a

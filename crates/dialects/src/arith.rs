@@ -176,28 +176,41 @@ pub fn ops() -> Vec<OpDef> {
         CmpIOp::def()
             .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::I64Enum(CMPI))]))
             .pure()
-            .folder(fold::fold_cmpi),
+            .folder(fold::fold_cmpi)
+            .verify_in_edition(verify_cmpi),
         CmpFOp::def()
             .shape(ods::BINARY.attrs(&[("predicate", ods::AttrClass::I64Enum(CMPF))]))
             .pure()
-            .folder(fold::fold_cmpf),
+            .folder(fold::fold_cmpf)
+            .verify_in_edition(verify_cmpf),
         OpDef::new("arith.select")
             .shape(ods::Shape::new(ods::N::Exactly(3), ods::N::Exactly(1)))
             .syntax(parse_select, print_select)
             .pure()
+            .verify_in_edition(verify_select)
             .folder(fold::fold_select_op),
         NegFOp::def()
             .shape(ods::UNARY)
             .pure()
+            .verify_in_edition(verify_negf)
             .fold_hook(FoldHook::new(fold::fold_negf).since(Edition::V15)),
     ];
     // Each with its folder (an op new to a release's folders says since
     // which), and MLIR's `Commutative` trait from the release that gave
     // it: 13's `std` dialect gave it to the integer `addi`, `muli`,
     // `andi`, `ori`, `xori` only, 15 to the integer max and min.
-    let binary = |def: fn() -> OpDef| def().shape(ods::BINARY).pure().verify(verify_int_binary);
-    let float_binary =
-        |def: fn() -> OpDef| def().shape(ods::BINARY).pure().verify(verify_float_binary);
+    let binary = |def: fn() -> OpDef| {
+        def()
+            .shape(ods::BINARY)
+            .pure()
+            .verify_in_edition(verify_int_binary)
+    };
+    let float_binary = |def: fn() -> OpDef| {
+        def()
+            .shape(ods::BINARY)
+            .pure()
+            .verify_in_edition(verify_float_binary)
+    };
     let since = |ed: Edition, f: crate::FoldFn| FoldHook::new(f).since(ed);
     v.extend([
         float_binary(AddFOp::def)
@@ -386,44 +399,308 @@ fn constant_names(ctx: &Context, op: Op, ed: Edition, set: &mut dyn FnMut(usize,
 }
 
 /// The verifier of the floating-point binary ops (`addf`, `mulf`, ...).
-fn verify_float_binary(ctx: &Context, op: Op) -> Result<(), String> {
-    verify_binary(ctx, op, true)
+fn verify_float_binary(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_same_type_op(ctx, op, ed, Like::Float)
+}
+
+/// `negf`: 13's lists the elementwise trait first.
+fn verify_negf(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    if ed == Edition::V13 {
+        verify_elementwise_op(ctx, op)?;
+    }
+    verify_same_type_op(ctx, op, ed, Like::Float)
 }
 
 /// The verifier of the integer binary ops (`addi`, `shli`, ...).
-fn verify_int_binary(ctx: &Context, op: Op) -> Result<(), String> {
-    verify_binary(ctx, op, false)
+fn verify_int_binary(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_same_type_op(ctx, op, ed, Like::SignlessInt)
 }
 
-/// `SameOperandsAndResultType`, then the operands' constraint: a float
-/// op's `FloatLike`, an integer op's `SignlessIntegerLike` (told apart
-/// where the op is registered, not by its name at every op).
-fn verify_binary(ctx: &Context, op: Op, float_op: bool) -> Result<(), String> {
-    let rt = ctx.value_type(ctx.result(op, 0));
-    // The `SameOperandsAndResultType` trait, checked before the operand
-    // constraints; only the generic form can break it.
-    if ctx.operands(op).iter().any(|&v| ctx.value_type(v) != rt) {
+/// The ODS type constraints of the arith ops' operands and results.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Like {
+    /// `SignlessIntegerLike`: a signless integer or index, or a vector or
+    /// tensor of them.
+    SignlessInt,
+    /// `FloatLike`.
+    Float,
+    /// `BoolLike`: `i1`, or a vector or tensor of it.
+    Bool,
+}
+
+impl Like {
+    fn name(self) -> &'static str {
+        match self {
+            Like::SignlessInt => "signless-integer-like",
+            Like::Float => "floating-point-like",
+            Like::Bool => "bool-like",
+        }
+    }
+
+    fn holds(self, ctx: &Context, t: Type) -> bool {
+        let k = match ctx.kind(t) {
+            TypeKind::Vector { elem, .. }
+            | TypeKind::Tensor { elem, .. }
+            | TypeKind::UnrankedTensor(elem) => ctx.kind(*elem),
+            k => k,
+        };
+        match self {
+            Like::SignlessInt => {
+                matches!(
+                    k,
+                    TypeKind::Integer(_, Signedness::Signless) | TypeKind::Index
+                )
+            }
+            Like::Float => k.is_float(),
+            Like::Bool => *k == TypeKind::Integer(1, Signedness::Signless),
+        }
+    }
+}
+
+/// ODS's constraints on each operand, then on the result.
+fn ods_constraints(ctx: &Context, op: Op, operands: &[Like], result: Like) -> Result<(), String> {
+    let operand_types = ctx.operands(op).iter().map(|&v| ctx.value_type(v));
+    for (i, (t, like)) in operand_types.zip(operands).enumerate() {
+        if !like.holds(ctx, t) {
+            return Err(format!(
+                "operand #{i} must be {}, but got '{}'",
+                like.name(),
+                tyname(ctx, t)
+            ));
+        }
+    }
+    for (i, &r) in ctx.results(op).iter().enumerate() {
+        let t = ctx.value_type(r);
+        if !result.holds(ctx, t) {
+            return Err(format!(
+                "result #{i} must be {}, but got '{}'",
+                result.name(),
+                tyname(ctx, t)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The ops whose operands and result share one type (the binary ops,
+/// `negf`): 15 checks ODS's constraints first, then the traits
+/// (`SameOperandsAndResultType`, which lets a dynamic size stand for a
+/// static one; `ElementwiseMappable`; the inferred type, operand #0's,
+/// must be the result's); 13 and 14 the traits first (no inferred type)
+/// and the constraints last.
+fn verify_same_type_op(ctx: &Context, op: Op, ed: Edition, like: Like) -> Result<(), String> {
+    let &[r] = ctx.results(op) else {
+        return Ok(());
+    };
+    let rt = ctx.value_type(r);
+    // What nearly every op is: one type throughout, of the right kind.
+    if ctx.operands(op).iter().all(|&v| ctx.value_type(v) == rt) && like.holds(ctx, rt) {
+        return Ok(());
+    }
+    let likes = [like; 2];
+    let likes = &likes[..ctx.operands(op).len().min(2)];
+    if ed == Edition::V15 {
+        ods_constraints(ctx, op, likes, like)?;
+    }
+    let compatible = |t: Type| {
+        let elem = |t: Type| ctx.kind(t).element_type().unwrap_or(t);
+        elem(t) == elem(rt) && cast_shapes_compatible(ctx, t, rt)
+    };
+    if !ctx
+        .operands(op)
+        .iter()
+        .all(|&v| compatible(ctx.value_type(v)))
+    {
         return Err("requires the same type for all operands and results".into());
     }
-    let k = ctx.kind(rt);
-    let elem = k.element_type().map(|e| ctx.kind(e)).unwrap_or(k);
-    let ok = if float_op {
-        elem.is_float()
+    verify_elementwise_op(ctx, op)?;
+    if ed == Edition::V15 {
+        if let Some(&x) = ctx.operands(op).first() {
+            let xt = ctx.value_type(x);
+            if xt != rt {
+                return Err(format!(
+                    "inferred type(s) '{}' are incompatible with return type(s) of operation '{}'",
+                    tyname(ctx, xt),
+                    tyname(ctx, rt)
+                ));
+            }
+        }
     } else {
-        elem.is_int_or_index()
+        ods_constraints(ctx, op, likes, like)?;
+    }
+    Ok(())
+}
+
+fn verify_cmpi(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cmp(ctx, op, ed, Like::SignlessInt)
+}
+
+fn verify_cmpf(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    verify_cmp(ctx, op, ed, Like::Float)
+}
+
+/// `cmpi` and `cmpf`: two operands of one type (`SameTypeOperands`) and
+/// an `i1` result of their shape (a `TypesMatchWith`, checked with ODS's
+/// constraints: first in 15, last in 13 and 14).
+fn verify_cmp(ctx: &Context, op: Op, ed: Edition, like: Like) -> Result<(), String> {
+    let (&[a, b], &[r]) = (ctx.operands(op), ctx.results(op)) else {
+        return Ok(());
     };
-    if !ok {
-        let what = if float_op {
-            "floating-point-like"
-        } else {
-            "signless-integer-like"
-        };
+    let (at, bt, rt) = (ctx.value_type(a), ctx.value_type(b), ctx.value_type(r));
+    let ods = || -> Result<(), String> {
+        ods_constraints(ctx, op, &[like, like], Like::Bool)?;
+        if !i1_same_shape(ctx, at, rt) {
+            return Err(
+                "failed to verify that result type has i1 element type and same shape as operands"
+                    .into(),
+            );
+        }
+        Ok(())
+    };
+    if ed == Edition::V15 {
+        ods()?;
+    }
+    if at != bt {
+        return Err("requires all operands to have the same type".into());
+    }
+    verify_elementwise_op(ctx, op)?;
+    if ed != Edition::V15 {
+        ods()?;
+    }
+    Ok(())
+}
+
+/// `select`: a `BoolLike` condition, the two values and the result of
+/// one type (`AllTypesMatch`), elementwise, and a condition that is `i1`
+/// or a mask of the result's shape. 15 checks the constraints first; 13
+/// and 14 the elementwise trait first, and 14 then the type it infers
+/// (the false value's).
+fn verify_select(ctx: &Context, op: Op, ed: Edition) -> Result<(), String> {
+    let (&[c, x, y], &[r]) = (ctx.operands(op), ctx.results(op)) else {
+        return Ok(());
+    };
+    let [ct, xt, yt, rt] = [c, x, y, r].map(|v| ctx.value_type(v));
+    if *ctx.kind(ct) == TypeKind::Integer(1, Signedness::Signless) && xt == rt && yt == rt {
+        return Ok(());
+    }
+    let constraints = || -> Result<(), String> {
+        if !Like::Bool.holds(ctx, ct) {
+            return Err(format!(
+                "operand #0 must be bool-like, but got '{}'",
+                tyname(ctx, ct)
+            ));
+        }
+        if xt != rt || yt != rt {
+            return Err(
+                "failed to verify that all of {true_value, false_value, result} have same type"
+                    .into(),
+            );
+        }
+        Ok(())
+    };
+    if ed == Edition::V15 {
+        constraints()?;
+        verify_elementwise_op(ctx, op)?;
+    } else {
+        verify_elementwise_op(ctx, op)?;
+        if ed == Edition::V14 && yt != rt {
+            return Err(format!(
+                "inferred type(s) '{}' are incompatible with return type(s) of operation '{}'",
+                tyname(ctx, yt),
+                tyname(ctx, rt)
+            ));
+        }
+        constraints()?;
+    }
+    if *ctx.kind(ct) == TypeKind::Integer(1, Signedness::Signless) {
+        return Ok(());
+    }
+    let mask = match ctx.kind(rt) {
+        TypeKind::Vector { .. } | TypeKind::Tensor { .. } | TypeKind::UnrankedTensor(_) => {
+            i1_same_shape(ctx, rt, ct)
+        }
+        _ => {
+            return Err(format!(
+                "expected condition to be a signless i1, but got '{}'",
+                tyname(ctx, ct)
+            ))
+        }
+    };
+    if !mask {
         return Err(format!(
-            "operand #0 must be {what}, but got '{}'",
-            tyname(ctx, rt)
+            "expected condition type to have the same shape as the result type, expected '{}', but got '{}'",
+            i1_same_shape_name(ctx, rt),
+            tyname(ctx, ct)
         ));
     }
     Ok(())
+}
+
+/// The spelling of `getI1SameShape(t)` for a vector or tensor `t` (the
+/// verifier cannot make the type: it only reads the context).
+fn i1_same_shape_name(ctx: &Context, t: Type) -> String {
+    let dims = |ds: &mut dyn Iterator<Item = String>| ds.map(|d| d + "x").collect::<String>();
+    match ctx.kind(t) {
+        TypeKind::Vector { shape, .. } => {
+            format!(
+                "vector<{}i1>",
+                dims(&mut shape.iter().map(|d| d.to_string()))
+            )
+        }
+        TypeKind::Tensor { shape, .. } => format!(
+            "tensor<{}i1>",
+            dims(
+                &mut shape
+                    .iter()
+                    .map(|d| d.map_or("?".into(), |n| n.to_string()))
+            )
+        ),
+        TypeKind::UnrankedTensor(_) => "tensor<*xi1>".into(),
+        _ => "i1".into(),
+    }
+}
+
+/// Is `r` MLIR's `getI1SameShape(t)`: `i1` in the vector or tensor shape
+/// of `t` (a tensor without its encoding), plain `i1` for anything else?
+fn i1_same_shape(ctx: &Context, t: Type, r: Type) -> bool {
+    let i1 = |e: &Type| *ctx.kind(*e) == TypeKind::Integer(1, Signedness::Signless);
+    match (ctx.kind(t), ctx.kind(r)) {
+        (
+            TypeKind::Vector {
+                shape, scalable, ..
+            },
+            TypeKind::Vector {
+                shape: rs,
+                scalable: rsc,
+                elem,
+            },
+        ) => i1(elem) && shape == rs && scalable == rsc,
+        (
+            TypeKind::Tensor { shape, .. },
+            TypeKind::Tensor {
+                shape: rs,
+                elem,
+                encoding: None,
+            },
+        ) => i1(elem) && shape == rs,
+        (TypeKind::UnrankedTensor(_), TypeKind::UnrankedTensor(elem)) => i1(elem),
+        (TypeKind::Vector { .. } | TypeKind::Tensor { .. } | TypeKind::UnrankedTensor(_), _) => {
+            false
+        }
+        _ => i1(&r),
+    }
+}
+
+/// The `ElementwiseMappable` trait over all of an op's operands and
+/// results.
+fn verify_elementwise_op(ctx: &Context, op: Op) -> Result<(), String> {
+    let operands: Vec<Type> = ctx
+        .operands(op)
+        .iter()
+        .map(|&v| ctx.value_type(v))
+        .collect();
+    let results: Vec<Type> = ctx.results(op).iter().map(|&v| ctx.value_type(v)).collect();
+    verify_elementwise(ctx, &operands, &results)
 }
 
 /// The element kinds an `arith` cast converts between, as its
@@ -479,7 +756,7 @@ fn verify_cast(ctx: &Context, op: Op, ed: Edition, cast: Cast) -> Result<(), Str
     };
     let (from, to) = (ctx.value_type(x), ctx.value_type(r));
     if ed == Edition::V13 {
-        verify_elementwise(ctx, from, to)?;
+        verify_elementwise(ctx, &[from], &[to])?;
         return verify_cast13(ctx, cast, from, to);
     }
     if ed == Edition::V15 {
@@ -491,7 +768,7 @@ fn verify_cast(ctx: &Context, op: Op, ed: Edition, cast: Cast) -> Result<(), Str
     if !cast_compatible(ctx, cast, from, to) {
         return Err(cast_incompatible(ctx, from, to));
     }
-    verify_elementwise(ctx, from, to)?;
+    verify_elementwise(ctx, &[from], &[to])?;
     if ed != Edition::V15 {
         cast_constraints(ctx, cast, from, to)?;
     }
@@ -593,33 +870,50 @@ fn verify_cast13(ctx: &Context, cast: Cast, from: Type, to: Type) -> Result<(), 
     Ok(())
 }
 
-/// The `ElementwiseMappable` trait's check of a one-operand,
-/// one-result op: vectors and tensors are mapped, everything else
-/// (memrefs too) is a scalar; mapped types share their kind (vector,
-/// ranked or unranked tensor) and a compatible shape.
-fn verify_elementwise(ctx: &Context, from: Type, to: Type) -> Result<(), String> {
-    let mapped = |t: Type| {
+/// MLIR's `ElementwiseMappable` check: vectors and tensors are mapped,
+/// everything else (memrefs too) is a scalar; if any operand is mapped,
+/// every result is; mapped types share their kind (vector, ranked or
+/// unranked tensor) and compatible shapes.
+fn verify_elementwise(ctx: &Context, operands: &[Type], results: &[Type]) -> Result<(), String> {
+    let mapped = |t: &&Type| {
         matches!(
-            ctx.kind(t),
+            ctx.kind(**t),
             TypeKind::Vector { .. } | TypeKind::Tensor { .. } | TypeKind::UnrankedTensor(_)
         )
     };
-    match (mapped(from), mapped(to)) {
-        (false, false) => Ok(()),
-        (false, true) => {
-            Err("if a result is non-scalar, then at least one operand must be non-scalar".into())
-        }
-        (true, false) => Err(
+    let mapped_results = results.iter().filter(mapped).count();
+    let mapped_operands = operands.iter().filter(mapped).count();
+    if mapped_results == 0 && mapped_operands == 0 {
+        return Ok(());
+    }
+    if mapped_operands == 0 {
+        return Err(
+            "if a result is non-scalar, then at least one operand must be non-scalar".into(),
+        );
+    }
+    if mapped_results == 0 {
+        return Err(
             "if an operand is non-scalar, then there must be at least one non-scalar result".into(),
-        ),
-        (true, true) => {
-            let kind = |t: Type| std::mem::discriminant(ctx.kind(t));
-            if kind(from) == kind(to) && cast_shapes_compatible(ctx, from, to) {
-                Ok(())
-            } else {
-                Err("all non-scalar operands/results must have the same shape and base type".into())
-            }
-        }
+        );
+    }
+    if mapped_results != results.len() {
+        return Err("if an operand is non-scalar, then all results must be non-scalar".into());
+    }
+    let all: Vec<Type> = operands
+        .iter()
+        .chain(results)
+        .filter(mapped)
+        .copied()
+        .collect();
+    let kind = |t: Type| std::mem::discriminant(ctx.kind(t));
+    let first = all[0];
+    if all
+        .iter()
+        .all(|&t| kind(t) == kind(first) && all.iter().all(|&u| cast_shapes_compatible(ctx, t, u)))
+    {
+        Ok(())
+    } else {
+        Err("all non-scalar operands/results must have the same shape and base type".into())
     }
 }
 

@@ -112,8 +112,9 @@ crate::op! {
     }
 }
 
-/// What a comparison of `t`s gives: `i1`, or a vector of `i1` of the
-/// same shape.
+/// What a comparison of `t`s gives (MLIR's `getI1SameShape`): `i1`, or
+/// a vector or tensor of `i1` of the same shape (a tensor without its
+/// encoding).
 pub(crate) fn bool_like(ctx: &mut Context, t: Type) -> Type {
     let i1 = ctx.int_type(1);
     match ctx.kind(t).clone() {
@@ -124,6 +125,12 @@ pub(crate) fn bool_like(ctx: &mut Context, t: Type) -> Type {
             scalable,
             elem: i1,
         }),
+        TypeKind::Tensor { shape, .. } => ctx.ty(TypeKind::Tensor {
+            shape,
+            elem: i1,
+            encoding: None,
+        }),
+        TypeKind::UnrankedTensor(_) => ctx.ty(TypeKind::UnrankedTensor(i1)),
         _ => i1,
     }
 }

@@ -1175,6 +1175,27 @@ fn note_syntax(p: &mut Parser, d: &Decl, syn: Syntax) {
     }
 }
 
+/// Which ops a format spells, where its one type stands for several
+/// (`SameOperandsAndResultType` lets operands differ from the result in
+/// compatible shapes, `tensor<?xi32>` for `tensor<2xi32>`; upstream then
+/// prints a custom form that does not read back).
+pub fn custom_fits(infer: Infer) -> Option<mlir_async_syntax::CustomFitsFn> {
+    fn all_same(ctx: &Context, op: Op) -> bool {
+        let t = |v: &Value| ctx.value_type(*v);
+        let mut types = ctx.operands(op).iter().chain(ctx.results(op)).map(t);
+        types.next().is_none_or(|first| types.all(|u| u == first))
+    }
+    fn same_operands(ctx: &Context, op: Op) -> bool {
+        let mut types = ctx.operands(op).iter().map(|v| ctx.value_type(*v));
+        types.next().is_none_or(|first| types.all(|u| u == first))
+    }
+    match infer {
+        Infer::Spelled => None,
+        Infer::AllSame => Some(all_same),
+        Infer::SameOperands(_) => Some(same_operands),
+    }
+}
+
 /// The printer of a declared op: the syntax of the generation printed,
 /// or of the next that can spell the op (see [`Decl::expressible`]).
 pub fn print<T: Declared>(p: &mut Printer, op: Op) {
@@ -2644,6 +2665,7 @@ macro_rules! op {
                 );
                 d.declared = Some(<$ty as $crate::format::Declared>::decl);
                 d.canonicalize_generic = <$ty as $crate::format::Declared>::decl().canonicalize;
+                d.custom_fits = $crate::format::custom_fits(<$ty as $crate::format::Declared>::decl().infer);
                 d
             }
             /// Builds the op with its result types inferred (an op whose

@@ -170,6 +170,9 @@ pub struct OpDef {
     /// The attribute dictionary of the generic form, where generations
     /// spell the attributes differently from how they are stored.
     pub generic_attrs: Option<PrintFn>,
+    /// Which ops of the name the custom form spells, where not all
+    /// (see `DialectHooks::custom_form_fits`).
+    pub custom_fits: Option<mlir_async_syntax::CustomFitsFn>,
     /// Brings attributes read in the generic form (of any generation) to
     /// the form they are stored in. An op declared with [`op!`] that
     /// declares `canonicalize:` has it here too: it then runs after the
@@ -389,6 +392,7 @@ impl OpDef {
             names: None,
             invariants: None,
             generic_attrs: None,
+            custom_fits: None,
             canonicalize_generic: None,
             structure: ods::Structure {
                 shape: None,
@@ -786,6 +790,9 @@ impl DialectHooks for Registry {
     }
     fn generic_attrs_printer(&self, name: &str) -> Option<PrintFn> {
         self.get(name).and_then(|d| d.generic_attrs)
+    }
+    fn custom_form_fits(&self, name: &str) -> Option<mlir_async_syntax::CustomFitsFn> {
+        self.get(name).and_then(|d| d.custom_fits)
     }
     fn canonicalize_generic_attrs(
         &self,

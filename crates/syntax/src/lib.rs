@@ -55,6 +55,14 @@ pub trait DialectHooks: Sync {
     /// asks once per op name, and a lookup by name at every printed op
     /// showed up in profiles.
     fn custom_printer(&self, name: &str) -> Option<CustomPrintFn>;
+    /// Whether op `name`'s custom form can spell a given op of it, where
+    /// it cannot always: a format that spells one type for operands and
+    /// result (`SameOperandsAndResultType`) reads back other types when
+    /// the operands' shapes are merely compatible. `None` (the default):
+    /// it always can. Asked once per op name.
+    fn custom_form_fits(&self, _name: &str) -> Option<CustomFitsFn> {
+        None
+    }
     /// The result name hints (`%c0`, `%cst`, `%token`) of op `name`,
     /// asked once per op name as `custom_printer`.
     fn result_namer(&self, name: &str) -> Option<ResultNamesFn>;
@@ -90,6 +98,8 @@ pub trait DialectHooks: Sync {
 
 /// Prints the rest of a custom op after its name.
 pub type CustomPrintFn = fn(&mut Printer, Op);
+/// Whether the custom form spells this op (else it prints generic).
+pub type CustomFitsFn = fn(&Context, Op) -> bool;
 /// A custom op's parser: reads the op after its name into the state;
 /// the `usize` is the number of results the text binds.
 pub type CustomParseFn = fn(&mut Parser, &mut OperationState, usize) -> PResult<()>;

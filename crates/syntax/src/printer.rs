@@ -3,7 +3,7 @@
 //! by ops are uniqued with `_N` suffixes, blocks are numbered per region.
 
 use crate::edition::{custom_name, generic_name, Edition};
-use crate::{CustomPrintFn, DialectHooks, ResultNamesFn};
+use crate::{CustomFitsFn, CustomPrintFn, DialectHooks, ResultNamesFn};
 use mlir_async_ir::fxhash::FxHashMap;
 use mlir_async_ir::*;
 use std::fmt::Write;
@@ -721,6 +721,9 @@ const BYTES_PER_OP: usize = 64;
 #[derive(Clone, Copy)]
 struct OpPrint {
     print: Option<CustomPrintFn>,
+    /// Where the custom form cannot spell every op of the name: which it
+    /// can (the others print generic, so that the output reads back).
+    fits: Option<CustomFitsFn>,
     at: u32,
     len: u32,
     plain: bool,
@@ -1012,6 +1015,7 @@ impl<'a> Printer<'a> {
         close_piece(&mut self.spelling_text);
         let p = OpPrint {
             print,
+            fits: print.and_then(|_| self.hooks.custom_form_fits(self.ctx.name(op))),
             at,
             len: outside.len() as u32,
             plain,
@@ -1428,10 +1432,11 @@ impl<'a> Printer<'a> {
         match custom {
             Some(OpPrint {
                 print: Some(print),
+                fits,
                 at,
                 len,
                 plain,
-            }) => {
+            }) if fits.is_none_or(|f| f(self.ctx, op)) => {
                 if plain {
                     // ` = ` (if there are results) and the name in one copy.
                     let skip = 3 - equals.len() as u32;

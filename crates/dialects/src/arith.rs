@@ -445,12 +445,7 @@ impl Like {
     }
 
     fn holds(self, ctx: &Context, t: Type) -> bool {
-        let k = match ctx.kind(t) {
-            TypeKind::Vector { elem, .. }
-            | TypeKind::Tensor { elem, .. }
-            | TypeKind::UnrankedTensor(elem) => ctx.kind(*elem),
-            k => k,
-        };
+        let k = like_element(ctx, t);
         match self {
             Like::SignlessInt => {
                 matches!(
@@ -794,12 +789,7 @@ fn cast_incompatible(ctx: &Context, from: Type, to: Type) -> String {
 /// (index is "signless-integer-like" to ODS but not valid here); the
 /// int/float conversions know scalars and vectors only, not tensors.
 fn verify_cast13(ctx: &Context, cast: Cast, from: Type, to: Type) -> Result<(), String> {
-    let elem = |t: Type| match ctx.kind(t) {
-        TypeKind::Vector { elem, .. }
-        | TypeKind::Tensor { elem, .. }
-        | TypeKind::UnrankedTensor(elem) => ctx.kind(*elem),
-        k => k,
-    };
+    let elem = |t: Type| like_element(ctx, t);
     let Cast::IntWidth(ext) = cast else {
         if !cast_shapes_compatible(ctx, from, to) {
             return Err("requires the same shape for all operands and results".into());
@@ -954,13 +944,22 @@ fn cast_shapes_compatible(ctx: &Context, a: Type, b: Type) -> bool {
 /// for any other shaped type (MLIR's `getTypeIfLike`).
 fn cast_element(ctx: &Context, t: Type, memref: bool) -> Option<&TypeKind> {
     match ctx.kind(t) {
-        TypeKind::Vector { elem, .. }
-        | TypeKind::Tensor { elem, .. }
-        | TypeKind::UnrankedTensor(elem) => Some(ctx.kind(*elem)),
         TypeKind::MemRef { elem, .. } | TypeKind::UnrankedMemRef { elem, .. } => {
             memref.then(|| ctx.kind(*elem))
         }
-        k => Some(k),
+        _ => Some(like_element(ctx, t)),
+    }
+}
+
+/// The element type of a vector or tensor, any other type itself: what
+/// ODS's `...Like` constraints and the elementwise rule read (a memref
+/// is not a container to them).
+fn like_element(ctx: &Context, t: Type) -> &TypeKind {
+    match ctx.kind(t) {
+        TypeKind::Vector { elem, .. }
+        | TypeKind::Tensor { elem, .. }
+        | TypeKind::UnrankedTensor(elem) => ctx.kind(*elem),
+        k => k,
     }
 }
 

@@ -38,3 +38,14 @@ func @hex() {
   "test.use"(%a, %b) : (tensor<200xi0>, vector<2xi0>) -> ()
   return
 }
+
+// The element count of a huge shape wraps as upstream's int64_t does (it
+// comes to 0 here); a debug build used to panic on the overflow.
+// CHECK-LABEL: func @huge
+// CHECK-NEXT: "test.c"() {w = dense<> : tensor<4294967296x4294967296x4294967296xi0>}
+// CHECK-NEXT: "test.c"() {w = dense<0> : tensor<4294967296x4294967296x4294967296xi32>}
+func @huge() {
+  "test.c"() {w = dense<0> : tensor<4294967296x4294967296x4294967296xi0>} : () -> ()
+  "test.c"() {w = dense<0> : tensor<4294967296x4294967296x4294967296xi32>} : () -> ()
+  return
+}

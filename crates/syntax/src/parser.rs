@@ -3683,10 +3683,13 @@ impl<'a, 'c> Parser<'a, 'c> {
             return self.err(p, "elements literal type must be a shaped type");
         };
         let ek = self.ctx.kind(et).clone();
+        // The element count wraps as upstream's `int64_t` does (a debug
+        // build panicked on a huge shape).
+        let wrapping = |a: i64, d: i64| a.wrapping_mul(d);
         let n: i64 = match self.ctx.kind(t) {
-            TypeKind::Vector { shape, .. } => shape.iter().product(),
+            TypeKind::Vector { shape, .. } => shape.iter().copied().fold(1, wrapping),
             TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => {
-                shape.iter().map(|d| d.unwrap_or(0)).product()
+                shape.iter().map(|d| d.unwrap_or(0)).fold(1, wrapping)
             }
             _ => 0,
         };

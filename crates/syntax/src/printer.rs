@@ -2495,7 +2495,8 @@ fn dense_zero_width(ctx: &Context, elems: &[DenseElem], t: Type, et: Type, out: 
         }
         _ => vec![1],
     };
-    let n = shape.iter().product::<i64>().max(0) as usize;
+    // Wrapping, as upstream's `int64_t` count (a huge shape counts 0).
+    let n = shape.iter().fold(1i64, |a, &d| a.wrapping_mul(d)).max(0) as usize;
     if n > DENSE_HEX_THRESHOLD {
         out.push_str("\"0x\"");
         return;
